@@ -1,0 +1,132 @@
+package workspace
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"unicode/utf8"
+)
+
+// MaxFileBytes is the largest file Read will hand out as text. Larger files
+// are refused with an error that points at grep and paged reads.
+const MaxFileBytes = 10 << 20
+
+// Errors that Read wraps, so callers can tell a user what to do instead.
+var (
+	ErrBinary      = errors.New("binary file")
+	ErrTooLarge    = errors.New("file too large")
+	ErrInvalidUTF8 = errors.New("invalid UTF-8")
+)
+
+// IsBinary reports whether data looks binary: a NUL byte in its first 8 KiB,
+// the same test git and ripgrep use.
+func IsBinary(data []byte) bool {
+	head := data
+	if len(head) > 8192 {
+		head = head[:8192]
+	}
+	return bytes.IndexByte(head, 0) >= 0
+}
+
+// ReadText reads the file at abs and returns its bytes if they are text a
+// model can use. rel is only for messages.
+func ReadText(abs, rel string) ([]byte, error) {
+	st, err := os.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s is a directory", rel)
+	}
+	if st.Size() > MaxFileBytes {
+		return nil, fmt.Errorf("%w: %s is %d bytes (limit %d); use grep to find the lines you need, then read with offset/limit", ErrTooLarge, rel, st.Size(), MaxFileBytes)
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, err
+	}
+	if IsBinary(data) {
+		return nil, fmt.Errorf("%w: %s (%d bytes) is not text; cchub does not show binary content", ErrBinary, rel, len(data))
+	}
+	if !utf8.Valid(data) {
+		line := 1 + bytes.Count(data[:firstInvalidUTF8(data)], []byte{'\n'})
+		return data, fmt.Errorf("%w: %s has bytes that are not UTF-8 (first at line %d)", ErrInvalidUTF8, rel, line)
+	}
+	return data, nil
+}
+
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+// WriteAtomic replaces the file at abs with data: a temporary file in the
+// same directory, fsync, rename. An existing file keeps its mode; a new one
+// gets perm. Parent directories are created.
+func WriteAtomic(abs string, data []byte, perm fs.FileMode) error {
+	dir := filepath.Dir(abs)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if st, err := os.Stat(abs); err == nil {
+		perm = st.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(abs)+".cchub-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(name)
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(name, abs); err != nil {
+		return err
+	}
+	ok = true
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// EnsureStateDir creates <root>/.cchub with its own .gitignore ("*") so it
+// never shows in git status, and returns its absolute path.
+func (r *Root) EnsureStateDir() (string, error) {
+	dir := filepath.Join(r.dir, StateDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("workspace: create %s: %w", StateDir, err)
+	}
+	gi := filepath.Join(dir, ".gitignore")
+	if _, err := os.Stat(gi); errors.Is(err, fs.ErrNotExist) {
+		if err := os.WriteFile(gi, []byte("*\n"), 0o644); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+}

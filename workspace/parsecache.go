@@ -1,0 +1,217 @@
+package workspace
+
+import (
+	"container/list"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"sync"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// DefaultParseCacheBytes bounds the parse cache by the source bytes of the
+// trees it keeps. A tree-sitter tree costs a small multiple of its source,
+// so 64 MiB of source keeps the cache to a few hundred MiB at worst.
+const DefaultParseCacheBytes = 64 << 20
+
+// Tree is a parsed file handed out by the ParseCache. Its holder has it to
+// itself (tree-sitter trees are not safe for concurrent use) until Release;
+// a Tree must not be used after Release.
+type Tree struct {
+	*sitter.Tree
+	Lang   *Language
+	Source []byte
+
+	e *cacheEntry
+}
+
+// Release gives the tree back to the cache. Calling it twice is a no-op.
+func (t *Tree) Release() {
+	if t.e == nil {
+		return
+	}
+	e := t.e
+	t.e = nil
+	e.cache.release(e)
+}
+
+type cacheKey struct {
+	path string
+	lang string
+	hash [32]byte
+}
+
+type cacheEntry struct {
+	cache   *ParseCache
+	key     cacheKey
+	tree    *sitter.Tree
+	src     []byte
+	inUse   sync.Mutex // held by the one holder of the tree
+	refs    int        // holders plus waiters, guarded by cache.mu
+	evicted bool       // guarded by cache.mu
+	elem    *list.Element
+}
+
+// ParseCache keeps parsed trees keyed by path and content hash, so a file
+// is parsed once however many tools look at it. It evicts the least
+// recently used trees past its byte bound, and closes a tree only when it
+// is both evicted and released. The zero value is not usable; call
+// NewParseCache.
+type ParseCache struct {
+	mu       sync.Mutex
+	maxBytes int
+	used     int
+	byKey    map[cacheKey]*cacheEntry
+	byPath   map[string]*cacheEntry
+	lru      *list.List // front = most recent
+	parsers  sync.Pool
+	hits     int
+	misses   int
+}
+
+// NewParseCache returns a cache bounded to maxBytes of source (<= 0 means
+// DefaultParseCacheBytes).
+func NewParseCache(maxBytes int) *ParseCache {
+	if maxBytes <= 0 {
+		maxBytes = DefaultParseCacheBytes
+	}
+	return &ParseCache{
+		maxBytes: maxBytes,
+		byKey:    map[cacheKey]*cacheEntry{},
+		byPath:   map[string]*cacheEntry{},
+		lru:      list.New(),
+		parsers:  sync.Pool{New: func() any { return sitter.NewParser() }},
+	}
+}
+
+// Parse returns the tree of src (the content of the file at rel, in lang),
+// from the cache when the same content was parsed before. The caller must
+// Release the tree.
+func (c *ParseCache) Parse(ctx context.Context, rel string, lang *Language, src []byte) (*Tree, error) {
+	key := cacheKey{path: rel, lang: lang.Name, hash: sha256.Sum256(src)}
+	c.mu.Lock()
+	if e, ok := c.byKey[key]; ok {
+		c.hits++
+		e.refs++
+		c.lru.MoveToFront(e.elem)
+		c.mu.Unlock()
+		e.inUse.Lock()
+		return &Tree{Tree: e.tree, Lang: lang, Source: e.src, e: e}, nil
+	}
+	c.misses++
+	c.mu.Unlock()
+
+	tree, err := c.parse(ctx, lang, src)
+	if err != nil {
+		return nil, err
+	}
+	e := &cacheEntry{cache: c, key: key, tree: tree, src: src, refs: 1}
+	e.inUse.Lock()
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.byKey[key]; ok {
+		// Another caller parsed the same content meanwhile; keep theirs
+		// in the cache and hand ours out uncached.
+		e.evicted = true
+		return &Tree{Tree: tree, Lang: lang, Source: src, e: e}, nil
+	}
+	if old, ok := c.byPath[rel]; ok && old.key.lang == lang.Name {
+		c.evictLocked(old) // an older version of the same file is dead weight
+	}
+	if len(src) > c.maxBytes {
+		e.evicted = true // too big to keep; still usable once
+		return &Tree{Tree: tree, Lang: lang, Source: src, e: e}, nil
+	}
+	e.elem = c.lru.PushFront(e)
+	c.byKey[key] = e
+	c.byPath[rel] = e
+	c.used += len(src)
+	for c.used > c.maxBytes {
+		back := c.lru.Back()
+		if back == nil || back.Value.(*cacheEntry) == e {
+			break
+		}
+		c.evictLocked(back.Value.(*cacheEntry))
+	}
+	return &Tree{Tree: tree, Lang: lang, Source: src, e: e}, nil
+}
+
+// ParseUncached parses src without keeping the tree: for one-shot callers
+// (a CLI run over thousands of files) that would only churn the cache. The
+// caller must Release the tree.
+func (c *ParseCache) ParseUncached(ctx context.Context, lang *Language, src []byte) (*Tree, error) {
+	tree, err := c.parse(ctx, lang, src)
+	if err != nil {
+		return nil, err
+	}
+	e := &cacheEntry{cache: c, tree: tree, src: src, refs: 1, evicted: true}
+	e.inUse.Lock()
+	return &Tree{Tree: tree, Lang: lang, Source: src, e: e}, nil
+}
+
+func (c *ParseCache) parse(ctx context.Context, lang *Language, src []byte) (*sitter.Tree, error) {
+	p := c.parsers.Get().(*sitter.Parser)
+	defer c.parsers.Put(p)
+	p.SetLanguage(lang.Grammar)
+	tree, err := p.ParseCtx(ctx, nil, src)
+	if err != nil {
+		p.Reset()
+		return nil, fmt.Errorf("workspace: parse %s: %w", lang.Name, err)
+	}
+	return tree, nil
+}
+
+func (c *ParseCache) release(e *cacheEntry) {
+	e.inUse.Unlock()
+	c.mu.Lock()
+	e.refs--
+	closeNow := e.evicted && e.refs == 0
+	c.mu.Unlock()
+	if closeNow {
+		e.tree.Close()
+	}
+}
+
+func (c *ParseCache) evictLocked(e *cacheEntry) {
+	if e.evicted {
+		return
+	}
+	e.evicted = true
+	if e.elem != nil {
+		c.lru.Remove(e.elem)
+		e.elem = nil
+	}
+	delete(c.byKey, e.key)
+	if c.byPath[e.key.path] == e {
+		delete(c.byPath, e.key.path)
+	}
+	c.used -= len(e.src)
+	if e.refs == 0 {
+		e.tree.Close()
+	}
+}
+
+// Close evicts every tree; trees still held are closed on their Release.
+func (c *ParseCache) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for e := c.lru.Front(); e != nil; {
+		next := e.Next()
+		c.evictLocked(e.Value.(*cacheEntry))
+		e = next
+	}
+}
+
+// ParseCacheStats reports the cache's state, for benchmarks and tests.
+type ParseCacheStats struct {
+	Trees, Bytes, Hits, Misses int
+}
+
+// Stats returns the cache's current counts.
+func (c *ParseCache) Stats() ParseCacheStats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return ParseCacheStats{Trees: c.lru.Len(), Bytes: c.used, Hits: c.hits, Misses: c.misses}
+}
