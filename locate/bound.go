@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -90,5 +91,33 @@ func spill(root *workspace.Root, tool, text string) (string, error) {
 	if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
 		return "", err
 	}
+	pruneSpills(dir, maxSpillFiles)
 	return root.Rel(abs), nil
+}
+
+// maxSpillFiles is how many spilled outputs are kept; a model follows up on
+// the last few, not on last week's.
+const maxSpillFiles = 50
+
+// pruneSpills removes the oldest spill files past keep. Names start with
+// the tool and a UTC timestamp, so modification time orders them.
+func pruneSpills(dir string, keep int) {
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) <= keep {
+		return
+	}
+	type spilled struct {
+		name string
+		mod  time.Time
+	}
+	var all []spilled
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+			all = append(all, spilled{e.Name(), info.ModTime()})
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].mod.After(all[j].mod) })
+	for _, s := range all[min(keep, len(all)):] {
+		os.Remove(filepath.Join(dir, s.name))
+	}
 }

@@ -1,0 +1,255 @@
+// Command cchub is the code-intelligence hub: an MCP server for agents and a
+// CLI for humans and CI. This file only wires flags to the hub.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"cchub/demo"
+	"cchub/hub"
+	"cchub/locate"
+)
+
+// exitError carries an exit code: 1 for "no match", 2 for bad input.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+
+func badInput(err error) error { return &exitError{code: 2, err: err} }
+
+var errNoMatch = &exitError{code: 1, err: errors.New("")}
+
+type globals struct {
+	root    string
+	asJSON  bool
+	timeout int
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := newRootCmd().ExecuteContext(ctx)
+	stop()
+	if err != nil {
+		var ee *exitError
+		if errors.As(err, &ee) {
+			if msg := ee.err.Error(); msg != "" {
+				fmt.Fprintln(os.Stderr, "cchub:", msg)
+			}
+			os.Exit(ee.code)
+		}
+		fmt.Fprintln(os.Stderr, "cchub:", err)
+		os.Exit(2)
+	}
+}
+
+func newRootCmd() *cobra.Command {
+	g := &globals{}
+	root := &cobra.Command{
+		Use:           "cchub",
+		Short:         "cchub: a code-intelligence hub for agents, humans and CI",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().StringVar(&g.root, "root", ".", "workspace root")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return badInput(err) })
+	root.AddCommand(
+		mcpCmd(g), demoCmd(g),
+		globCmd(g), grepCmd(g), readCmd(g), outlineCmd(g), symbolCmd(g),
+	)
+	return root
+}
+
+// withHub opens the hub for the command's root and closes it afterwards.
+func withHub(g *globals, fn func(h *hub.Hub) error) error {
+	h, err := hub.New(g.root)
+	if err != nil {
+		return badInput(err)
+	}
+	defer h.Close()
+	return fn(h)
+}
+
+// emit prints data as JSON with --json, else its text form.
+func emit(w io.Writer, g *globals, data any, text string) error {
+	if g.asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(data)
+	}
+	_, err := io.WriteString(w, text)
+	return err
+}
+
+func jsonFlag(c *cobra.Command, g *globals) {
+	c.Flags().BoolVar(&g.asJSON, "json", false, "print the result as JSON (complete, never cut)")
+}
+
+func mcpCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "mcp",
+		Short: "serve agents over MCP on stdio",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return withHub(g, func(h *hub.Hub) error { return hub.Serve(c.Context(), h) })
+		},
+	}
+}
+
+func demoCmd(g *globals) *cobra.Command {
+	var from string
+	c := &cobra.Command{
+		Use:   "demo",
+		Short: "a scripted tour of every capability on a bundled workspace",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			self, err := os.Executable()
+			if err != nil {
+				return err
+			}
+			return demo.Run(c.Context(), c.OutOrStdout(), demo.Options{Binary: self, Workspace: from})
+		},
+	}
+	c.Flags().StringVar(&from, "workspace", "", "workspace to tour (copied first; default: the bundled testdata/workspaces/go)")
+	return c
+}
+
+// unlimited is what the CLI asks for: humans and CI get everything.
+const unlimited = 1 << 30
+
+func globCmd(g *globals) *cobra.Command {
+	var path string
+	var limit int
+	c := &cobra.Command{
+		Use:   "glob PATTERN",
+		Short: "list files matching a glob, newest first",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return withHub(g, func(h *hub.Hub) error {
+				r, err := h.Glob(c.Context(), locate.GlobOptions{Pattern: args[0], Path: path, Limit: limit})
+				if err != nil {
+					return badInput(err)
+				}
+				if err := emit(c.OutOrStdout(), g, r, r.Text()); err != nil {
+					return err
+				}
+				if r.Total == 0 {
+					return errNoMatch
+				}
+				return nil
+			})
+		},
+	}
+	c.Flags().StringVar(&path, "path", "", "directory to search under")
+	c.Flags().IntVar(&limit, "limit", unlimited, "most files to list")
+	jsonFlag(c, g)
+	return c
+}
+
+func grepCmd(g *globals) *cobra.Command {
+	var o locate.GrepOptions
+	c := &cobra.Command{
+		Use:   "grep PATTERN [PATH]",
+		Short: "search file contents (RE2 regex, or --literal)",
+		Args:  cobra.RangeArgs(1, 2),
+		RunE: func(c *cobra.Command, args []string) error {
+			o.Pattern = args[0]
+			if len(args) == 2 {
+				o.Path = args[1]
+			}
+			return withHub(g, func(h *hub.Hub) error {
+				r, err := h.Grep(c.Context(), o)
+				if err != nil {
+					return badInput(err)
+				}
+				if err := emit(c.OutOrStdout(), g, r, r.Text()); err != nil {
+					return err
+				}
+				if r.Total == 0 {
+					return errNoMatch
+				}
+				return nil
+			})
+		},
+	}
+	c.Flags().BoolVarP(&o.Literal, "literal", "F", false, "pattern is plain text")
+	c.Flags().BoolVarP(&o.IgnoreCase, "ignore-case", "i", false, "ignore letter case")
+	c.Flags().StringVar(&o.Include, "include", "", "only files whose path matches this glob")
+	c.Flags().IntVar(&o.Limit, "limit", unlimited, "most matching lines to show")
+	jsonFlag(c, g)
+	return c
+}
+
+func readCmd(g *globals) *cobra.Command {
+	var o locate.ReadOptions
+	c := &cobra.Command{
+		Use:   "read PATH",
+		Short: "print a file's lines, numbered (or list a directory)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			o.Path = args[0]
+			return withHub(g, func(h *hub.Hub) error {
+				r, err := h.Read(c.Context(), o)
+				if err != nil {
+					return badInput(err)
+				}
+				return emit(c.OutOrStdout(), g, r, r.Text())
+			})
+		},
+	}
+	c.Flags().IntVar(&o.Offset, "offset", 0, "first line to print, 1-based")
+	c.Flags().IntVar(&o.Limit, "limit", 0, "most lines to print (default 2000)")
+	jsonFlag(c, g)
+	return c
+}
+
+func outlineCmd(g *globals) *cobra.Command {
+	var o locate.OutlineOptions
+	c := &cobra.Command{
+		Use:   "outline PATH",
+		Short: "a file's symbols with line ranges (or a directory's map)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return withHub(g, func(h *hub.Hub) error {
+				r, err := h.Outline(c.Context(), args[0], o)
+				if err != nil {
+					return badInput(err)
+				}
+				return emit(c.OutOrStdout(), g, r, r.Text())
+			})
+		},
+	}
+	c.Flags().IntVar(&o.LongFunctionLines, "long-function", 0, "list the blocks of functions longer than this many lines (default 150)")
+	jsonFlag(c, g)
+	return c
+}
+
+func symbolCmd(g *globals) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "symbol ID",
+		Short: "print one symbol by the id outline prints (path:line:name)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return withHub(g, func(h *hub.Hub) error {
+				r, err := h.ReadSymbol(c.Context(), args[0])
+				if err != nil {
+					return badInput(err)
+				}
+				return emit(c.OutOrStdout(), g, r, r.Text())
+			})
+		},
+	}
+	jsonFlag(c, g)
+	return c
+}

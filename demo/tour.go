@@ -1,0 +1,193 @@
+package demo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// BundledWorkspace is the workspace the tour copies, relative to the
+// repository root.
+const BundledWorkspace = "testdata/workspaces/go"
+
+// Options says which binary serves the tour and which workspace it tours.
+type Options struct {
+	Binary    string // the cchub executable to run as `cchub mcp`
+	Workspace string // directory to copy; "" finds BundledWorkspace upward from the working directory
+}
+
+// Run copies the workspace to a temporary folder, starts `cchub mcp` on it,
+// and calls each tool, printing calls and results to w.
+func Run(ctx context.Context, w io.Writer, o Options) error {
+	src := o.Workspace
+	if src == "" {
+		var err error
+		if src, err = findBundled(); err != nil {
+			return err
+		}
+	}
+	tmp, err := os.MkdirTemp("", "cchub-demo-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	ws := filepath.Join(tmp, "workspace")
+	if err := os.CopyFS(ws, os.DirFS(src)); err != nil {
+		return fmt.Errorf("demo: copy %s: %w", src, err)
+	}
+
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	cmd := exec.Command(o.Binary, "mcp", "--root", ws)
+	cmd.Stderr = os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	client := mcp.NewClient(&mcp.Implementation{Name: "cchub-demo", Version: "1"}, nil)
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return fmt.Errorf("demo: start %s mcp: %w", o.Binary, err)
+	}
+	defer session.Close()
+
+	t := &tour{w: w, s: session}
+	fmt.Fprintf(w, "cchub demo: a copy of %s, served by `cchub mcp` over stdio\n\n", src)
+	if init := session.InitializeResult(); init != nil {
+		t.section("The server's instructions to an agent")
+		fmt.Fprintln(w, indent(init.Instructions))
+	}
+	tools, err := session.ListTools(ctx, nil)
+	if err != nil {
+		return err
+	}
+	raw, _ := json.Marshal(tools.Tools)
+	t.section(fmt.Sprintf("tools/list: %d tools, %d bytes", len(tools.Tools), len(raw)))
+	for _, tl := range tools.Tools {
+		fmt.Fprintf(w, "  %-12s %s\n", tl.Name, tl.Description)
+	}
+
+	t.section("Locate: glob, grep, paged read")
+	t.call(ctx, "glob", map[string]any{"pattern": "**/*.go"})
+	t.call(ctx, "grep", map[string]any{"pattern": `func \(\w+ \*\w+\)`, "include": "*.go"})
+	t.call(ctx, "grep", map[string]any{"pattern": "Store(", "literal": true})
+	t.call(ctx, "read", map[string]any{"path": "go.mod"})
+	t.call(ctx, "read", map[string]any{"path": "."})
+
+	t.section("Outline, then read one symbol")
+	t.call(ctx, "outline", map[string]any{"path": "."})
+	files := t.goFiles(ctx)
+	if len(files) > 0 {
+		text := t.call(ctx, "outline", map[string]any{"path": files[0]})
+		if id := firstSymbolID(files[0], text); id != "" {
+			t.call(ctx, "read_symbol", map[string]any{"id": id})
+		}
+	}
+
+	t.section("Errors that teach the next call")
+	t.call(ctx, "read", map[string]any{"path": "../../etc/passwd"})
+	t.call(ctx, "grep", map[string]any{"pattern": "Store("})
+	t.call(ctx, "read", map[string]any{"path": "go.mdo"})
+	t.call(ctx, "read_symbol", map[string]any{"id": "nosuchfile.go:1:Foo"})
+	return t.err
+}
+
+type tour struct {
+	w   io.Writer
+	s   *mcp.ClientSession
+	err error
+}
+
+func (t *tour) section(title string) {
+	fmt.Fprintf(t.w, "\n== %s ==\n", title)
+}
+
+// call runs one tool and prints the call and its result; it returns the
+// result's text.
+func (t *tour) call(ctx context.Context, name string, args map[string]any) string {
+	a, _ := json.Marshal(args)
+	fmt.Fprintf(t.w, "\n> %s %s\n", name, a)
+	res, err := t.s.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		fmt.Fprintf(t.w, "  protocol error: %v\n", err)
+		t.err = errors.Join(t.err, fmt.Errorf("demo: %s: %w", name, err))
+		return ""
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	text := b.String()
+	label := "result"
+	if res.IsError {
+		label = "error (isError)"
+	}
+	fmt.Fprintf(t.w, "< %s, %d bytes:\n%s\n", label, len(text), indent(strings.TrimRight(text, "\n")))
+	return text
+}
+
+// goFiles lists the workspace's Go files through glob, as an agent would.
+func (t *tour) goFiles(ctx context.Context) []string {
+	res, err := t.s.CallTool(ctx, &mcp.CallToolParams{Name: "glob", Arguments: map[string]any{"pattern": "**/*.go"}})
+	if err != nil || res.IsError {
+		return nil
+	}
+	var files []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			for _, line := range strings.Split(tc.Text, "\n") {
+				line = strings.TrimSpace(line)
+				if strings.HasSuffix(line, ".go") && !strings.Contains(line, " ") {
+					files = append(files, line)
+				}
+			}
+		}
+	}
+	// Prefer the file with the most to show: the longest name is a fair
+	// proxy in a small bundled workspace, but any will do.
+	return files
+}
+
+var symbolLine = regexp.MustCompile(`L(\d+)-\d+\s+(?:func|method|type|struct)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)`)
+
+// firstSymbolID builds a read_symbol id from the first function or type in
+// an outline's text.
+func firstSymbolID(path, outline string) string {
+	m := symbolLine.FindStringSubmatch(outline)
+	if m == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s:%s:%s", path, m[1], m[2])
+}
+
+func indent(s string) string {
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+}
+
+func findBundled() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		cand := filepath.Join(dir, BundledWorkspace)
+		if st, err := os.Stat(cand); err == nil && st.IsDir() {
+			return cand, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("demo: %s not found above the working directory; run from the cchub checkout (make demo) or pass --workspace DIR", BundledWorkspace)
+		}
+		dir = parent
+	}
+}

@@ -1,0 +1,59 @@
+package hub
+
+import (
+	"context"
+
+	"cchub/locate"
+	"cchub/workspace"
+)
+
+// Hub is one workspace and everything cchub keeps about it.
+type Hub struct {
+	Root   *workspace.Root
+	Parses *workspace.ParseCache
+}
+
+// New opens the hub for the workspace rooted at dir.
+func New(dir string) (*Hub, error) {
+	root, err := workspace.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Hub{Root: root, Parses: workspace.NewParseCache(0)}, nil
+}
+
+// Close releases what the hub holds: cached trees now, servers later.
+func (h *Hub) Close() error {
+	h.Parses.Close()
+	return nil
+}
+
+// Glob lists files matching a pattern, newest first.
+func (h *Hub) Glob(ctx context.Context, opts locate.GlobOptions) (*locate.GlobResult, error) {
+	return locate.Glob(ctx, h.Root, opts)
+}
+
+// Grep searches file contents.
+func (h *Hub) Grep(ctx context.Context, opts locate.GrepOptions) (*locate.GrepResult, error) {
+	return locate.Grep(ctx, h.Root, opts)
+}
+
+// Read pages through a file or lists a directory.
+func (h *Hub) Read(ctx context.Context, opts locate.ReadOptions) (*locate.ReadResult, error) {
+	return locate.Read(ctx, h.Root, opts)
+}
+
+// Outline maps a file's symbols, or a directory's files.
+func (h *Hub) Outline(ctx context.Context, path string, opts locate.OutlineOptions) (*locate.OutlineResult, error) {
+	return locate.Outline(ctx, h.Root, h.Parses, path, opts)
+}
+
+// ReadSymbol returns one symbol's lines by the id outline printed.
+func (h *Hub) ReadSymbol(ctx context.Context, id string) (*locate.SymbolText, error) {
+	return locate.ReadSymbol(ctx, h.Root, h.Parses, id)
+}
+
+// Bounded cuts text for a model's context (see locate.Bound).
+func (h *Hub) Bounded(tool, text, hint string) string {
+	return locate.Bound(h.Root, tool, text, hint)
+}
