@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -84,10 +85,9 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 
 	t.section("Outline, then read one symbol")
 	t.call(ctx, "outline", map[string]any{"path": "."})
-	files := t.goFiles(ctx)
-	if len(files) > 0 {
-		text := t.call(ctx, "outline", map[string]any{"path": files[0]})
-		if id := firstSymbolID(files[0], text); id != "" {
+	for _, file := range t.tourFiles(ctx) {
+		text := t.call(ctx, "outline", map[string]any{"path": file})
+		if id := interestingID(file, text); id != "" {
 			t.call(ctx, "read_symbol", map[string]any{"id": id})
 		}
 	}
@@ -136,8 +136,10 @@ func (t *tour) call(ctx context.Context, name string, args map[string]any) strin
 	return text
 }
 
-// goFiles lists the workspace's Go files through glob, as an agent would.
-func (t *tour) goFiles(ctx context.Context) []string {
+// tourFiles picks the files to outline: the bundled workspace's store and
+// its long report (whose outline lists its blocks), else the first Go
+// files glob finds.
+func (t *tour) tourFiles(ctx context.Context) []string {
 	res, err := t.s.CallTool(ctx, &mcp.CallToolParams{Name: "glob", Arguments: map[string]any{"pattern": "**/*.go"}})
 	if err != nil || res.IsError {
 		return nil
@@ -146,29 +148,46 @@ func (t *tour) goFiles(ctx context.Context) []string {
 	for _, c := range res.Content {
 		if tc, ok := c.(*mcp.TextContent); ok {
 			for _, line := range strings.Split(tc.Text, "\n") {
-				line = strings.TrimSpace(line)
-				if strings.HasSuffix(line, ".go") && !strings.Contains(line, " ") {
+				if line = strings.TrimSpace(line); strings.HasSuffix(line, ".go") && !strings.Contains(line, " ") {
 					files = append(files, line)
 				}
 			}
 		}
 	}
-	// Prefer the file with the most to show: the longest name is a fair
-	// proxy in a small bundled workspace, but any will do.
-	return files
-}
-
-var symbolLine = regexp.MustCompile(`L(\d+)-\d+\s+(?:func|method|type|struct)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)`)
-
-// firstSymbolID builds a read_symbol id from the first function or type in
-// an outline's text.
-func firstSymbolID(path, outline string) string {
-	m := symbolLine.FindStringSubmatch(outline)
-	if m == nil {
-		return ""
+	var picked []string
+	for _, want := range []string{"store/store.go", "store/report.go"} {
+		for _, f := range files {
+			if f == want {
+				picked = append(picked, f)
+			}
+		}
 	}
-	return fmt.Sprintf("%s:%s:%s", path, m[1], m[2])
+	if len(picked) == 0 && len(files) > 0 {
+		picked = files[:1]
+	}
+	return picked
 }
+
+// interestingID picks a function or method of a few lines from an
+// outline's text, to read by id, or falls back to the footer's example.
+func interestingID(path, outline string) string {
+	for _, m := range funcLine.FindAllStringSubmatch(outline, -1) {
+		start, _ := strconv.Atoi(m[1])
+		end, _ := strconv.Atoi(m[2])
+		if end-start >= 4 && end-start <= 40 {
+			return fmt.Sprintf("%s:%d:%s", path, start, m[3])
+		}
+	}
+	if m := exampleIDPattern.FindStringSubmatch(outline); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+var (
+	funcLine         = regexp.MustCompile(`(?m)^L(\d+)-(\d+) (?:func|method) (?:\([^)]*\) )?(\w+)`)
+	exampleIDPattern = regexp.MustCompile(`e\.g\. id=(\S+)`)
+)
 
 func indent(s string) string {
 	return "  " + strings.ReplaceAll(s, "\n", "\n  ")

@@ -136,7 +136,7 @@ func TestMCPRoundTripOutlineThenReadSymbol(t *testing.T) {
 	if !strings.HasPrefix(outline, file+" (") {
 		t.Fatalf("outline header does not start with the path:\n%s", outline)
 	}
-	m := regexp.MustCompile(`L(\d+)-(\d+)\s+\S+\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)`).FindStringSubmatch(outline)
+	m := regexp.MustCompile(`(?m)^L(\d+)-(\d+) (?:func|method|struct|type) (?:\([^)]*\) )?([A-Za-z_]\w*)`).FindStringSubmatch(outline)
 	if m == nil {
 		t.Fatalf("no symbol line in outline:\n%s", outline)
 	}

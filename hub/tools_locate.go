@@ -9,7 +9,7 @@ import (
 )
 
 type globIn struct {
-	Pattern string `json:"pattern" jsonschema:"glob over paths relative to the root; ** crosses directories, e.g. **/*.go or cmd/**/main.go"`
+	Pattern string `json:"pattern" jsonschema:"glob: without a slash it matches file names at any depth (*.go); with one, whole paths (cmd/**/main.go)"`
 	Path    string `json:"path,omitempty" jsonschema:"directory to search under, relative to the root (default: the root)"`
 }
 
@@ -39,7 +39,7 @@ type readSymbolIn struct {
 func addLocateTools(s *mcp.Server, h *Hub) {
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "glob",
-		Description: "List files whose path matches a glob, newest first (at most 100). Honours .gitignore.",
+		Description: locate.GlobDescription,
 	}, tool(h, "glob", "use a narrower pattern or path", func(ctx context.Context, in globIn) (string, error) {
 		r, err := h.Glob(ctx, locate.GlobOptions{Pattern: in.Pattern, Path: in.Path})
 		if err != nil {
@@ -49,7 +49,7 @@ func addLocateTools(s *mcp.Server, h *Hub) {
 	}))
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "grep",
-		Description: "Search file contents with a regular expression; answers path and line number of each matching line.",
+		Description: locate.GrepDescription,
 	}, tool(h, "grep", "add include or path, or a more specific pattern", func(ctx context.Context, in grepIn) (string, error) {
 		r, err := h.Grep(ctx, locate.GrepOptions{Pattern: in.Pattern, Literal: in.Literal, IgnoreCase: in.IgnoreCase, Path: in.Path, Include: in.Include, Limit: in.Limit})
 		if err != nil {
@@ -59,7 +59,7 @@ func addLocateTools(s *mcp.Server, h *Hub) {
 	}))
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "read",
-		Description: "Read a file's lines, numbered, a page at a time (offset/limit); a directory lists its entries. Prefer outline + read_symbol for source files.",
+		Description: locate.ReadDescription + " For source files, outline first and read_symbol what you need.",
 	}, tool(h, "read", "read a smaller window with offset/limit", func(ctx context.Context, in readIn) (string, error) {
 		r, err := h.Read(ctx, locate.ReadOptions{Path: in.Path, Offset: in.Offset, Limit: in.Limit})
 		if err != nil {

@@ -39,7 +39,11 @@ func ReadText(abs, rel string) ([]byte, error) {
 		return nil, err
 	}
 	if st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory", rel)
+		return nil, fmt.Errorf("%s is a directory; read it to list its entries, or glob inside it", rel)
+	}
+	if !st.Mode().IsRegular() {
+		// Opening a named pipe or a device could block forever.
+		return nil, fmt.Errorf("%w: %s is a %s, not a regular file", ErrBinary, rel, kindOf(st.Mode()))
 	}
 	if st.Size() > MaxFileBytes {
 		return nil, fmt.Errorf("%w: %s is %d bytes (limit %d); use grep to find the lines you need, then read with offset/limit", ErrTooLarge, rel, st.Size(), MaxFileBytes)
@@ -56,6 +60,18 @@ func ReadText(abs, rel string) ([]byte, error) {
 		return data, fmt.Errorf("%w: %s has bytes that are not UTF-8 (first at line %d)", ErrInvalidUTF8, rel, line)
 	}
 	return data, nil
+}
+
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	}
+	return "special file"
 }
 
 func firstInvalidUTF8(b []byte) int {

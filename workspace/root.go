@@ -43,7 +43,7 @@ func Open(dir string) (*Root, error) {
 func (r *Root) Dir() string { return r.dir }
 
 // ErrOutsideRoot is wrapped by every confinement refusal.
-var ErrOutsideRoot = errors.New("path is outside the workspace root")
+var ErrOutsideRoot = errors.New("is outside the workspace root")
 
 // Resolve turns a path an agent gave (relative to the root, or absolute
 // inside it) into an absolute path inside the root and its slash-separated
@@ -80,7 +80,7 @@ func (r *Root) Resolve(p string) (abs, rel string, err error) {
 		return "", "", fmt.Errorf("path %q: %w", p, err)
 	}
 	if !within(r.dir, real) {
-		return "", "", fmt.Errorf("%w: %q is a symlink that leads outside the workspace root %s; give a path inside the root", ErrOutsideRoot, p, r.dir)
+		return "", "", fmt.Errorf("%q %w %s (a symlink leads out of it); give a path inside the root", p, ErrOutsideRoot, r.dir)
 	}
 	rel, err = filepath.Rel(r.dir, joined)
 	if err != nil {
@@ -99,7 +99,7 @@ func (r *Root) Rel(abs string) string {
 }
 
 func (r *Root) outside(p string) error {
-	return fmt.Errorf("%w: %q resolves outside the workspace root %s; give a path relative to the root", ErrOutsideRoot, p, r.dir)
+	return fmt.Errorf("%q %w %s; give a path relative to the root", p, ErrOutsideRoot, r.dir)
 }
 
 func within(root, p string) bool {

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# grep-vs-rg.sh — time cchub's grep (locate.Grep) against ripgrep on the same
+# patterns over the same tree, and check both find the same matching lines.
+#
+#   bench/grep-vs-rg.sh [DIR]        DIR defaults to $(go env GOROOT)/src
+#
+# Environment: RUNS (timed runs per command, default 10; the median is
+# shown), MAX_RATIO (if set, exit 1 when cchub/rg exceeds it), NO_HYPERFINE
+# (if set, time with the shell loop even when hyperfine is installed).
+#
+# Both tools are asked the same question:
+#   - counts are matching LINES: rg -c per file, summed; cchub's Total counts
+#     a line with two matches once, as rg -c does;
+#   - the same files: cchub honours .gitignore files (nested ones too) inside
+#     the root whether or not it is a git checkout, reads hidden files, and
+#     skips .git and .cchub. So rg gets --hidden (it skips dotfiles by
+#     default), --no-require-git (it ignores .gitignore outside a git repo by
+#     default), --no-ignore-parent (cchub reads no .gitignore above the root),
+#     --no-ignore-global and --no-ignore-dot (cchub reads neither the global
+#     excludes file nor .ignore/.rgignore), --no-config;
+#   - binary files (a NUL byte) are skipped by both. ripgrep stops at the
+#     first NUL anywhere, cchub looks at the first 8 KiB, so on trees with NUL
+#     bytes deep inside text files the counts could differ; GOROOT has none.
+#   - symlinked files: cchub reads those that resolve inside the root, rg
+#     does not follow symlinks; GOROOT/src has none.
+#   - \w, \d and \b are ASCII in Go's RE2 syntax and Unicode in ripgrep, so
+#     the patterns here keep to cases where that makes no difference.
+#
+# Timing is of whole processes (startup included) for both: hyperfine when
+# it is installed, otherwise a loop of RUNS runs after one warm-up in which
+# the two tools' runs alternate; the median either way.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+DIR=${1:-$(go env GOROOT)/src}
+RUNS=${RUNS:-10}
+
+if ! command -v rg >/dev/null; then
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+		apt-get install -y ripgrep >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y ripgrep >/dev/null; }
+	else
+		echo "grep-vs-rg: ripgrep (rg) is not installed; install the ripgrep package" >&2
+		exit 2
+	fi
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/grepbench" ./bench/grepbench
+
+RG_FLAGS=(--hidden --no-require-git --no-ignore-parent --no-ignore-global --no-ignore-dot --no-config)
+
+# flags|pattern; flags apply to both tools (-i: ignore case, -F: literal).
+PATTERNS=(
+	'|ErrAbortHandler'
+	'|func '
+	'|func \(\w+ \*\w+\) Serve'
+	'-i|content-type'
+	'|\w+_test\b'
+	'|[A-Z]{3}[0-9]{3}'
+)
+
+now_ms() { date +%s%N | awk '{printf "%.3f", $1/1e6}'; }
+
+# time_ms CMD... — wall time of one run, in ms.
+time_ms() {
+	local t0 t1
+	t0=$(now_ms)
+	"$@" >/dev/null 2>&1 || true
+	t1=$(now_ms)
+	awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", b-a}'
+}
+
+median() { sort -n | awk '{a[NR]=$1} END {printf "%.1f", a[int((NR+1)/2)]}'; }
+
+# pair_ms — median wall times of RG_CMD and CC_CMD (arrays), as "rg cc".
+# Without hyperfine the two alternate run by run, so a machine shared with
+# other work slows both alike.
+pair_ms() {
+	if [ -z "${NO_HYPERFINE:-}" ] && command -v hyperfine >/dev/null; then
+		local q1=() q2=() a
+		for a in "${RG_CMD[@]}"; do q1+=("$(printf '%q' "$a")"); done
+		for a in "${CC_CMD[@]}"; do q2+=("$(printf '%q' "$a")"); done
+		hyperfine -N --style none --warmup 1 --runs "$RUNS" --export-csv "$tmp/h.csv" -n rg "${q1[*]}" -n cchub "${q2[*]}" >/dev/null 2>&1
+		awk -F, 'NR==1 {for (i=1;i<=NF;i++) if ($i=="median") c=i} NR>1 {printf "%.1f ", $c*1000}' "$tmp/h.csv"
+		return
+	fi
+	"${RG_CMD[@]}" >/dev/null 2>&1 || true
+	"${CC_CMD[@]}" >/dev/null 2>&1 || true
+	local rg=() cc=() i
+	for ((i = 0; i < RUNS; i++)); do
+		rg+=("$(time_ms "${RG_CMD[@]}")")
+		cc+=("$(time_ms "${CC_CMD[@]}")")
+	done
+	echo "$(printf '%s\n' "${rg[@]}" | median) $(printf '%s\n' "${cc[@]}" | median)"
+}
+
+echo "tree: $DIR ($(rg --files "${RG_FLAGS[@]}" "$DIR" | wc -l) files seen by rg); $(nproc) CPUs; $RUNS runs each; $(rg --version | head -1)"
+printf '%-28s %10s %10s %8s %10s %10s  %s\n' pattern "rg ms" "cchub ms" ratio "rg lines" "cchub" "equal?"
+status=0
+for entry in "${PATTERNS[@]}"; do
+	flags=${entry%%|*}
+	pat=${entry#*|}
+	fl=()
+	[ -n "$flags" ] && fl=("$flags")
+	rg_count=$(rg -c "${RG_FLAGS[@]}" "${fl[@]}" -- "$pat" "$DIR" | awk -F: '{s += $NF} END {print s+0}')
+	cc_count=$("$tmp/grepbench" "${fl[@]}" -- "$pat" "$DIR" | sed -n 's/^matches=\([0-9]*\).*/\1/p')
+	RG_CMD=(rg -c "${RG_FLAGS[@]}" "${fl[@]}" -- "$pat" "$DIR")
+	CC_CMD=("$tmp/grepbench" "${fl[@]}" -- "$pat" "$DIR")
+	read -r rg_ms cc_ms <<<"$(pair_ms)"
+	ratio=$(awk -v a="$cc_ms" -v b="$rg_ms" 'BEGIN {printf "%.2f", a/b}')
+	equal=yes
+	if [ "$rg_count" != "$cc_count" ]; then
+		equal=NO
+		status=1
+	fi
+	if [ -n "${MAX_RATIO:-}" ] && awk -v r="$ratio" -v m="$MAX_RATIO" 'BEGIN {exit !(r > m)}'; then
+		equal="$equal (ratio over $MAX_RATIO)"
+		status=1
+	fi
+	label=$pat
+	[ -n "$flags" ] && label="$flags $pat"
+	printf '%-28s %10s %10s %8s %10s %10s  %s\n' "$label" "$rg_ms" "$cc_ms" "$ratio" "$rg_count" "$cc_count" "$equal"
+done
+exit $status

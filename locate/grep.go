@@ -1,0 +1,410 @@
+package locate
+
+import (
+	"bytes"
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp/syntax"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"cchub/workspace"
+)
+
+// DefaultGrepLimit is how many matching lines Grep shows when the caller
+// gives no limit.
+const DefaultGrepLimit = 100
+
+// GrepDescription says what grep does, for a tool description.
+const GrepDescription = "Search file contents line by line for a regular expression (RE2 syntax, as in Go: " +
+	"\\w, \\d and \\b are ASCII), or for plain text with literal: true. `path` is a file or directory; `include` " +
+	"keeps files whose path matches a glob (\"*.go\" at any depth, \"src/**/*.{ts,tsx}\"). Shows the first " +
+	"`limit` (default 100) matching lines in path order as \"path:\" then \"  Line N: text\", and how many " +
+	"there are in all. Skips binary files and files ignored by .gitignore."
+
+// MaxGrepFileBytes is the largest file grep searches. It is far above
+// workspace.MaxFileBytes: grep is how a model finds its way in files too
+// large to read whole.
+const MaxGrepFileBytes = 256 << 20
+
+// GrepOptions says what Grep looks for, and where.
+type GrepOptions struct {
+	// Pattern is an RE2 regular expression (Go regexp syntax), or literal
+	// text when Literal is set. It is matched line by line.
+	Pattern    string `json:"pattern"`
+	Literal    bool   `json:"literal,omitempty"`
+	IgnoreCase bool   `json:"ignore_case,omitempty"`
+	// Path is a file or directory to search; empty means the root.
+	Path string `json:"path,omitempty"`
+	// Include keeps only files whose path matches this glob, with Glob's
+	// semantics ("*.go" matches at any depth).
+	Include string `json:"include,omitempty"`
+	// Limit caps the matching lines shown; 0 means DefaultGrepLimit.
+	Limit int `json:"limit,omitempty"`
+}
+
+// GrepMatch is one matching line.
+type GrepMatch struct {
+	Path string `json:"path"`
+	Line int    `json:"line"`
+	Text string `json:"text"`
+	// Chars is the line's full length in characters when Text was cut
+	// at MaxLineChars; 0 when Text is the whole line.
+	Chars int `json:"chars,omitempty"`
+}
+
+// GrepResult is the matching lines, in path order then line order.
+type GrepResult struct {
+	Pattern string      `json:"pattern"`
+	Path    string      `json:"path"`
+	Include string      `json:"include,omitempty"`
+	Matches []GrepMatch `json:"matches"`
+	// Total counts every matching line, shown or not; a line with two
+	// matches counts once.
+	Total     int  `json:"total"`
+	Truncated bool `json:"truncated"`
+	// Files counts the files with at least one matching line.
+	Files int `json:"files"`
+	// Searched counts the text files searched.
+	Searched      int  `json:"searched"`
+	SkippedBinary int  `json:"skipped_binary,omitempty"`
+	SkippedLarge  int  `json:"skipped_large,omitempty"`
+	PathIgnored   bool `json:"path_ignored,omitempty"` // Path itself is ignored by .gitignore
+	ignoreCase    bool
+}
+
+// Grep searches the text files under opts.Path (or the one file it names)
+// for lines matching opts.Pattern. Like Glob, it skips what .gitignore
+// ignores and the .git and .cchub directories; it also skips binary files
+// (a NUL byte in the first 8 KiB) and files over MaxGrepFileBytes, and says
+// how many it skipped.
+//
+// Files are searched in parallel; the result is deterministic all the same.
+func Grep(ctx context.Context, root *workspace.Root, opts GrepOptions) (*GrepResult, error) {
+	if opts.Pattern == "" {
+		return nil, errors.New("grep: the pattern is empty; give a regular expression (RE2 syntax), or text with literal: true")
+	}
+	m, err := compileMatcher(opts.Pattern, opts.Literal, opts.IgnoreCase)
+	if err != nil {
+		var se *syntax.Error
+		if errors.As(err, &se) {
+			return nil, fmt.Errorf("grep: invalid regexp `%s`: %v; to search for the text as written, pass literal: true (or escape the special characters with \\)", opts.Pattern, err)
+		}
+		return nil, fmt.Errorf("grep: %w", err)
+	}
+	abs, rel, err := root.Resolve(opts.Path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, notFound(ctx, root, rel, true)
+		}
+		return nil, err
+	}
+	limit := opts.Limit
+	if limit <= 0 {
+		limit = DefaultGrepLimit
+	}
+	res := &GrepResult{Pattern: opts.Pattern, Path: rel, Include: opts.Include, Matches: []GrepMatch{}, ignoreCase: opts.IgnoreCase}
+	var workers []*grepWorker
+	if st.IsDir() {
+		var inc *pathGlob
+		if opts.Include != "" {
+			if inc, err = newPathGlob(root, opts.Include, rel); err != nil {
+				return nil, fmt.Errorf("grep: include: %w", err)
+			}
+		}
+		if workers, res.PathIgnored, err = grepTree(ctx, root, rel, inc, m, limit); err != nil {
+			return nil, err
+		}
+	} else {
+		// A file named outright is searched even if .gitignore ignores
+		// it or include would not pick it: the caller asked for it.
+		w := newGrepWorker(m.clone(), limit)
+		data, err := w.read(abs)
+		switch {
+		case errors.Is(err, errTooLarge):
+			return nil, fmt.Errorf("grep: %s is %d bytes, over grep's limit of %d", rel, st.Size(), MaxGrepFileBytes)
+		case errors.Is(err, errNotRegular):
+			return nil, fmt.Errorf("grep: %s is not a regular file (%v); grep searches files and directories", rel, st.Mode().Type())
+		case err != nil:
+			return nil, fmt.Errorf("grep: %w", err)
+		case workspace.IsBinary(data):
+			return nil, fmt.Errorf("grep: %s is a binary file (a NUL byte in its first 8 KiB); grep searches text files only", rel)
+		}
+		w.search(0, rel, data)
+		workers = []*grepWorker{w}
+	}
+	res.merge(workers, limit)
+	return res, nil
+}
+
+// grepTree searches the files under dir with runtime.NumCPU() workers fed
+// by one walk. Every worker has returned when it returns.
+func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGlob, m *lineMatcher, limit int) ([]*grepWorker, bool, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan grepJob, 256)
+	workers := make([]*grepWorker, runtime.NumCPU())
+	var wg sync.WaitGroup
+	for i := range workers {
+		w := newGrepWorker(m.clone(), limit)
+		workers[i] = w
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.run(ctx, root.Dir(), jobs)
+		}()
+	}
+	seq, visited := 0, false
+	err := root.Walk(ctx, dir, func(p string, d fs.DirEntry) error {
+		visited = true
+		if d.IsDir() || (inc != nil && !inc.Match(p)) {
+			return nil
+		}
+		select {
+		case jobs <- grepJob{seq: seq, path: p}:
+			seq++
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	})
+	close(jobs)
+	wg.Wait()
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return workers, !visited, nil
+}
+
+type grepJob struct {
+	seq  int // walk order, which is the order of the result
+	path string
+}
+
+// grepFile is one file's matches: all counted, the first limit kept.
+type grepFile struct {
+	seq     int
+	count   int
+	matches []GrepMatch
+}
+
+// grepWorker searches files and keeps, of the matches it found, only those
+// that can be among the first limit of the whole result: the files with
+// the lowest walk order whose kept matches add up to limit.
+type grepWorker struct {
+	m     *lineMatcher
+	limit int
+	buf   []byte
+
+	kept        fileHeap // max-heap on seq
+	keptMatches int
+
+	total, files, searched, binary, large int
+}
+
+func newGrepWorker(m *lineMatcher, limit int) *grepWorker {
+	return &grepWorker{m: m, limit: limit, buf: make([]byte, 0, 256<<10)}
+}
+
+func (w *grepWorker) run(ctx context.Context, rootDir string, jobs <-chan grepJob) {
+	for j := range jobs {
+		if ctx.Err() != nil {
+			continue // drain, so the walk never blocks on a full channel
+		}
+		data, err := w.read(filepath.Join(rootDir, filepath.FromSlash(j.path)))
+		switch {
+		case errors.Is(err, errTooLarge):
+			w.large++
+			continue
+		case err != nil:
+			continue // a pipe or device, or vanished or unreadable since the walk: skipped, as by git
+		case workspace.IsBinary(data):
+			w.binary++
+			continue
+		}
+		w.search(j.seq, j.path, data)
+	}
+}
+
+var (
+	errTooLarge   = errors.New("too large for grep")
+	errNotRegular = errors.New("not a regular file")
+)
+
+// read reads the file at abs into the worker's buffer, which it reuses.
+func (w *grepWorker) read(abs string) ([]byte, error) {
+	data, err := readFileInto(abs, w.buf, MaxGrepFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	w.buf = data
+	return data, nil
+}
+
+// search finds the matching lines of one file's data.
+func (w *grepWorker) search(seq int, rel string, data []byte) {
+	w.searched++
+	// Text and line numbers cost time; skip them when this file comes after
+	// enough kept matches to fill the result.
+	keep := w.keptMatches < w.limit || seq < w.kept[0].seq
+	f := &grepFile{seq: seq}
+	line, counted := 1, 0
+	w.m.eachLine(data, func(start, end int) bool {
+		f.count++
+		if keep && len(f.matches) < w.limit {
+			line += bytes.Count(data[counted:start], []byte{'\n'})
+			counted = start
+			f.matches = append(f.matches, newGrepMatch(rel, line, data[start:end]))
+		}
+		return true
+	})
+	if f.count == 0 {
+		return
+	}
+	w.total += f.count
+	w.files++
+	if len(f.matches) == 0 {
+		return
+	}
+	heap.Push(&w.kept, f)
+	w.keptMatches += len(f.matches)
+	for len(w.kept) > 1 && w.keptMatches-len(w.kept[0].matches) >= w.limit {
+		top := heap.Pop(&w.kept).(*grepFile)
+		w.keptMatches -= len(top.matches)
+	}
+}
+
+func newGrepMatch(rel string, line int, text []byte) GrepMatch {
+	text = bytes.TrimSuffix(text, []byte{'\r'})
+	g := GrepMatch{Path: rel, Line: line}
+	if len(text) > MaxLineChars {
+		if n := utf8.RuneCount(text); n > MaxLineChars {
+			g.Chars = n
+			text = cutChars(text, MaxLineChars)
+		}
+	}
+	if utf8.Valid(text) {
+		g.Text = string(text)
+	} else {
+		g.Text = strings.ToValidUTF8(string(text), "\uFFFD")
+	}
+	return g
+}
+
+// merge combines the workers' counts and kept matches into r.
+func (r *GrepResult) merge(workers []*grepWorker, limit int) {
+	var files []*grepFile
+	for _, w := range workers {
+		r.Total += w.total
+		r.Files += w.files
+		r.Searched += w.searched
+		r.SkippedBinary += w.binary
+		r.SkippedLarge += w.large
+		files = append(files, w.kept...)
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].seq < files[j].seq })
+	for _, f := range files {
+		for _, m := range f.matches {
+			if len(r.Matches) == limit {
+				break
+			}
+			r.Matches = append(r.Matches, m)
+		}
+	}
+	r.Truncated = r.Total > len(r.Matches)
+}
+
+// Text is the result as a model reads it:
+//
+//	Found 3 matches in 2 files
+//	src/a.go:
+//	  Line 12: func main() {
+//	src/b.go:
+//	  Line 3: package b
+func (r *GrepResult) Text() string {
+	if r.Total == 0 {
+		return r.noMatchText()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Found %s in %s", plural(r.Total, "match", "matches"), plural(r.Files, "file", "files"))
+	if r.Truncated {
+		fmt.Fprintf(&b, "; showing the first %d. Narrow with a more specific pattern, a path, or include (e.g. \"*.go\"), or raise limit", len(r.Matches))
+	}
+	b.WriteByte('\n')
+	prev := ""
+	for _, m := range r.Matches {
+		if m.Path != prev {
+			b.WriteString(m.Path + ":\n")
+			prev = m.Path
+		}
+		fmt.Fprintf(&b, "  Line %d: %s", m.Line, m.Text)
+		if m.Chars > 0 {
+			fmt.Fprintf(&b, " … [line cut: showing %s of %s chars]", thousands(MaxLineChars), thousands(m.Chars))
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func (r *GrepResult) noMatchText() string {
+	var b strings.Builder
+	where := r.Path
+	if where == "." {
+		where = "the workspace"
+	}
+	if r.PathIgnored {
+		fmt.Fprintf(&b, "No matches for `%s`: %s is ignored by .gitignore, so grep does not search it. Read its files by path instead.\n", r.Pattern, r.Path)
+		return b.String()
+	}
+	if r.Include != "" && r.Searched+r.SkippedBinary+r.SkippedLarge == 0 {
+		fmt.Fprintf(&b, "No matches for `%s`: no files in %s match include %q (it matches like glob: without a slash, file names at any depth).\n", r.Pattern, where, r.Include)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "No matches for `%s` in %s", r.Pattern, where)
+	if r.Include != "" {
+		fmt.Fprintf(&b, " among files matching %q", r.Include)
+	}
+	fmt.Fprintf(&b, " (searched %s", plural(r.Searched, "text file", "text files"))
+	if r.SkippedBinary > 0 {
+		fmt.Fprintf(&b, "; skipped %s", plural(r.SkippedBinary, "binary file", "binary files"))
+	}
+	if r.SkippedLarge > 0 {
+		fmt.Fprintf(&b, "; skipped %s over %d MiB", plural(r.SkippedLarge, "file", "files"), MaxGrepFileBytes>>20)
+	}
+	b.WriteString("; files ignored by .gitignore are not searched).")
+	if !r.ignoreCase && strings.ContainsFunc(r.Pattern, unicode.IsLetter) {
+		b.WriteString(" The search is case-sensitive; ignore_case: true widens it.")
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// fileHeap is a max-heap of files on walk order.
+type fileHeap []*grepFile
+
+func (h fileHeap) Len() int           { return len(h) }
+func (h fileHeap) Less(i, j int) bool { return h[i].seq > h[j].seq }
+func (h fileHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *fileHeap) Push(x any)        { *h = append(*h, x.(*grepFile)) }
+func (h *fileHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

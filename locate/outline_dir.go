@@ -1,0 +1,251 @@
+package locate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"cchub/workspace"
+)
+
+// DirOutline is a bounded map of a directory: its files in walk order with
+// their top-level symbols.
+type DirOutline struct {
+	Path  string         `json:"path"`
+	Files []*FileOutline `json:"files"`
+	// SourceFiles counts the files in a supported language below Path;
+	// when it exceeds len(Files), the outline was cut at MaxFiles, and
+	// Rest says where the files left out are.
+	SourceFiles int        `json:"source_files"`
+	Rest        []DirCount `json:"rest,omitempty"`
+	// Other names files that have no outline (another language, binary,
+	// unreadable), up to a bound; OtherFiles counts all of them.
+	Other      []string `json:"other,omitempty"`
+	OtherFiles int      `json:"other_files"`
+}
+
+// DirCount is how many source files a directory outline left out of one
+// directory (its files directly, or a subdirectory and all below it).
+type DirCount struct {
+	Dir   string `json:"dir"`
+	Files int    `json:"files"`
+}
+
+func outlineDir(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, rel string, opts OutlineOptions) (*DirOutline, error) {
+	d := &DirOutline{Path: rel, Files: []*FileOutline{}}
+	other := func(name string) {
+		d.OtherFiles++
+		if len(d.Other) < maxOtherListed {
+			d.Other = append(d.Other, name)
+		}
+	}
+	err := root.Walk(ctx, rel, func(frel string, e fs.DirEntry) error {
+		if e.IsDir() {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if workspace.LanguageFor(frel) == nil {
+			other(frel)
+			return nil
+		}
+		d.SourceFiles++
+		if len(d.Files) >= opts.MaxFiles {
+			d.countRest(frel) // keep counting what was left out, and where
+			return nil
+		}
+		abs, _, err := root.Resolve(frel)
+		if err != nil {
+			other(frel)
+			return nil
+		}
+		f, _, err := outlineFile(ctx, cache, abs, frel, opts)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			d.SourceFiles--
+			reason := "unreadable"
+			switch {
+			case errors.Is(err, workspace.ErrBinary):
+				reason = "binary"
+			case errors.Is(err, workspace.ErrTooLarge):
+				reason = "too large"
+			case errors.Is(err, workspace.ErrInvalidUTF8):
+				reason = "not UTF-8"
+			}
+			other(frel + " (" + reason + ")")
+			return nil
+		}
+		f.Symbols = topLevel(f.Symbols)
+		d.Files = append(d.Files, f)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("outline: %w", err)
+	}
+	return d, nil
+}
+
+// countRest counts a file left out under the directory just below d.Path
+// that holds it.
+func (d *DirOutline) countRest(frel string) {
+	sub := strings.TrimPrefix(frel, d.Path+"/")
+	if d.Path == "." {
+		sub = frel
+	}
+	dir := d.Path
+	if i := strings.IndexByte(sub, '/'); i >= 0 {
+		dir = path.Join(d.Path, sub[:i])
+	}
+	for i := range d.Rest {
+		if d.Rest[i].Dir == dir {
+			d.Rest[i].Files++
+			return
+		}
+	}
+	d.Rest = append(d.Rest, DirCount{Dir: dir, Files: 1})
+}
+
+// topLevel keeps the symbols a directory map shows: no imports, and no
+// children except the members of a group. A namespace's members are
+// listed after it, as if top-level: a C++ header is often one namespace.
+func topLevel(syms []*Symbol) []*Symbol {
+	out := make([]*Symbol, 0, len(syms))
+	for _, s := range syms {
+		if s.Kind == "import" {
+			continue
+		}
+		c := *s
+		if c.Name != "" {
+			c.Children = nil
+		}
+		out = append(out, &c)
+		if s.Kind == "namespace" {
+			out = append(out, topLevel(s.Children)...)
+		}
+	}
+	return out
+}
+
+// Text renders a directory map, one line per file:
+//
+//	store (3 source files, 1 other)
+//	store/store.go (120 lines, go): type State L14, const (InStock, LowStock, SoldOut) L17, func New L58, method Store.Add L66
+//
+// When the map would not fit a tool result, each file shows fewer
+// symbols (the rest counted as "+N more") rather than fewer files.
+func (d *DirOutline) Text() string {
+	var t string
+	for _, per := range []int{maxDirSymbols, 12, 6, 3, 0} {
+		if t = d.text(per); len(t) <= MaxResultBytes-1024 {
+			break
+		}
+	}
+	return t
+}
+
+func (d *DirOutline) text(perFile int) string {
+	var b strings.Builder
+	name := d.Path
+	if name != "." {
+		name += "/"
+	}
+	fmt.Fprintf(&b, "%s (%d source files", name, d.SourceFiles)
+	if d.OtherFiles > 0 {
+		fmt.Fprintf(&b, ", %d other", d.OtherFiles)
+	}
+	b.WriteString(")\n")
+	for _, f := range d.Files {
+		fmt.Fprintf(&b, "%s (%d lines, %s)", f.Path, f.Lines, f.Language)
+		if len(f.Unparsed) > 0 {
+			b.WriteString(" [syntax errors]")
+		}
+		if len(f.Symbols) > 0 && perFile == 0 {
+			fmt.Fprintf(&b, ": %d symbols", len(f.Symbols))
+		} else if len(f.Symbols) > 0 {
+			b.WriteString(": ")
+			for i, s := range f.Symbols {
+				if i == perFile {
+					fmt.Fprintf(&b, ", +%d more", len(f.Symbols)-i)
+					break
+				}
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(dirSymbol(s))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	if len(d.Files) < d.SourceFiles {
+		fmt.Fprintf(&b, "[cut at %d of %d source files; outline a subdirectory or single files for the rest:", len(d.Files), d.SourceFiles)
+		for i, r := range d.Rest {
+			if i == maxOtherListed {
+				fmt.Fprintf(&b, " +%d more directories", len(d.Rest)-i)
+				break
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if r.Dir == d.Path {
+				fmt.Fprintf(&b, " %d files directly in %s", r.Files, r.Dir)
+			} else {
+				fmt.Fprintf(&b, " %s (%d)", r.Dir, r.Files)
+			}
+		}
+		b.WriteString("]\n")
+	}
+	if d.OtherFiles > 0 {
+		b.WriteString("other files: ")
+		b.WriteString(strings.Join(d.Other, ", "))
+		if d.OtherFiles > len(d.Other) {
+			fmt.Fprintf(&b, ", +%d more", d.OtherFiles-len(d.Other))
+		}
+		b.WriteByte('\n')
+	}
+	if len(d.Files) > 0 {
+		fmt.Fprintf(&b, "signatures and line ranges of one file: outline path=%s\n", d.Files[0].Path)
+	} else if d.SourceFiles == 0 {
+		fmt.Fprintf(&b, "no files in %s\n", strings.Join(workspace.LanguageNames(), ", "))
+	}
+	return b.String()
+}
+
+// dirSymbol is a symbol's short form in a directory map.
+func dirSymbol(s *Symbol) string {
+	name := s.Name
+	switch {
+	case s.Name == "":
+		var names []string
+		for i, c := range s.Children {
+			if i == 6 {
+				names = append(names, fmt.Sprintf("+%d", len(s.Children)-i))
+				break
+			}
+			names = append(names, c.Name)
+		}
+		name = "(" + strings.Join(names, ", ") + ")"
+	case s.Receiver != "":
+		name = receiverType(s.Receiver) + "." + s.Name
+	case isBlockKind(s.Kind):
+		return fmt.Sprintf("%s L%d", s.Name, s.StartLine)
+	}
+	return fmt.Sprintf("%s %s L%d", s.Kind, name, s.StartLine)
+}
+
+// receiverType is the type name in a Go receiver: "(s *Store[T])" → "Store".
+func receiverType(recv string) string {
+	r := strings.Trim(recv, "()")
+	if i := strings.IndexByte(r, '['); i >= 0 {
+		r = r[:i]
+	}
+	if i := strings.LastIndexAny(r, " *"); i >= 0 {
+		r = r[i+1:]
+	}
+	return r
+}

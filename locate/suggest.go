@@ -1,0 +1,138 @@
+package locate
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"cchub/workspace"
+)
+
+// NotFoundError is a path that does not exist, with the workspace paths
+// most like it.
+type NotFoundError struct {
+	Path        string   // as resolved, relative to the root
+	Suggestions []string // at most three, best first; directories end in "/"
+}
+
+func (e *NotFoundError) Error() string {
+	if len(e.Suggestions) > 0 {
+		return "no such file: " + e.Path + "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"
+	}
+	return "no such file: " + e.Path + "; glob for its name (e.g. \"**/" + path.Base(e.Path) + "\") or read its parent directory " + parentDir(e.Path)
+}
+
+// Unwrap lets errors.Is(err, fs.ErrNotExist) hold.
+func (e *NotFoundError) Unwrap() error { return fs.ErrNotExist }
+
+// maxSuggestWalk bounds how many entries a missing path's suggestions
+// look at, so a typo in a huge tree stays cheap.
+const maxSuggestWalk = 200_000
+
+// notFound builds the error for a missing rel, suggesting up to three
+// existing paths by name: the same file name in another directory first,
+// then the closest by edit distance. dirs says whether directories may be
+// suggested too.
+func notFound(ctx context.Context, root *workspace.Root, rel string, dirs bool) error {
+	want := strings.ToLower(strings.TrimSuffix(rel, "/"))
+	wantBase := path.Base(want)
+	type cand struct {
+		path string
+		same bool // same file name
+		dist int
+	}
+	var cands []cand
+	seen := 0
+	errEnough := errors.New("enough")
+	walkErr := root.Walk(ctx, ".", func(p string, d fs.DirEntry) error {
+		if seen++; seen > maxSuggestWalk {
+			return errEnough
+		}
+		if p == "." || (d.IsDir() && !dirs) {
+			return nil
+		}
+		lp := strings.ToLower(p)
+		base := path.Base(lp)
+		c := cand{path: p, same: base == wantBase}
+		if d.IsDir() {
+			c.path += "/"
+		}
+		if c.same {
+			cands = append(cands, c)
+			return nil
+		}
+		// The file name must be close, and so must the whole path: a
+		// typo in a name, or the right name in a nearby directory.
+		bd := editDistance(base, wantBase, maxDist(wantBase))
+		if bd > maxDist(wantBase) {
+			return nil
+		}
+		c.dist = editDistance(lp, want, maxDist(want)+bd)
+		if c.dist <= maxDist(want)+bd {
+			cands = append(cands, c)
+		}
+		return nil
+	})
+	if walkErr != nil && !errors.Is(walkErr, errEnough) && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if a.same != b.same {
+			return a.same
+		}
+		if a.dist != b.dist {
+			return a.dist < b.dist
+		}
+		return a.path < b.path
+	})
+	e := &NotFoundError{Path: rel}
+	for i := 0; i < len(cands) && i < 3; i++ {
+		e.Suggestions = append(e.Suggestions, cands[i].path)
+	}
+	return e
+}
+
+// maxDist is how many edits still count as a typo of s.
+func maxDist(s string) int {
+	return max(1, min(len(s)/4, 4))
+}
+
+// editDistance is the optimal-string-alignment distance between a and b
+// (insertions, deletions, substitutions and adjacent transpositions each
+// cost 1), or some value above limit once it is sure to exceed it.
+func editDistance(a, b string, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
