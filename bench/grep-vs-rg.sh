@@ -36,12 +36,8 @@ DIR=${1:-$(go env GOROOT)/src}
 RUNS=${RUNS:-10}
 
 if ! command -v rg >/dev/null; then
-	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-		apt-get install -y ripgrep >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y ripgrep >/dev/null; }
-	else
-		echo "grep-vs-rg: ripgrep (rg) is not installed; install the ripgrep package" >&2
-		exit 2
-	fi
+	echo "grep-vs-rg: ripgrep (rg) is not on PATH; 'make bench' unpacks the pinned one into .tools/bin" >&2
+	exit 2
 fi
 
 tmp=$(mktemp -d)

@@ -92,6 +92,23 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 		}
 	}
 
+	t.section("Edit: forgiving inside, strict outside")
+	t.call(ctx, "read", map[string]any{"path": "store/store.go", "offset": 66, "limit": 9})
+	// The model remembers the indentation as spaces; the file has tabs.
+	t.call(ctx, "edit", map[string]any{
+		"path":       "store/store.go",
+		"old_string": "    if _, ok := s.items[it.SKU]; ok {\n        return fmt.Errorf(\"%w: %s\", ErrExists, it.SKU)\n    }",
+		"new_string": "    if _, dup := s.items[it.SKU]; dup {\n        return fmt.Errorf(\"%w: %s\", ErrExists, it.SKU)\n    }",
+	})
+	t.call(ctx, "edit", map[string]any{"path": "store/store.go", "old_string": "s.mu.Lock()", "new_string": "s.mu.RLock()"})
+	t.call(ctx, "apply_patch", map[string]any{"patch": "*** Begin Patch\n*** Update File: main.go\n@@ func main() {\n+\t// Patched by the demo.\n*** Add File: NOTES.md\n+Touched by cchub demo.\n*** End Patch"})
+	// Another process changes the file behind the conversation's back.
+	if f, err := os.OpenFile(filepath.Join(ws, "store", "store.go"), os.O_APPEND|os.O_WRONLY, 0); err == nil {
+		f.WriteString("\n// changed by someone else\n")
+		f.Close()
+	}
+	t.call(ctx, "edit", map[string]any{"path": "store/store.go", "old_string": "_, dup := s.items", "new_string": "_, exists := s.items"})
+
 	t.section("Errors that teach the next call")
 	t.call(ctx, "read", map[string]any{"path": "../../etc/passwd"})
 	t.call(ctx, "grep", map[string]any{"pattern": "Store("})

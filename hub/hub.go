@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"cchub/locate"
+	"cchub/textedit"
 	"cchub/workspace"
 )
 
@@ -11,6 +12,9 @@ import (
 type Hub struct {
 	Root   *workspace.Root
 	Parses *workspace.ParseCache
+
+	files *textedit.Files
+	runs  runs
 }
 
 // New opens the hub for the workspace rooted at dir.
@@ -19,7 +23,7 @@ func New(dir string) (*Hub, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Hub{Root: root, Parses: workspace.NewParseCache(0)}, nil
+	return &Hub{Root: root, Parses: workspace.NewParseCache(0), files: textedit.NewFiles(root)}, nil
 }
 
 // Close releases what the hub holds: cached trees now, servers later.
@@ -38,9 +42,13 @@ func (h *Hub) Grep(ctx context.Context, opts locate.GrepOptions) (*locate.GrepRe
 	return locate.Grep(ctx, h.Root, opts)
 }
 
-// Read pages through a file or lists a directory.
-func (h *Hub) Read(ctx context.Context, opts locate.ReadOptions) (*locate.ReadResult, error) {
-	return locate.Read(ctx, h.Root, opts)
+// Read pages through a file or lists a directory; r now has seen the file.
+func (h *Hub) Read(ctx context.Context, opts locate.ReadOptions, r *Run) (*locate.ReadResult, error) {
+	res, err := locate.Read(ctx, h.Root, opts)
+	if err == nil && res.Content != nil {
+		r.Seen.Saw(res.Path, res.Content)
+	}
+	return res, err
 }
 
 // Outline maps a file's symbols, or a directory's files.

@@ -23,6 +23,7 @@ func NewMCPServer(h *Hub) *mcp.Server {
 		Capabilities: &mcp.ServerCapabilities{},
 	})
 	addLocateTools(s, h)
+	addEditTools(s, h)
 	return s
 }
 
@@ -41,9 +42,14 @@ func errorResult(err error) *mcp.CallToolResult {
 
 // tool adapts a hub call that produces text into an MCP handler; errors
 // become tool errors (isError) carrying the teaching message.
-func tool[In any](h *Hub, name, hint string, run func(ctx context.Context, in In) (string, error)) mcp.ToolHandlerFor[In, any] {
-	return func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
-		text, err := run(ctx, in)
+// The MCP session is the conversation: it gets one Run.
+func tool[In any](h *Hub, name, hint string, run func(ctx context.Context, r *Run, in In) (string, error)) mcp.ToolHandlerFor[In, any] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		var key any = h
+		if req != nil && req.Session != nil {
+			key = req.Session
+		}
+		text, err := run(ctx, h.runs.get(key), in)
 		if err != nil {
 			return errorResult(err), nil, nil
 		}

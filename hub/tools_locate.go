@@ -40,7 +40,7 @@ func addLocateTools(s *mcp.Server, h *Hub) {
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "glob",
 		Description: locate.GlobDescription,
-	}, tool(h, "glob", "use a narrower pattern or path", func(ctx context.Context, in globIn) (string, error) {
+	}, tool(h, "glob", "use a narrower pattern or path", func(ctx context.Context, run *Run, in globIn) (string, error) {
 		r, err := h.Glob(ctx, locate.GlobOptions{Pattern: in.Pattern, Path: in.Path})
 		if err != nil {
 			return "", err
@@ -50,7 +50,7 @@ func addLocateTools(s *mcp.Server, h *Hub) {
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "grep",
 		Description: locate.GrepDescription,
-	}, tool(h, "grep", "add include or path, or a more specific pattern", func(ctx context.Context, in grepIn) (string, error) {
+	}, tool(h, "grep", "add include or path, or a more specific pattern", func(ctx context.Context, run *Run, in grepIn) (string, error) {
 		r, err := h.Grep(ctx, locate.GrepOptions{Pattern: in.Pattern, Literal: in.Literal, IgnoreCase: in.IgnoreCase, Path: in.Path, Include: in.Include, Limit: in.Limit})
 		if err != nil {
 			return "", err
@@ -60,8 +60,8 @@ func addLocateTools(s *mcp.Server, h *Hub) {
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "read",
 		Description: locate.ReadDescription + " For source files, outline first and read_symbol what you need.",
-	}, tool(h, "read", "read a smaller window with offset/limit", func(ctx context.Context, in readIn) (string, error) {
-		r, err := h.Read(ctx, locate.ReadOptions{Path: in.Path, Offset: in.Offset, Limit: in.Limit})
+	}, tool(h, "read", "read a smaller window with offset/limit", func(ctx context.Context, run *Run, in readIn) (string, error) {
+		r, err := h.Read(ctx, locate.ReadOptions{Path: in.Path, Offset: in.Offset, Limit: in.Limit}, run)
 		if err != nil {
 			return "", err
 		}
@@ -70,7 +70,7 @@ func addLocateTools(s *mcp.Server, h *Hub) {
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "outline",
 		Description: "A source file's symbols (types, functions, methods, constants, code that runs at import) with exact line ranges, signatures and doc summaries; on a directory, a map of its files. Outline before reading.",
-	}, tool(h, "outline", "outline a single file or a subdirectory", func(ctx context.Context, in outlineIn) (string, error) {
+	}, tool(h, "outline", "outline a single file or a subdirectory", func(ctx context.Context, run *Run, in outlineIn) (string, error) {
 		r, err := h.Outline(ctx, in.Path, locate.OutlineOptions{})
 		if err != nil {
 			return "", err
@@ -80,7 +80,7 @@ func addLocateTools(s *mcp.Server, h *Hub) {
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "read_symbol",
 		Description: "Read one symbol's lines, numbered, by the id outline prints (path:line:name).",
-	}, tool(h, "read_symbol", "outline the symbol to find its parts, then read a range with read offset/limit", func(ctx context.Context, in readSymbolIn) (string, error) {
+	}, tool(h, "read_symbol", "outline the symbol to find its parts, then read a range with read offset/limit", func(ctx context.Context, run *Run, in readSymbolIn) (string, error) {
 		r, err := h.ReadSymbol(ctx, in.ID)
 		if err != nil {
 			return "", err

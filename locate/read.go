@@ -75,6 +75,9 @@ type ReadResult struct {
 	InvalidUTF8Line int `json:"invalid_utf8_line,omitempty"`
 	// DirIgnored says the directory itself is ignored by .gitignore.
 	DirIgnored bool `json:"dir_ignored,omitempty"`
+	// Content is the whole file as read from disk, when it was read whole
+	// (not streamed): what a conversation has now seen of it.
+	Content []byte `json:"-"`
 }
 
 // Read shows a page of a text file with line numbers, or lists a directory.
@@ -115,6 +118,7 @@ func Read(ctx context.Context, root *workspace.Root, opts ReadOptions) (*ReadRes
 		return nil, fmt.Errorf("read: %s is not a regular file (%v); read shows files and directories", rel, st.Mode().Type())
 	}
 	var src io.Reader
+	var whole []byte
 	if st.Size() > workspace.MaxFileBytes {
 		if opts.Offset == 0 && opts.Limit == 0 {
 			_, err := workspace.ReadText(abs, rel) // refuses with advice
@@ -139,13 +143,17 @@ func Read(ctx context.Context, root *workspace.Root, opts ReadOptions) (*ReadRes
 		if err != nil && !errors.Is(err, workspace.ErrInvalidUTF8) {
 			return nil, err
 		}
-		src = bytes.NewReader(data)
+		src, whole = bytes.NewReader(data), data
 	}
 	pg, err := pageLines(src, offset, limit)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", rel, err)
 	}
-	return fileResult(rel, pg, offset)
+	res, err := fileResult(rel, pg, offset)
+	if res != nil {
+		res.Content = whole
+	}
+	return res, err
 }
 
 // fileResult turns a page of the file rel, read from offset, into a result.

@@ -17,6 +17,7 @@ import (
 	"cchub/demo"
 	"cchub/hub"
 	"cchub/locate"
+	"cchub/textedit"
 )
 
 // exitError carries an exit code: 1 for "no match", 2 for bad input.
@@ -67,6 +68,7 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(
 		mcpCmd(g), demoCmd(g),
 		globCmd(g), grepCmd(g), readCmd(g), outlineCmd(g), symbolCmd(g),
+		editCmd(g),
 	)
 	return root
 }
@@ -200,7 +202,7 @@ func readCmd(g *globals) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Path = args[0]
 			return withHub(g, func(h *hub.Hub) error {
-				r, err := h.Read(c.Context(), o)
+				r, err := h.Read(c.Context(), o, hub.NewRun())
 				if err != nil {
 					return badInput(err)
 				}
@@ -250,6 +252,31 @@ func symbolCmd(g *globals) *cobra.Command {
 			})
 		},
 	}
+	jsonFlag(c, g)
+	return c
+}
+
+func editCmd(g *globals) *cobra.Command {
+	var ch textedit.Change
+	c := &cobra.Command{
+		Use:   "edit PATH --old S --new S",
+		Short: "replace one place in a file, as the agents' edit tool does",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return withHub(g, func(h *hub.Hub) error {
+				r, err := h.Edit(args[0], ch, hub.NewRun())
+				if err != nil {
+					return badInput(err)
+				}
+				return emit(c.OutOrStdout(), g, r, r.Text())
+			})
+		},
+	}
+	c.Flags().StringVar(&ch.Old, "old", "", "the text to replace")
+	c.Flags().StringVar(&ch.New, "new", "", "the text to put in its place")
+	c.Flags().BoolVar(&ch.ReplaceAll, "replace-all", false, "replace every occurrence")
+	c.MarkFlagRequired("old")
+	c.MarkFlagRequired("new")
 	jsonFlag(c, g)
 	return c
 }

@@ -1,0 +1,43 @@
+package hub
+
+import (
+	"sync"
+
+	"cchub/textedit"
+)
+
+// Run is one conversation with the hub: an MCP session, or one CLI call.
+// It remembers what the conversation has seen of each file, so an edit to
+// a file that changed since is refused.
+type Run struct {
+	Seen *textedit.Seen
+}
+
+// NewRun starts a conversation of its own (a CLI call without --run).
+func NewRun() *Run { return &Run{Seen: &textedit.Seen{}} }
+
+// runs maps each MCP session to its Run.
+type runs struct {
+	mu sync.Mutex
+	m  map[any]*Run
+}
+
+func (rs *runs) get(key any) *Run {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.m == nil {
+		rs.m = map[any]*Run{}
+	}
+	r, ok := rs.m[key]
+	if !ok {
+		r = NewRun()
+		rs.m[key] = r
+	}
+	return r
+}
+
+func (rs *runs) end(key any) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	delete(rs.m, key)
+}

@@ -1,0 +1,65 @@
+package hub
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"cchub/textedit"
+)
+
+type editIn struct {
+	Path       string `json:"path" jsonschema:"file to change, relative to the root"`
+	OldString  string `json:"old_string" jsonschema:"the text to replace, copied from the file (a few lines around the change make it unique)"`
+	NewString  string `json:"new_string" jsonschema:"the text to put in its place"`
+	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"replace every occurrence instead of requiring exactly one"`
+}
+
+type writeIn struct {
+	Path           string `json:"path" jsonschema:"file to create or replace, relative to the root; parent directories are created"`
+	Content        string `json:"content" jsonschema:"the whole new content of the file"`
+	KeepLineEnding bool   `json:"keep_line_endings,omitempty" jsonschema:"when replacing a file, keep its line endings (CRLF or LF) and byte-order mark"`
+}
+
+type patchIn struct {
+	Patch string `json:"patch" jsonschema:"a patch from *** Begin Patch to *** End Patch with *** Add File:, *** Delete File: and *** Update File: (optional *** Move to:) sections; hunks start with @@ and hold lines prefixed ' ', '-' or '+'"`
+}
+
+// editDescription tells a model how to edit well; its wording is the
+// contract, not the matcher's internals.
+const editDescription = "Replace text in a file: old_string must identify exactly one place (copy it from read or read_symbol output; " +
+	"include surrounding lines to make it unique), unless replace_all is set. The file keeps its line endings, BOM and mode. " +
+	"The answer shows the changed lines, numbered. An edit to a file that changed since you read it is refused: read it again."
+
+func addEditTools(s *mcp.Server, h *Hub) {
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "edit",
+		Description: editDescription,
+	}, tool(h, "edit", "", func(ctx context.Context, r *Run, in editIn) (string, error) {
+		res, err := h.Edit(in.Path, textedit.Change{Old: in.OldString, New: in.NewString, ReplaceAll: in.ReplaceAll}, r)
+		if err != nil {
+			return "", err
+		}
+		return res.Text(), nil
+	}))
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "write",
+		Description: "Create a file or replace all of it, atomically. Prefer edit for changes to an existing file.",
+	}, tool(h, "write", "", func(ctx context.Context, r *Run, in writeIn) (string, error) {
+		res, err := h.Write(in.Path, in.Content, textedit.WriteOptions{KeepStyle: in.KeepLineEnding}, r)
+		if err != nil {
+			return "", err
+		}
+		return res.Text(), nil
+	}))
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "apply_patch",
+		Description: "Apply a multi-file patch (add, delete, update, move). Every file is checked before any is written; then all change or none.",
+	}, tool(h, "apply_patch", "", func(ctx context.Context, r *Run, in patchIn) (string, error) {
+		res, err := h.ApplyPatch(in.Patch, r)
+		if err != nil {
+			return "", err
+		}
+		return res.Text(), nil
+	}))
+}
