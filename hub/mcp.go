@@ -24,6 +24,7 @@ func NewMCPServer(h *Hub) *mcp.Server {
 	})
 	addLocateTools(s, h)
 	addEditTools(s, h)
+	addSearchTools(s, h)
 	return s
 }
 

@@ -33,6 +33,11 @@ func (t *Tree) Release() {
 	}
 	e := t.e
 	t.e = nil
+	if e.cache == nil { // a tree of its own (ParseOnce)
+		e.inUse.Unlock()
+		e.tree.Close()
+		return
+	}
 	e.cache.release(e)
 }
 
@@ -65,7 +70,6 @@ type ParseCache struct {
 	byKey    map[cacheKey]*cacheEntry
 	byPath   map[string]*cacheEntry
 	lru      *list.List // front = most recent
-	parsers  sync.Pool
 	hits     int
 	misses   int
 }
@@ -81,7 +85,6 @@ func NewParseCache(maxBytes int) *ParseCache {
 		byKey:    map[cacheKey]*cacheEntry{},
 		byPath:   map[string]*cacheEntry{},
 		lru:      list.New(),
-		parsers:  sync.Pool{New: func() any { return sitter.NewParser() }},
 	}
 }
 
@@ -102,7 +105,7 @@ func (c *ParseCache) Parse(ctx context.Context, rel string, lang *Language, src 
 	c.misses++
 	c.mu.Unlock()
 
-	tree, err := c.parse(ctx, lang, src)
+	tree, err := parse(ctx, lang, src)
 	if err != nil {
 		return nil, err
 	}
@@ -142,18 +145,28 @@ func (c *ParseCache) Parse(ctx context.Context, rel string, lang *Language, src 
 // (a CLI run over thousands of files) that would only churn the cache. The
 // caller must Release the tree.
 func (c *ParseCache) ParseUncached(ctx context.Context, lang *Language, src []byte) (*Tree, error) {
-	tree, err := c.parse(ctx, lang, src)
+	return ParseOnce(ctx, lang, src)
+}
+
+// ParseOnce parses src into a tree that belongs to the caller alone; its
+// Release closes it.
+func ParseOnce(ctx context.Context, lang *Language, src []byte) (*Tree, error) {
+	tree, err := parse(ctx, lang, src)
 	if err != nil {
 		return nil, err
 	}
-	e := &cacheEntry{cache: c, tree: tree, src: src, refs: 1, evicted: true}
+	e := &cacheEntry{tree: tree, src: src, refs: 1, evicted: true}
 	e.inUse.Lock()
 	return &Tree{Tree: tree, Lang: lang, Source: src, e: e}, nil
 }
 
-func (c *ParseCache) parse(ctx context.Context, lang *Language, src []byte) (*sitter.Tree, error) {
-	p := c.parsers.Get().(*sitter.Parser)
-	defer c.parsers.Put(p)
+// parsers are reused across parses; a parser is used by one goroutine at a
+// time.
+var parsers = sync.Pool{New: func() any { return sitter.NewParser() }}
+
+func parse(ctx context.Context, lang *Language, src []byte) (*sitter.Tree, error) {
+	p := parsers.Get().(*sitter.Parser)
+	defer parsers.Put(p)
 	p.SetLanguage(lang.Grammar)
 	tree, err := p.ParseCtx(ctx, nil, src)
 	if err != nil {

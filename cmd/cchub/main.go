@@ -17,7 +17,9 @@ import (
 	"cchub/demo"
 	"cchub/hub"
 	"cchub/locate"
+	"cchub/structsearch"
 	"cchub/textedit"
+	"cchub/workspace"
 )
 
 // exitError carries an exit code: 1 for "no match", 2 for bad input.
@@ -68,7 +70,7 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(
 		mcpCmd(g), demoCmd(g),
 		globCmd(g), grepCmd(g), readCmd(g), outlineCmd(g), symbolCmd(g),
-		editCmd(g),
+		editCmd(g), searchCmd(g),
 	)
 	return root
 }
@@ -277,6 +279,40 @@ func editCmd(g *globals) *cobra.Command {
 	c.Flags().BoolVar(&ch.ReplaceAll, "replace-all", false, "replace every occurrence")
 	c.MarkFlagRequired("old")
 	c.MarkFlagRequired("new")
+	jsonFlag(c, g)
+	return c
+}
+
+func searchCmd(g *globals) *cobra.Command {
+	var o structsearch.Options
+	var counts bool
+	c := &cobra.Command{
+		Use:   "search -p PATTERN [-l LANG] [PATH...]",
+		Short: "structural search: find code by shape, with $METAVARIABLES",
+		RunE: func(c *cobra.Command, args []string) error {
+			o.Paths = args
+			// A one-shot search parses each file once and keeps nothing.
+			root, err := workspace.Open(g.root)
+			if err != nil {
+				return badInput(err)
+			}
+			r, err := structsearch.Search(c.Context(), root, o)
+			if err != nil {
+				return badInput(err)
+			}
+			if err := emit(c.OutOrStdout(), g, r, r.Text(structsearch.TextOptions{Counts: counts})); err != nil {
+				return err
+			}
+			if len(r.Matches) == 0 {
+				return errNoMatch
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVarP(&o.Pattern, "pattern", "p", "", "the pattern, e.g. 'if $X != nil { return $X }'")
+	c.Flags().StringVarP(&o.Lang, "lang", "l", "", "language of the pattern (default: each file's own)")
+	c.Flags().BoolVar(&counts, "count", false, "print a count per file instead of the matches")
+	c.MarkFlagRequired("pattern")
 	jsonFlag(c, g)
 	return c
 }

@@ -1,0 +1,217 @@
+package structsearch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"cchub/workspace"
+)
+
+// Options says what Search looks for, and where.
+type Options struct {
+	Pattern string
+	// Lang fixes the language; "" searches each file in the language of
+	// its extension, compiling the pattern once per language.
+	Lang string
+	// Paths are files or directories relative to the root; none means
+	// the whole workspace.
+	Paths []string
+	// Cache, when set, supplies parsed trees and keeps them (a long-lived
+	// hub); nil parses each file once and drops the tree (a one-shot CLI).
+	Cache *workspace.ParseCache
+	// Workers is the parallelism; 0 means one per CPU.
+	Workers int
+}
+
+// Result is what Search found.
+type Result struct {
+	Pattern string  `json:"pattern"`
+	Matches []Match `json:"matches"`
+	// Languages the pattern was compiled for, and those it was not valid
+	// in (language: reason) that files were skipped for.
+	Languages []string          `json:"languages"`
+	Invalid   map[string]string `json:"invalid,omitempty"`
+	Files     int               `json:"files"`  // files in a searched language
+	Parsed    int               `json:"parsed"` // files that could match and were parsed
+}
+
+// Search finds the pattern in the workspace. A pattern that is valid in
+// none of the languages searched is an error naming them.
+func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, error) {
+	res := &Result{Pattern: opts.Pattern, Invalid: map[string]string{}}
+	patterns := map[string]*Pattern{}
+	defer func() {
+		for _, p := range patterns {
+			p.Close()
+		}
+	}()
+	if opts.Lang != "" {
+		lang := workspace.LanguageByName(opts.Lang)
+		if lang == nil {
+			return nil, fmt.Errorf("%w: unknown language %q; cchub knows %s", ErrBadPattern, opts.Lang, strings.Join(workspace.LanguageNames(), ", "))
+		}
+		p, err := Compile(opts.Pattern, lang)
+		if err != nil {
+			return nil, err
+		}
+		patterns[lang.Name] = p
+	} else {
+		var errs []string
+		for _, name := range workspace.LanguageNames() {
+			p, err := Compile(opts.Pattern, workspace.LanguageByName(name))
+			if err != nil {
+				if !errors.Is(err, ErrBadPattern) {
+					return nil, err
+				}
+				res.Invalid[name] = err.Error()
+				errs = append(errs, name)
+				continue
+			}
+			patterns[name] = p
+		}
+		if len(patterns) == 0 {
+			return nil, fmt.Errorf("%w: `%s` is valid code in none of %s; check its syntax, or fix the language with -l LANG to see where it breaks",
+				ErrBadPattern, opts.Pattern, strings.Join(errs, ", "))
+		}
+	}
+	for name := range patterns {
+		res.Languages = append(res.Languages, name)
+	}
+	sort.Strings(res.Languages)
+
+	paths := opts.Paths
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	type job struct {
+		rel string
+		p   *Pattern
+	}
+	jobs := make(chan job, 64)
+	var walkErr error
+	skipped := map[string]bool{} // languages with files the pattern is not valid in
+	go func() {
+		defer close(jobs)
+		for _, start := range paths {
+			err := root.Walk(ctx, start, func(rel string, d fs.DirEntry) error {
+				if d.IsDir() {
+					return nil
+				}
+				lang := workspace.LanguageFor(rel)
+				if opts.Lang != "" {
+					if lang == nil || lang.Name != opts.Lang && workspace.LanguageByName(opts.Lang) != lang {
+						return nil
+					}
+				}
+				if lang == nil {
+					return nil
+				}
+				p := patterns[lang.Name]
+				if p == nil {
+					skipped[lang.Name] = true
+					return nil
+				}
+				select {
+				case jobs <- job{rel, p}:
+					return nil
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			})
+			if err != nil {
+				walkErr = err
+				return
+			}
+		}
+	}()
+
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	var firstErr error
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				ms, parsed, err := searchFile(ctx, root, opts.Cache, j.rel, j.p)
+				mu.Lock()
+				res.Files++
+				if parsed {
+					res.Parsed++
+				}
+				res.Matches = append(res.Matches, ms...)
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait() // the walker has closed jobs, so it is done with skipped
+	for name := range res.Invalid {
+		if !skipped[name] {
+			delete(res.Invalid, name)
+		}
+	}
+	if walkErr != nil {
+		return nil, walkErr
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	sort.Slice(res.Matches, func(i, j int) bool {
+		a, b := res.Matches[i], res.Matches[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.StartByte < b.StartByte
+	})
+	return res, nil
+}
+
+// searchFile reads, prefilters, parses and matches one file. Files that
+// are not text (binary, too large, not UTF-8) are skipped, as grep does.
+func searchFile(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, rel string, p *Pattern) ([]Match, bool, error) {
+	abs, _, err := root.Resolve(rel)
+	if err != nil {
+		return nil, false, nil
+	}
+	src, err := workspace.ReadText(abs, rel)
+	if err != nil {
+		return nil, false, nil
+	}
+	if !p.MayMatch(src) {
+		return nil, false, nil
+	}
+	var tree *workspace.Tree
+	if cache != nil {
+		tree, err = cache.Parse(ctx, rel, p.Lang, src)
+	} else {
+		tree, err = workspace.ParseOnce(ctx, p.Lang, src)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, true, ctx.Err()
+		}
+		return nil, true, nil
+	}
+	defer tree.Release()
+	ms := p.Match(tree.RootNode(), tree.Source)
+	for i := range ms {
+		ms[i].Path = rel
+	}
+	return ms, true, nil
+}

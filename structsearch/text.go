@@ -1,0 +1,109 @@
+package structsearch
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// matchLines is how many lines of each match the text form shows.
+const matchLines = 5
+
+// TextOptions shapes the model-facing text of a result.
+type TextOptions struct {
+	Limit  int  // most matches shown; 0 means all
+	Counts bool // one line per file with its count, instead of matches
+}
+
+// Text renders the result for a model or a terminal: a summary line, then
+// each match as path:line:col with its captures and its first lines,
+// numbered; or, with Counts, one count per file.
+func (r *Result) Text(o TextOptions) string {
+	var b strings.Builder
+	files := map[string]int{}
+	for _, m := range r.Matches {
+		files[m.Path]++
+	}
+	if len(r.Matches) == 0 {
+		fmt.Fprintf(&b, "No matches for `%s` (%s; %d of %d files could match and were parsed).", r.Pattern, r.langSummary(), r.Parsed, r.Files)
+		if r.Files == 0 {
+			b.WriteString(" No file in those languages was searched: check the path, or the language with -l.")
+		}
+		b.WriteString("\n")
+		r.invalidNote(&b)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "Found %s in %s (%s)\n", plural(len(r.Matches), "match", "matches"), plural(len(files), "file", "files"), r.langSummary())
+	if o.Counts {
+		paths := make([]string, 0, len(files))
+		for p := range files {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		for _, p := range paths {
+			fmt.Fprintf(&b, "%s: %d\n", p, files[p])
+		}
+		return b.String()
+	}
+	shown := r.Matches
+	if o.Limit > 0 && len(shown) > o.Limit {
+		shown = shown[:o.Limit]
+	}
+	for _, m := range shown {
+		fmt.Fprintf(&b, "%s:%d:%d", m.Path, m.StartLine, m.StartCol)
+		for _, c := range m.Captures {
+			fmt.Fprintf(&b, "  %s = %s", c.Name, oneLine(c.Text))
+		}
+		b.WriteString("\n")
+		lines := strings.Split(m.lineText(), "\n")
+		for i, l := range lines {
+			if i == matchLines {
+				fmt.Fprintf(&b, "   ...\t(%d more lines, to line %d)\n", len(lines)-matchLines, m.EndLine)
+				break
+			}
+			fmt.Fprintf(&b, "%6d\t%s\n", m.StartLine+i, l)
+		}
+	}
+	if len(shown) < len(r.Matches) {
+		fmt.Fprintf(&b, "[showing %d of %d matches; narrow with a path or a more specific pattern, or ask for counts per file]\n", len(shown), len(r.Matches))
+	}
+	r.invalidNote(&b)
+	return b.String()
+}
+
+// lineText is the matched text extended to whole lines, so the numbered
+// lines read as the file does.
+func (m Match) lineText() string {
+	return m.prefix + m.Text + m.suffix
+}
+
+func (r *Result) langSummary() string {
+	return "as " + strings.Join(r.Languages, ", ")
+}
+
+func (r *Result) invalidNote(b *strings.Builder) {
+	if len(r.Invalid) == 0 || len(r.Languages) == 0 {
+		return
+	}
+	var names []string
+	for n := range r.Invalid {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	fmt.Fprintf(b, "(not valid %s, so those files were not searched)\n", strings.Join(names, "/"))
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
