@@ -92,6 +92,15 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 		}
 	}
 
+	t.section("Structural search: shapes, not characters")
+	// $X used twice must capture the same text: the guard returns what it
+	// checked. The `if err := ...; err != nil` guards have an init
+	// statement, so they are a different shape.
+	t.call(ctx, "search", map[string]any{"pattern": "if $X != nil { return $X }"})
+	t.call(ctx, "search", map[string]any{"pattern": "fmt.Errorf($MSG, $$$ARGS)", "lang": "go"})
+	t.call(ctx, "search", map[string]any{"pattern": "$A.mu.Lock()", "counts": true})
+	t.call(ctx, "search", map[string]any{"pattern": "$s.Add($X)", "lang": "go"})
+
 	t.section("Edit: forgiving inside, strict outside")
 	t.call(ctx, "read", map[string]any{"path": "store/store.go", "offset": 66, "limit": 9})
 	// The model remembers the indentation as spaces; the file has tabs.
