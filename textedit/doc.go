@@ -5,13 +5,20 @@
 // The matcher is tolerant inside and strict outside. It tries a chain of
 // ways to find old_string, from exact bytes to forgiving comparisons, and
 // the first way that finds anything decides: one place is edited, several
-// places are an ambiguity error, a place far larger than old_string is
-// refused. It never says which way matched, and it never picks one of
-// several candidates.
+// places (or a near tie between look-alike blocks) are an ambiguity error,
+// a place far larger than old_string is refused. It never says which way
+// matched, and it never picks one of several candidates.
+//
+// A forgiving match changes only what the model changed. The difference
+// between old_string and new_string is carried onto the file's own lines:
+// lines the model left alone keep the file's text (even where the model
+// misremembered them), changed lines keep the file's indentation and the
+// text around the change, added lines take the file's indentation.
 //
 // Files stay themselves: line endings (LF or CRLF), a byte-order mark, the
 // trailing newline and the file mode are kept; writes are atomic.
 //
-// It does not track what a conversation has read; the hub does, and passes
-// what it expects the file to hold (see Expect).
+// Seen remembers what a conversation last saw of each file, so an edit of a
+// file that changed on disk since is refused; the hub owns one Seen per run.
+// The package does not read or show files for the model; locate does.
 package textedit

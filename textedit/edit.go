@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -20,6 +21,20 @@ var (
 	ErrNotText       = errors.New("not a text file")
 	ErrMissingTarget = errors.New("file does not exist")
 )
+
+// editError reads as a sentence for a model, and still answers errors.Is
+// for its kind.
+type editError struct {
+	kind error
+	msg  string
+}
+
+func (e *editError) Error() string        { return e.msg }
+func (e *editError) Is(target error) bool { return target == e.kind }
+
+func failf(kind error, format string, args ...any) error {
+	return &editError{kind: kind, msg: fmt.Sprintf(format, args...)}
+}
 
 // Change is an edit an agent asks for.
 type Change struct {
@@ -45,10 +60,10 @@ func Apply(data []byte, path string, ch Change) (*Applied, error) {
 	ft := decode(data)
 	old, repl := normalizeEOL(ch.Old), normalizeEOL(ch.New)
 	if old == "" {
-		return nil, fmt.Errorf("%w: give the text to replace, or use write to replace all of %s", ErrEmptyOld, path)
+		return nil, failf(ErrEmptyOld, "old_string is empty: give the text to replace, or use write to replace all of %s", path)
 	}
 	if old == repl {
-		return nil, fmt.Errorf("%w: old_string and new_string are the same", ErrNoChange)
+		return nil, failf(ErrNoChange, "old_string and new_string are the same: there is nothing to change")
 	}
 	body := ft.body
 	cs := findCandidates(body, old)
@@ -63,78 +78,81 @@ func Apply(data []byte, path string, ch Change) (*Applied, error) {
 			return nil, err
 		}
 	}
-	c := cs[0]
-	rep := replacement(repl, c)
-
-	var newBody string
-	var count, at int
 	if ch.ReplaceAll {
-		matched := body[c.start:c.end]
+		matched := body[cs[0].start:cs[0].end]
 		for _, o := range cs[1:] {
 			if body[o.start:o.end] != matched {
-				return nil, fmt.Errorf("%w: old_string matches %d places whose text differs (%s); replace_all needs the exact text: read it and copy it", ErrAmbiguous, len(cs), lineList(body, cs))
+				return nil, failf(ErrAmbiguous, "old_string matches %d places whose text differs (lines %s); replace_all needs the exact text: read it and copy it", len(cs), lineList(body, cs))
 			}
 		}
-		count = strings.Count(body, matched)
-		newBody = strings.ReplaceAll(body, matched, rep)
-		at = c.start
-	} else {
-		count = 1
-		newBody = body[:c.start] + rep + body[c.end:]
-		at = c.start
+		cs = nonOverlapping(cs)
 	}
+
+	tabs := sync.OnceValue(func() bool { return bodyUsesTabs(body) })
+	var b strings.Builder
+	b.Grow(len(body) + len(repl))
+	var firstRep string
+	prev := 0
+	for k, c := range cs {
+		rep, err := replacement(body, repl, c, tabs)
+		if err != nil {
+			return nil, err
+		}
+		if k == 0 {
+			firstRep = rep
+		}
+		b.WriteString(body[prev:c.start])
+		b.WriteString(rep)
+		prev = c.end
+	}
+	b.WriteString(body[prev:])
+	newBody := b.String()
 	if strings.HasSuffix(body, "\n") && !strings.HasSuffix(newBody, "\n") && newBody != "" {
 		newBody += "\n" // the file keeps its final newline
 	}
-	first := lineAt(newBody, at)
-	last := first + strings.Count(strings.TrimSuffix(rep, "\n"), "\n")
-	if rep == "" || rep == "\n" {
+	first := lineAt(newBody, cs[0].start)
+	last := first + strings.Count(strings.TrimSuffix(firstRep, "\n"), "\n")
+	if firstRep == "" || firstRep == "\n" {
 		last = first - 1
 	}
 	return &Applied{
 		Data:         ft.restore(newBody),
-		Replacements: count,
+		Replacements: len(cs),
 		FirstLine:    first,
 		LastLine:     last,
 		Snippet:      snippet(newBody, first, last),
 	}, nil
 }
 
-// replacement is new_string as it must land at c: rewritten as old_string
-// was to match, and carried to the file's indentation.
-func replacement(repl string, c candidate) string {
-	if c.unescapeNew {
-		repl = unescape(repl)
+// nonOverlapping keeps, from candidates in body order, each one that starts
+// after the previous kept one ends.
+func nonOverlapping(cs []candidate) []candidate {
+	var kept []candidate
+	for _, c := range cs {
+		if len(kept) == 0 || c.start >= kept[len(kept)-1].end {
+			kept = append(kept, c)
+		}
 	}
-	if c.trimNewBoundary {
-		repl = strings.Trim(repl, "\n")
-	}
-	if c.lineWise && c.fromIndent != c.toIndent {
-		repl = reindent(repl, c.fromIndent, c.toIndent)
-	}
-	return repl
+	return kept
 }
 
-// reindent moves lines of s that start with from to start with to, and
-// turns the rest of their indentation into the file's style (tabs or
-// spaces).
-func reindent(s, from, to string) string {
-	tabs := strings.Contains(to, "\t") || (to == "" && strings.Contains(from, "\t"))
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		if isBlank(l) || !strings.HasPrefix(l, from) {
-			continue
-		}
-		rest := l[len(from):]
-		ws := leadingWS(rest)
-		if tabs {
-			ws = strings.ReplaceAll(ws, "    ", "\t")
-		} else {
-			ws = strings.ReplaceAll(ws, "\t", "    ")
-		}
-		lines[i] = to + ws + rest[len(leadingWS(rest)):]
+// replacement is new_string as it must land at c: rewritten as old_string
+// was to match and, for a line-wise match, carried onto the file's lines.
+func replacement(body, repl string, c candidate, tabs func() bool) (string, error) {
+	if c.fixNew != nil {
+		repl = c.fixNew(repl)
 	}
-	return strings.Join(lines, "\n")
+	span := body[c.start:c.end]
+	if !c.lineWise || span == c.old {
+		return repl, nil
+	}
+	rep, ok := transplant(span, c.old, repl, tabs)
+	if !ok {
+		first := lineAt(body, c.start)
+		last := first + strings.Count(strings.TrimSuffix(span, "\n"), "\n")
+		return "", failf(ErrNotFound, "old_string differs from lines %d-%d of the file in lines that new_string changes; read them again (read offset=%d limit=%d) and copy them exactly", first, last, first, last-first+1)
+	}
+	return rep, nil
 }
 
 // proportionate refuses a forgiving match whose span is far larger than
@@ -144,18 +162,20 @@ func proportionate(body, old string, c candidate) error {
 	if span == old {
 		return nil
 	}
+	if c.old != "" {
+		old = c.old // as the layer read it: unescaped, without blank boundaries
+	}
 	wantLines := strings.Count(strings.TrimSuffix(old, "\n"), "\n") + 1
 	gotLines := strings.Count(strings.TrimSuffix(span, "\n"), "\n") + 1
 	if gotLines > wantLines+max(2, wantLines/4) || len(span) > 3*len(old)+200 {
 		first := lineAt(body, c.start)
-		return fmt.Errorf("%w: the closest match spans lines %d-%d (%d lines) for an old_string of %d lines; re-read the file (read offset=%d limit=%d) and give the exact text",
-			ErrSpanTooLarge, first, first+gotLines-1, gotLines, wantLines, first, gotLines)
+		return failf(ErrSpanTooLarge, "old_string is not in the file as given, and the closest match spans lines %d-%d (%d lines) for an old_string of %d lines; re-read the file (read offset=%d limit=%d) and give the exact text", first, first+gotLines-1, gotLines, wantLines, first, gotLines)
 	}
 	return nil
 }
 
 func ambiguous(body string, cs []candidate) error {
-	return fmt.Errorf("%w: Found %d matches for old_string (lines %s). Include more surrounding lines to make it unique, or set replace_all.", ErrAmbiguous, len(cs), lineList(body, cs))
+	return failf(ErrAmbiguous, "Found %d matches for old_string (lines %s). Include more surrounding lines to make it unique, or set replace_all.", len(cs), lineList(body, cs))
 }
 
 func lineList(body string, cs []candidate) string {
@@ -171,11 +191,11 @@ func lineList(body string, cs []candidate) string {
 }
 
 func notFound(body, path, old string) error {
-	msg := fmt.Sprintf("%s: old_string was not found in %s. Read the lines again with read (offset/limit) and copy them exactly, indentation included", ErrNotFound, path)
+	msg := fmt.Sprintf("in %s. Read the lines again with read (offset/limit) and copy them exactly, indentation included", path)
 	if first, last, ok := nearest(body, old); ok {
 		msg += fmt.Sprintf(". The closest text is at lines %d-%d (read offset=%d limit=%d)", first, last, first, last-first+1)
 	}
-	return errors.New(msg + ".")
+	return failf(ErrNotFound, "old_string was not found %s.", msg)
 }
 
 // nearest finds the window of lines most like old: windows are scored by
@@ -195,13 +215,27 @@ func nearest(body, old string) (first, last int, ok bool) {
 	if len(tokens) == 0 {
 		return 0, 0, false
 	}
+	// A line of old_string found whole (whitespace aside) outweighs any
+	// number of shared words, so that a long window lands on the lines the
+	// model copied, not a few lines off.
+	wholeLines := map[string]bool{}
+	for _, w := range want {
+		if k := key(w); k != "" {
+			wholeLines[k] = true
+		}
+	}
 	perLine := make([]int, len(lines))
 	for i, l := range lines {
+		if wholeLines[key(l.text)] {
+			perLine[i] = 1000
+		}
+		hits := 0
 		for _, t := range wordTokens(l.text) {
 			if tokens[t] {
-				perLine[i]++
+				hits++
 			}
 		}
+		perLine[i] += min(hits, 999)
 	}
 	type window struct{ i, score int }
 	var ws []window
@@ -249,18 +283,36 @@ const (
 // snippet numbers the lines first-ctx..last+ctx of body, eliding the middle
 // of a long region.
 func snippet(body string, first, last int) string {
-	lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
+	body = strings.TrimSuffix(body, "\n")
+	total := strings.Count(body, "\n") + 1
 	from := max(1, first-snippetContext)
-	to := min(len(lines), max(last, first-1)+snippetContext)
+	to := min(total, max(last, first-1)+snippetContext)
+	// Offset of line from.
+	off := 0
+	for n := 1; n < from; n++ {
+		off += strings.IndexByte(body[off:], '\n') + 1
+	}
+	lineText := func() string {
+		end := strings.IndexByte(body[off:], '\n')
+		if end < 0 {
+			end = len(body) - off
+		}
+		l := body[off : off+end]
+		off = min(len(body), off+end+1)
+		return l
+	}
 	var b strings.Builder
 	for n := from; n <= to; n++ {
 		if to-from+1 > snippetMax && n == from+snippetMax/2 {
 			skip := to - snippetMax/2 - n
 			fmt.Fprintf(&b, "   ...\t(%d lines)\n", skip+1)
+			for k := 0; k <= skip; k++ {
+				lineText()
+			}
 			n += skip
 			continue
 		}
-		fmt.Fprintf(&b, "%6d\t%s\n", n, lines[n-1])
+		fmt.Fprintf(&b, "%6d\t%s\n", n, lineText())
 	}
 	return b.String()
 }

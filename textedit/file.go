@@ -55,7 +55,7 @@ func (s *Seen) Fresh(rel string, data []byte) error {
 	if !ok || h == sha256.Sum256(data) {
 		return nil
 	}
-	return fmt.Errorf("%w: %s changed on disk since you last read it; read it again, then edit", ErrStale, rel)
+	return failf(ErrStale, "%s changed on disk since you last read it; read it again, then edit", rel)
 }
 
 // Files serializes changes per file and writes them atomically. The zero
@@ -102,9 +102,9 @@ func (f *Files) Edit(path string, ch Change, seen *Seen) (*EditResult, error) {
 	data, err := workspace.ReadText(abs, rel)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%w: %s; to create it, use write", ErrMissingTarget, rel)
+			return nil, failf(ErrMissingTarget, "%s does not exist; to create it, use write", rel)
 		}
-		return nil, fmt.Errorf("%w: %v", ErrNotText, err)
+		return nil, failf(ErrNotText, "cannot edit %s: %v", rel, err)
 	}
 	if err := seen.Fresh(rel, data); err != nil {
 		return nil, err

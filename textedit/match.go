@@ -4,20 +4,20 @@ import (
 	"strings"
 )
 
-// candidate is one place old_string may mean: a byte range of the body and,
-// for matches made line by line, what the replacement must be re-indented
-// from and to.
+// candidate is one place old_string may mean: a byte range of the body and
+// how new_string must be rewritten to land there.
 type candidate struct {
 	start, end int
-	// lineWise is set when the match compared whole lines; then new_string's
-	// indentation is carried from fromIndent (old_string's) to toIndent
-	// (the file's).
-	lineWise             bool
-	fromIndent, toIndent string
-	// A layer that rewrote old_string rewrites new_string the same way:
-	// unescapeNew unescapes it, trimNewBoundary drops its blank first and
-	// last lines.
-	unescapeNew, trimNewBoundary bool
+	// old is old_string as the layer compared it (unescaped, without blank
+	// boundary lines, ...).
+	old string
+	// lineWise is set when the match covers whole lines; then the change
+	// from old to new_string is carried onto the file's own lines (see
+	// transplant) instead of pasting new_string over them.
+	lineWise bool
+	// fixNew rewrites new_string the way the layer rewrote old_string; nil
+	// leaves it as it is.
+	fixNew func(string) string
 }
 
 // blockSimilarity is how alike the middle lines of a block-anchored match
@@ -28,7 +28,16 @@ type candidate struct {
 // last lines.
 const blockSimilarity = 0.85
 
+// blockMargin: another anchored block whose middle is within this much of
+// the best one's similarity makes the match ambiguous. Without it, a slip
+// can make a look-alike block elsewhere the only one over the threshold,
+// and the edit would land there. 0.15, not 0.1: in html/template/html.go,
+// an entry table with one line left out scores 0.74 against itself and
+// 0.88 against its sibling table, which has one line swapped.
+const blockMargin = 0.15
+
 // layers are tried in order; the first that finds any candidate decides.
+// exactMatches stays first: findCandidates runs it before splitting lines.
 var layers = []func(body string, lines []line, old string) []candidate{
 	exactMatches,
 	trailingTrimmedMatches,
@@ -41,10 +50,13 @@ var layers = []func(body string, lines []line, old string) []candidate{
 }
 
 // findCandidates runs the chain and returns the deciding layer's candidates
-// (nil if none found old).
+// (nil if none found old), in body order; they may overlap.
 func findCandidates(body, old string) []candidate {
+	if cs := exactMatches(body, nil, old); len(cs) > 0 {
+		return cs // the common case needs no lines
+	}
 	lines := splitLines(body)
-	for _, layer := range layers {
+	for _, layer := range layers[1:] {
 		if cs := layer(body, lines, old); len(cs) > 0 {
 			return cs
 		}
@@ -52,15 +64,25 @@ func findCandidates(body, old string) []candidate {
 	return nil
 }
 
+// exactMatches finds every occurrence, overlapping ones included: "}\n}"
+// in "}\n}\n}" is two places, not one. An occurrence that starts or ends
+// inside a run of blanks is not one: "\treturn" is not the last tab and
+// the word of a line indented by two.
 func exactMatches(body string, _ []line, old string) []candidate {
 	var cs []candidate
+	startsBlank := isSpaceByte(old[0])
+	endsBlank := isSpaceByte(old[len(old)-1])
 	for off := 0; off <= len(body); {
 		i := strings.Index(body[off:], old)
 		if i < 0 {
 			break
 		}
-		cs = append(cs, candidate{start: off + i, end: off + i + len(old)})
-		off += i + len(old)
+		s, e := off+i, off+i+len(old)
+		off = s + 1
+		if startsBlank && s > 0 && isSpaceByte(body[s-1]) || endsBlank && e < len(body) && isSpaceByte(body[e]) {
+			continue
+		}
+		cs = append(cs, candidate{start: s, end: e, old: old})
 	}
 	return cs
 }
@@ -74,7 +96,7 @@ func oldLines(old string) (ls []string, trailingNL bool) {
 }
 
 // windowMatches finds runs of len(want) body lines that eq accepts line by
-// line.
+// line, overlapping runs included.
 func windowMatches(body string, lines []line, old string, eq func(file, want string) bool) []candidate {
 	want, trailingNL := oldLines(old)
 	n := len(want)
@@ -88,34 +110,20 @@ func windowMatches(body string, lines []line, old string, eq func(file, want str
 			}
 		}
 		if ok {
-			cs = append(cs, lineCandidate(body, lines, i, i+n-1, want, trailingNL))
-			i += n - 1
+			cs = append(cs, lineCandidate(body, lines, i, i+n-1, old, trailingNL))
 		}
 	}
 	return cs
 }
 
-// lineCandidate covers body lines first..last (inclusive), with the
-// indentation of old's first non-blank line and the file's.
-func lineCandidate(body string, lines []line, first, last int, want []string, trailingNL bool) candidate {
+// lineCandidate covers body lines first..last (inclusive), and the newline
+// after them when old_string ended with one.
+func lineCandidate(body string, lines []line, first, last int, old string, trailingNL bool) candidate {
 	end := lines[last].end
 	if trailingNL && end < len(body) {
 		end++ // take the newline too, as old_string did
 	}
-	c := candidate{start: lines[first].start, end: end, lineWise: true}
-	for _, w := range want {
-		if !isBlank(w) {
-			c.fromIndent = leadingWS(w)
-			break
-		}
-	}
-	for k := first; k <= last; k++ {
-		if !isBlank(lines[k].text) {
-			c.toIndent = leadingWS(lines[k].text)
-			break
-		}
-	}
-	return c
+	return candidate{start: lines[first].start, end: end, old: old, lineWise: true}
 }
 
 func trailingTrimmedMatches(body string, lines []line, old string) []candidate {
@@ -124,44 +132,160 @@ func trailingTrimmedMatches(body string, lines []line, old string) []candidate {
 	})
 }
 
-// blockAnchorMatches: for three or more lines, the first and last lines
-// (trimmed) anchor a block of about the same size whose middle is similar.
 func blockAnchorMatches(body string, lines []line, old string) []candidate {
+	return blockAnchorMatchesAt(body, lines, old, blockSimilarity)
+}
+
+// blockAnchorMatchesAt: for three or more lines, the first and last lines
+// (whitespace aside) anchor a block of about the same size whose middle is
+// at least threshold similar (whitespace aside). Anchored blocks that
+// overlap are one place cut in different ways, and the most similar cut
+// stands for it; places within blockMargin of the best one are all
+// returned, so a near tie is an ambiguity, not a guess.
+func blockAnchorMatchesAt(body string, lines []line, old string, threshold float64) []candidate {
 	want, trailingNL := oldLines(old)
 	n := len(want)
 	if n < 3 {
 		return nil
 	}
-	first, last := strings.TrimSpace(want[0]), strings.TrimSpace(want[n-1])
+	first, last := key(want[0]), key(want[n-1])
 	if first == "" || last == "" {
 		return nil
 	}
 	slack := max(1, n/10)
-	wantMiddle := joinTrimmed(want[1 : n-1])
-	var cs []candidate
+	wantMiddle := joinKeys(want[1 : n-1])
+	wantKeys := nonBlankKeys(want[1 : n-1])
+	floor := threshold - blockMargin
+	type window struct {
+		i, j int
+		sim  float64
+	}
+	// One window per place, in body order; ends[k] is the last line that
+	// any window of place k covers.
+	var places []window
+	var ends []int
 	for i := 0; i < len(lines); i++ {
-		if strings.TrimSpace(lines[i].text) != first {
+		if !keyEquals(lines[i].text, first) {
 			continue
 		}
-		best, bestSim := -1, 0.0
-		for j := i + n - 1 - slack; j <= i+n-1+slack && j < len(lines); j++ {
-			if j <= i+1 || strings.TrimSpace(lines[j].text) != last {
+		w := window{i: i, j: -1}
+		for j := max(i+2, i+n-1-slack); j <= i+n-1+slack && j < len(lines); j++ {
+			if !keyEquals(lines[j].text, last) || !sameDepth(want[0], want[n-1], lines[i].text, lines[j].text) {
 				continue
 			}
 			mid := make([]string, 0, j-i-1)
 			for k := i + 1; k < j; k++ {
 				mid = append(mid, lines[k].text)
 			}
-			if sim := similarity(joinTrimmed(mid), wantMiddle); sim >= blockSimilarity && sim > bestSim {
-				best, bestSim = j, sim
+			sim := lineSlips(wantKeys, nonBlankKeys(mid), slack)
+			if got := joinKeys(mid); sim < floor && similarityBound(got, wantMiddle) >= floor {
+				sim = similarity(got, wantMiddle)
+			}
+			if sim >= floor && (w.j < 0 || sim > w.sim) {
+				w.j, w.sim = j, sim
 			}
 		}
-		if best >= 0 {
-			cs = append(cs, lineCandidate(body, lines, i, best, want, trailingNL))
-			i = best
+		if w.j < 0 {
+			continue
+		}
+		if k := len(places) - 1; k >= 0 && w.i <= ends[k] {
+			ends[k] = max(ends[k], w.j)
+			if w.sim > places[k].sim {
+				places[k] = w
+			}
+			continue
+		}
+		places = append(places, w)
+		ends = append(ends, w.j)
+	}
+	best := 0.0
+	for _, w := range places {
+		best = max(best, w.sim)
+	}
+	if best < threshold {
+		return nil
+	}
+	// A block whose middle is old_string's but for whitespace is a far
+	// stronger sign than a near one: only identical middles compete with it.
+	margin := blockMargin
+	if best == 1 {
+		margin = 0
+	}
+	var cs []candidate
+	for _, w := range places {
+		if w.sim >= best-margin {
+			cs = append(cs, lineCandidate(body, lines, w.i, w.j, old, trailingNL))
 		}
 	}
 	return cs
+}
+
+// lineLeftOut is the similarity of a block whose middle holds all of
+// old_string's middle lines, in order, and one line more: a line the model
+// left out is one slip, like a misremembered token, however long the line.
+// A line the model has and the block lacks costs twice as much: more often
+// than an invented line, it is the block that was cut a line short.
+const lineLeftOut = 0.95
+
+// lineSlips scores got, a block's middle lines, against want, old_string's
+// (both as keys, blank lines dropped): 1 when equal; when one is the other
+// with up to slack lines more, less a 1-lineLeftOut per line got has and
+// twice that per line want has; 0 otherwise.
+func lineSlips(want, got []string, slack int) float64 {
+	short, long := want, got
+	cost := 1 - lineLeftOut
+	if len(short) > len(long) {
+		short, long = long, short
+		cost *= 2
+	}
+	extra := len(long) - len(short)
+	if extra > slack {
+		return 0
+	}
+	k := 0
+	for _, l := range long {
+		if k < len(short) && short[k] == l {
+			k++
+		}
+	}
+	if k < len(short) {
+		return 0
+	}
+	return 1 - float64(extra)*cost
+}
+
+func nonBlankKeys(ls []string) []string {
+	var ks []string
+	for _, l := range ls {
+		if k := key(l); k != "" {
+			ks = append(ks, k)
+		}
+	}
+	return ks
+}
+
+// sameDepth says whether the file's anchor lines fFirst and fLast sit at
+// the depth to each other that old_string's oFirst and oLast do, so that a
+// closing "}" does not anchor at an inner "\t}". A first line without
+// indentation may also have been copied from after its indentation; then
+// the last line's own indentation agreeing will do.
+func sameDepth(oFirst, oLast, fFirst, fLast string) bool {
+	if indentWidth(oLast)-indentWidth(oFirst) == indentWidth(fLast)-indentWidth(fFirst) {
+		return true
+	}
+	return leadingWS(oFirst) == "" && indentWidth(oLast) == indentWidth(fLast)
+}
+
+// joinKeys joins the non-blank lines of ls as key sees them.
+func joinKeys(ls []string) string {
+	var b strings.Builder
+	for _, l := range ls {
+		if k := key(l); k != "" {
+			b.WriteString(k)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }
 
 func joinTrimmed(ls []string) string {
@@ -191,10 +315,74 @@ func collapsedWhitespaceMatches(body string, _ []line, old string) []candidate {
 			break
 		}
 		s, e := off+i, off+i+len(want)
-		cs = append(cs, candidate{start: at[s], end: at[e-1] + runeLenAt(body, at[e-1])})
-		off = e
+		cs = append(cs, collapsedCandidate(body, at[s], at[e-1]+runeLenAt(body, at[e-1]), old))
+		off = s + 1
 	}
 	return cs
+}
+
+// collapsedCandidate turns a whitespace-collapsed match of body[start:end]
+// into a candidate. A match that covers whole lines (but for indentation and
+// trailing blanks) becomes a line-wise one; a match inside a line replaces
+// just the matched text, with new_string's outer whitespace dropped as
+// old_string's was.
+func collapsedCandidate(body string, start, end int, old string) candidate {
+	ls := strings.LastIndexByte(body[:start], '\n') + 1
+	le := len(body)
+	if nl := strings.IndexByte(body[end:], '\n'); nl >= 0 {
+		le = end + nl
+	}
+	lead, trail := blankBoundary(old)
+	if isBlank(body[ls:start]) && isBlank(body[end:le]) {
+		return candidate{
+			start: ls, end: le, lineWise: true,
+			old:    trimBoundary(old, lead, trail),
+			fixNew: func(s string) string { return trimBoundary(s, lead, trail) },
+		}
+	}
+	trimL := strings.TrimLeft(old, " \t\r\n") != old
+	trimR := strings.TrimRight(old, " \t\r\n") != old
+	return candidate{start: start, end: end, old: old, fixNew: func(s string) string {
+		if trimL {
+			s = strings.TrimLeft(s, " \t\r\n")
+		}
+		if trimR {
+			s = strings.TrimRight(s, " \t\r\n")
+		}
+		return s
+	}}
+}
+
+// blankBoundary counts the line breaks before s's first non-blank line
+// (its leading blank lines) and after its last non-blank line (its final
+// newline and trailing blank lines).
+func blankBoundary(s string) (lead, trail int) {
+	t := strings.TrimLeft(s, " \t\r\n")
+	lead = strings.Count(s[:len(s)-len(t)], "\n")
+	u := strings.TrimRight(s, " \t\r\n")
+	trail = strings.Count(s[len(u):], "\n")
+	return lead, trail
+}
+
+// trimBoundary drops up to lead blank lines from the start of s and up to
+// trail line breaks (with the blank lines they end) from its end. The
+// first non-blank line keeps its indentation, the last its trailing blanks.
+func trimBoundary(s string, lead, trail int) string {
+	for ; lead > 0; lead-- {
+		nl := strings.IndexByte(s, '\n')
+		if nl < 0 || !isBlank(s[:nl]) {
+			break
+		}
+		s = s[nl+1:]
+	}
+	for ; trail > 0; trail-- {
+		t := strings.TrimRight(s, " \t\r")
+		if !strings.HasSuffix(t, "\n") {
+			break
+		}
+		s = t[:len(t)-1]
+	}
+	return s
 }
 
 // collapse replaces runs of whitespace with one space; at (if not nil)
@@ -202,6 +390,9 @@ func collapsedWhitespaceMatches(body string, _ []line, old string) []candidate {
 func collapse(s string, at *[]int) string {
 	var b strings.Builder
 	b.Grow(len(s))
+	if at != nil && cap(*at) < len(s) {
+		*at = make([]int, 0, len(s))
+	}
 	inSpace := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -293,7 +484,9 @@ func equalInts(a, b []int) bool {
 }
 
 // escapeNormalizedMatches retries with old_string's escape sequences
-// unescaped, for models that escaped text twice.
+// unescaped, for models that escaped text twice. new_string is unescaped
+// too: a model escapes both the same way, unless new_string has real line
+// breaks where old_string had none.
 func escapeNormalizedMatches(body string, lines []line, old string) []candidate {
 	un := unescape(old)
 	if un == old {
@@ -301,23 +494,19 @@ func escapeNormalizedMatches(body string, lines []line, old string) []candidate 
 	}
 	for _, layer := range []func(string, []line, string) []candidate{exactMatches, trailingTrimmedMatches, indentFlexibleMatches} {
 		if cs := layer(body, lines, un); len(cs) > 0 {
-			return markUnescapeNew(cs, old)
+			oldHasNL := strings.Contains(old, "\n")
+			for i := range cs {
+				cs[i].fixNew = func(s string) string {
+					if !oldHasNL && strings.Contains(s, "\n") {
+						return s
+					}
+					return unescape(s)
+				}
+			}
+			return cs
 		}
 	}
 	return nil
-}
-
-// markUnescapeNew flags candidates so that new_string is unescaped too when
-// it looks escaped the same way: old_string held escaped line breaks and no
-// real ones.
-func markUnescapeNew(cs []candidate, old string) []candidate {
-	if strings.Contains(old, "\n") || !strings.Contains(old, `\n`) {
-		return cs
-	}
-	for i := range cs {
-		cs[i].unescapeNew = true
-	}
-	return cs
 }
 
 var escapes = strings.NewReplacer(
@@ -329,16 +518,9 @@ func unescape(s string) string { return escapes.Replace(s) }
 // trimmedBoundaryMatches ignores blank lines at the start and end of
 // old_string.
 func trimmedBoundaryMatches(body string, lines []line, old string) []candidate {
-	trimmed := strings.Trim(old, "\n")
-	for strings.HasPrefix(trimmed, " ") || strings.HasPrefix(trimmed, "\t") {
-		// A leading line of only blanks is a blank line too.
-		nl := strings.IndexByte(trimmed, '\n')
-		if nl < 0 || !isBlank(trimmed[:nl]) {
-			break
-		}
-		trimmed = trimmed[nl+1:]
-	}
-	if trimmed == old || trimmed == "" {
+	lead, trail := blankBoundary(old)
+	trimmed := trimBoundary(old, lead, trail)
+	if trimmed == old || isBlank(trimmed) {
 		return nil
 	}
 	cs := exactMatches(body, lines, trimmed)
@@ -346,37 +528,49 @@ func trimmedBoundaryMatches(body string, lines []line, old string) []candidate {
 		cs = trailingTrimmedMatches(body, lines, trimmed)
 	}
 	for i := range cs {
-		cs[i].trimNewBoundary = true
+		cs[i].fixNew = func(s string) string { return trimBoundary(s, lead, trail) }
 	}
 	return cs
 }
 
+// lineSlip is how alike a line the model misremembered must be to the
+// file's line for the context-aware layer to take it as the same line.
+const lineSlip = 0.5
+
 // contextAwareMatches: first and last lines as anchors, the same number of
-// lines, and at least half of the middle lines equal (trimmed).
+// lines, at least half of the middle lines equal (whitespace aside) and the
+// others at least lineSlip similar.
 func contextAwareMatches(body string, lines []line, old string) []candidate {
 	want, trailingNL := oldLines(old)
 	n := len(want)
 	if n < 3 {
 		return nil
 	}
-	first, last := strings.TrimSpace(want[0]), strings.TrimSpace(want[n-1])
+	first, last := key(want[0]), key(want[n-1])
 	if first == "" || last == "" {
 		return nil
 	}
 	var cs []candidate
 	for i := 0; i+n <= len(lines); i++ {
-		if strings.TrimSpace(lines[i].text) != first || strings.TrimSpace(lines[i+n-1].text) != last {
+		if !keyEquals(lines[i].text, first) || !keyEquals(lines[i+n-1].text, last) ||
+			!sameDepth(want[0], want[n-1], lines[i].text, lines[i+n-1].text) {
 			continue
 		}
-		equal := 0
-		for k := 1; k < n-1; k++ {
-			if strings.TrimSpace(lines[i+k].text) == strings.TrimSpace(want[k]) {
+		// A line that is not equal must still be a slip of the model's
+		// line, not some other line: two equal braces around unrelated
+		// code are not the block.
+		equal, slips := 0, true
+		for k := 1; k < n-1 && slips; k++ {
+			wk := key(want[k])
+			switch {
+			case keyEquals(lines[i+k].text, wk):
 				equal++
+			case similarity(key(lines[i+k].text), wk) < lineSlip:
+				slips = false
 			}
 		}
-		if 2*equal >= n-2 {
-			cs = append(cs, lineCandidate(body, lines, i, i+n-1, want, trailingNL))
-			i += n - 1
+		if slips && 2*equal >= n-2 {
+			cs = append(cs, lineCandidate(body, lines, i, i+n-1, old, trailingNL))
 		}
 	}
 	return cs

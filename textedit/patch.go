@@ -135,7 +135,8 @@ func (p *patchParser) fileOp() (FileOp, error) {
 		for p.i < len(p.lines) && !strings.HasPrefix(p.lines[p.i], "*** ") {
 			t := p.lines[p.i]
 			if !strings.HasPrefix(t, "+") {
-				if t == "" && p.restIsBlank() {
+				if strings.TrimSpace(t) == "" && p.blankToNextSection() {
+					p.skipBlank()
 					break
 				}
 				return op, p.errf("in %s, every line of an added file starts with '+'; got %q", op.Path, clip(t))
@@ -157,8 +158,8 @@ func (p *patchParser) fileOp() (FileOp, error) {
 			p.i++
 		}
 		for p.i < len(p.lines) && !isFileHeader(p.lines[p.i]) {
-			if strings.TrimSpace(p.lines[p.i]) == "" && p.restIsBlank() {
-				p.i = len(p.lines)
+			if strings.TrimSpace(p.lines[p.i]) == "" && p.blankToNextSection() {
+				p.skipBlank()
 				break
 			}
 			h, err := p.hunk(len(op.Hunks) == 0)
@@ -183,13 +184,22 @@ func isFileHeader(l string) bool {
 	return strings.HasPrefix(l, addFile) || strings.HasPrefix(l, deleteFile) || strings.HasPrefix(l, updateFile)
 }
 
-func (p *patchParser) restIsBlank() bool {
+// blankToNextSection says whether only blank lines lie between here and
+// the next file header or the end of the patch: models put blank lines
+// between sections, and they belong to no hunk.
+func (p *patchParser) blankToNextSection() bool {
 	for _, l := range p.lines[p.i:] {
 		if strings.TrimSpace(l) != "" {
-			return false
+			return isFileHeader(l)
 		}
 	}
 	return true
+}
+
+func (p *patchParser) skipBlank() {
+	for p.i < len(p.lines) && strings.TrimSpace(p.lines[p.i]) == "" {
+		p.i++
+	}
 }
 
 // hunk reads one hunk; the first hunk of a file may omit its "@@" line.
@@ -214,8 +224,9 @@ func (p *patchParser) hunk(first bool) (Hunk, error) {
 			break
 		}
 		if t == "" {
-			// A blank context line whose leading space was lost.
-			if p.restIsBlank() {
+			// A blank context line whose leading space was lost, unless
+			// only blank lines follow before the next section.
+			if p.blankToNextSection() {
 				break
 			}
 			h.Lines = append(h.Lines, HunkLine{' ', ""})

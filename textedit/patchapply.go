@@ -52,6 +52,7 @@ type planned struct {
 	abs, rel string
 	data     []byte
 	remove   bool
+	mode     fs.FileMode // for a new file: the mode of the file it moves
 }
 
 // ApplyPatch verifies every file of the patch before writing any, then
@@ -85,8 +86,10 @@ func (f *Files) ApplyPatch(patch string, seen *Seen) (*PatchResult, error) {
 	sort.Strings(locks) // one order, so two patches never deadlock
 	for i, abs := range locks {
 		if i > 0 && locks[i-1] == abs {
-			continue
+			return nil, fmt.Errorf("%w: %s is touched by two sections of the patch (under different names); put all of a file's changes in one section", ErrPatchSyntax, f.root.Rel(abs))
 		}
+	}
+	for _, abs := range locks {
 		defer f.lock(abs)()
 	}
 
@@ -99,7 +102,10 @@ func (f *Files) ApplyPatch(patch string, seen *Seen) (*PatchResult, error) {
 			if _, err := os.Lstat(r.abs); err == nil {
 				return nil, fmt.Errorf("%w: Add File %s: the file already exists; use Update File to change it, or Delete File first", ErrPatchDoesNotFit, r.rel)
 			}
-			data := []byte(strings.Join(op.Lines, "\n") + "\n")
+			var data []byte
+			if len(op.Lines) > 0 {
+				data = []byte(strings.Join(op.Lines, "\n") + "\n")
+			}
 			plan = append(plan, planned{abs: r.abs, rel: r.rel, data: data})
 			res.Files = append(res.Files, PatchedFile{Kind: "added", Path: r.rel, Added: len(op.Lines)})
 		case OpDelete:
@@ -131,7 +137,11 @@ func (f *Files) ApplyPatch(patch string, seen *Seen) (*PatchResult, error) {
 				if _, err := os.Lstat(r.moveAbs); err == nil {
 					return nil, fmt.Errorf("%w: Update File %s: Move to %s: the target already exists; delete it first or choose another path", ErrPatchDoesNotFit, r.rel, r.moveRel)
 				}
-				plan = append(plan, planned{abs: r.moveAbs, rel: r.moveRel, data: out}, planned{abs: r.abs, rel: r.rel, remove: true})
+				mode := fs.FileMode(0o644)
+				if st, err := os.Stat(r.abs); err == nil {
+					mode = st.Mode().Perm()
+				}
+				plan = append(plan, planned{abs: r.moveAbs, rel: r.moveRel, data: out, mode: mode}, planned{abs: r.abs, rel: r.rel, remove: true})
 				pf.Kind, pf.MoveTo = "moved", r.moveRel
 			} else {
 				plan = append(plan, planned{abs: r.abs, rel: r.rel, data: out})
@@ -200,7 +210,11 @@ func commit(plan []planned) error {
 		if p.remove {
 			err = os.Remove(p.abs)
 		} else {
-			err = workspace.WriteAtomic(p.abs, p.data, 0o644)
+			mode := p.mode
+			if mode == 0 {
+				mode = 0o644
+			}
+			err = workspace.WriteAtomic(p.abs, p.data, mode)
 		}
 		if err != nil {
 			undo()
@@ -221,9 +235,10 @@ func applyHunks(body string, hunks []Hunk, rel string) (string, int, int, error)
 		ls = strings.Split(strings.TrimSuffix(body, "\n"), "\n")
 	}
 	cursor, added, removed := 0, 0, 0
+	tabs := bodyUsesTabs(body)
 	for hi, h := range hunks {
 		if h.Context != "" {
-			idx := seekLines(ls, []string{h.Context}, cursor, false)
+			idx, _ := seekLines(ls, []string{h.Context}, cursor, false)
 			if idx < 0 {
 				return "", 0, 0, fmt.Errorf("%w: Update File %s: hunk %d (patch line %d): its @@ line %q was not found after line %d; read the file again and regenerate the hunk",
 					ErrPatchDoesNotFit, rel, hi+1, h.line, h.Context, cursor)
@@ -236,17 +251,24 @@ func applyHunks(body string, hunks []Hunk, rel string) (string, int, int, error)
 				old = append(old, l.Text)
 			}
 		}
-		var at int
+		var at, pass int
 		switch {
 		case len(old) == 0 && h.Context == "":
 			at = len(ls) // a hunk of only additions and no anchor appends
 		case len(old) == 0:
 			at = cursor
 		default:
-			at = seekLines(ls, old, cursor, h.AtEOF)
+			at, pass = seekLines(ls, old, cursor, h.AtEOF)
 			if at < 0 {
 				return "", 0, 0, hunkMismatch(rel, hi, h, cursor)
 			}
+		}
+		// When the hunk fitted only with its indentation ignored, added
+		// lines take the file's indentation relative to the line before.
+		reindent := pass == 2
+		refOld, refFile := "", ""
+		if reindent {
+			refOld, refFile = old[0], ls[at]
 		}
 		var repl []string
 		k := at
@@ -254,12 +276,22 @@ func applyHunks(body string, hunks []Hunk, rel string) (string, int, int, error)
 			switch l.Op {
 			case ' ':
 				repl = append(repl, ls[k]) // the file's own text of a context line
+				if !isBlank(l.Text) {
+					refOld, refFile = l.Text, ls[k]
+				}
 				k++
 			case '-':
+				if !isBlank(l.Text) {
+					refOld, refFile = l.Text, ls[k]
+				}
 				k++
 				removed++
 			case '+':
-				repl = append(repl, l.Text)
+				t := l.Text
+				if reindent && !isBlank(t) {
+					t = reindentRel(t, refOld, refFile, tabs)
+				}
+				repl = append(repl, t)
 				added++
 			}
 		}
@@ -274,28 +306,28 @@ func applyHunks(body string, hunks []Hunk, rel string) (string, int, int, error)
 }
 
 // seekLines finds want as consecutive lines of ls at or after from, with
-// three passes from exact to forgiving; atEOF requires the match to end the
-// file.
-func seekLines(ls, want []string, from int, atEOF bool) int {
+// three passes from exact to forgiving, and says which pass found it (2:
+// indentation ignored); atEOF requires the match to end the file.
+func seekLines(ls, want []string, from int, atEOF bool) (int, int) {
 	eqs := []func(a, b string) bool{
 		func(a, b string) bool { return a == b },
 		func(a, b string) bool { return strings.TrimRight(a, " \t\r") == strings.TrimRight(b, " \t\r") },
 		func(a, b string) bool { return strings.TrimSpace(a) == strings.TrimSpace(b) },
 	}
-	for _, eq := range eqs {
+	for pass, eq := range eqs {
 		if atEOF {
 			if i := len(ls) - len(want); i >= from && linesEqual(ls[i:], want, eq) {
-				return i
+				return i, pass
 			}
 			continue
 		}
 		for i := from; i+len(want) <= len(ls); i++ {
 			if linesEqual(ls[i:i+len(want)], want, eq) {
-				return i
+				return i, pass
 			}
 		}
 	}
-	return -1
+	return -1, -1
 }
 
 func linesEqual(a, b []string, eq func(a, b string) bool) bool {

@@ -1,14 +1,63 @@
 package textedit
 
+import (
+	"strings"
+	"unicode/utf8"
+)
+
 // similarity is 1 - levenshtein(a, b) / max(len(a), len(b)) over runes: 1
 // for equal strings, 0 for nothing in common.
+// Texts larger than that (as runes of one times runes of the other) are
+// compared line by line.
 func similarity(a, b string) float64 {
 	ra, rb := []rune(a), []rune(b)
 	if len(ra) == 0 && len(rb) == 0 {
 		return 1
 	}
+	if len(ra)*len(rb) > maxSimilarityCells {
+		return lineSimilarity(a, b)
+	}
 	d := levenshtein(ra, rb)
 	return 1 - float64(d)/float64(max(len(ra), len(rb)))
+}
+
+// maxSimilarityCells bounds the character-level comparison, which is
+// quadratic: two blocks of a few hundred lines would take seconds.
+const maxSimilarityCells = 1 << 21
+
+// lineSimilarity is similarity with whole lines as the units of edit: a
+// line kept costs nothing, a line inserted, deleted or changed costs its
+// length in runes. It is never more forgiving than the character-level
+// measure.
+func lineSimilarity(a, b string) float64 {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	wa, wb := make([]int, len(la)), make([]int, len(lb))
+	total := func(ls []string, w []int) int {
+		t := 0
+		for i, l := range ls {
+			w[i] = utf8.RuneCountInString(l) + 1
+			t += w[i]
+		}
+		return t
+	}
+	ta, tb := total(la, wa), total(lb, wb)
+	prev := make([]int, len(lb)+1)
+	cur := make([]int, len(lb)+1)
+	for j := 1; j <= len(lb); j++ {
+		prev[j] = prev[j-1] + wb[j-1]
+	}
+	for i := 1; i <= len(la); i++ {
+		cur[0] = prev[0] + wa[i-1]
+		for j := 1; j <= len(lb); j++ {
+			sub := 0
+			if la[i-1] != lb[j-1] {
+				sub = max(wa[i-1], wb[j-1])
+			}
+			cur[j] = min(prev[j]+wa[i-1], cur[j-1]+wb[j-1], prev[j-1]+sub)
+		}
+		prev, cur = cur, prev
+	}
+	return 1 - float64(prev[len(lb)])/float64(max(ta, tb))
 }
 
 func levenshtein(a, b []rune) int {
@@ -32,4 +81,14 @@ func levenshtein(a, b []rune) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// similarityBound is an upper bound of similarity(a, b) from the lengths
+// alone: the edit distance is at least the difference in length.
+func similarityBound(a, b string) float64 {
+	la, lb := utf8.RuneCountInString(a), utf8.RuneCountInString(b)
+	if la == 0 && lb == 0 {
+		return 1
+	}
+	return 1 - float64(max(la, lb)-min(la, lb))/float64(max(la, lb))
 }

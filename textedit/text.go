@@ -56,7 +56,7 @@ type line struct {
 }
 
 func splitLines(body string) []line {
-	var ls []line
+	ls := make([]line, 0, strings.Count(body, "\n")+1)
 	start := 0
 	for start <= len(body) {
 		nl := strings.IndexByte(body[start:], '\n')

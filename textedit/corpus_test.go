@@ -1,0 +1,646 @@
+package textedit
+
+import (
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// The near-miss corpus: edits generated over real files (Go from GOROOT,
+// Python from its stdlib) with the slips models make, each with the file
+// the edit should produce, computed from the generator's own knowledge of
+// the true block, never from the matcher.
+//
+// What "intended" means: the block's lines the model did not change stay
+// byte for byte as the file has them; the changed line is the file's line
+// with the model's change; inserted lines take the file's indentation; the
+// file keeps its line endings. Tokens added are free of blanks, so that a
+// blank-mangling slip applied to new_string leaves them whole.
+
+const (
+	corpusSeed    = 20240917
+	corpusPerLang = 30 // files per language
+	corpusPerKind = 2  // edits per file and kind
+)
+
+// Mutation kinds, in table order.
+var corpusKinds = []string{
+	"trailing-ws-added", "trailing-ws-removed", "indent-tabs-spaces", "indent-shifted",
+	"inner-ws", "escaped", "wrong-middle-line", "line-left-out", "blank-boundary", "crlf-file", "crlf-file+indent",
+}
+
+type corpusFile struct {
+	rel, lang string
+	lines     []string
+	finalNL   bool
+	keys      []string
+	text      string
+}
+
+type corpusCase struct {
+	kind     string
+	file     string
+	line     int // first line of the true block
+	data     string
+	old, new string
+	want     string // "" for cases that must be refused
+	// negative: the case is not a unique near-miss; it may only be
+	// refused or applied exactly as want.
+	negative bool
+}
+
+type tally struct{ cases, intended, wrong, refused int }
+
+type corpusStats struct {
+	kinds    map[string]*tally
+	pos, neg tally
+	failures []string // positive cases not applied as intended, and all wrong ones
+}
+
+// corpusFiles picks the files: deterministic for a given GOROOT and Python.
+func corpusFiles(tb testing.TB) []corpusFile {
+	tb.Helper()
+	rng := rand.New(rand.NewPCG(corpusSeed, 1))
+	pick := func(root, lang string, skipDir func(string) bool, ext string) []corpusFile {
+		var paths []string
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() {
+				if p != root && skipDir(d.Name()) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if strings.HasSuffix(p, ext) {
+				paths = append(paths, p)
+			}
+			return nil
+		})
+		sort.Strings(paths)
+		rng.Shuffle(len(paths), func(i, j int) { paths[i], paths[j] = paths[j], paths[i] })
+		var fs []corpusFile
+		for _, p := range paths {
+			if len(fs) == corpusPerLang {
+				break
+			}
+			data, err := os.ReadFile(p)
+			if err != nil || len(data) > 200_000 || !utf8.Valid(data) || strings.ContainsAny(string(data), "\r\x00\uFEFF") {
+				continue
+			}
+			text := string(data)
+			lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+			if len(lines) < 150 || len(lines) > 4000 {
+				continue
+			}
+			if lang == "py" && strings.Contains(text, "\n\t") {
+				continue // indented with tabs: not the language's style
+			}
+			rel, _ := filepath.Rel(root, p)
+			f := corpusFile{rel: rel, lang: lang, lines: lines, finalNL: strings.HasSuffix(text, "\n"), text: text}
+			for _, l := range lines {
+				f.keys = append(f.keys, key(l))
+			}
+			fs = append(fs, f)
+		}
+		return fs
+	}
+	goFiles := pick(filepath.Join(goroot(tb), "src"), "go", func(n string) bool { return n == "testdata" || n == "vendor" }, ".go")
+	pyFiles := pick(pyStdlib(tb), "py", func(n string) bool {
+		return n == "site-packages" || n == "test" || n == "tests" || n == "__pycache__" || n == "idle_test"
+	}, ".py")
+	if len(goFiles) < corpusPerLang || len(pyFiles) < corpusPerLang {
+		tb.Fatalf("found %d Go and %d Python files, want %d each", len(goFiles), len(pyFiles), corpusPerLang)
+	}
+	return append(goFiles, pyFiles...)
+}
+
+// srcLine is a line of an intended block and the block line it comes from
+// (for an inserted line, the line it follows), so that a slip applied per
+// line hits old_string and new_string alike.
+type srcLine struct {
+	text string
+	src  int
+}
+
+func joinLines(ls []string, finalNL bool) string {
+	s := strings.Join(ls, "\n")
+	if finalNL {
+		s += "\n"
+	}
+	return s
+}
+
+// unique says the block is the only one of its kind in the file: as text,
+// and line by line but for whitespace.
+func (f *corpusFile) unique(a, n int) bool {
+	if strings.Count(f.text, strings.Join(f.lines[a:a+n], "\n")) != 1 {
+		return false
+	}
+	count := 0
+	for i := 0; i+n <= len(f.lines); i++ {
+		if slices.Equal(f.keys[i:i+n], f.keys[a:a+n]) {
+			count++
+		}
+	}
+	return count == 1
+}
+
+// windowElsewhere says whether lines equal (but for whitespace) to ls run
+// somewhere in the file other than at a.
+func (f *corpusFile) windowElsewhere(ls []string, a int) bool {
+	ks := make([]string, len(ls))
+	for i, l := range ls {
+		ks[i] = key(l)
+	}
+	for i := 0; i+len(ls) <= len(f.lines); i++ {
+		if i != a && slices.Equal(f.keys[i:i+len(ls)], ks) {
+			return true
+		}
+	}
+	return false
+}
+
+var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]{2,}`)
+
+func commonIndent(ls []string) string {
+	common, first := "", true
+	for _, l := range ls {
+		if isBlank(l) {
+			continue
+		}
+		ws := leadingWS(l)
+		if first {
+			common, first = ws, false
+			continue
+		}
+		for !strings.HasPrefix(ws, common) {
+			common = common[:len(common)-1]
+		}
+	}
+	return common
+}
+
+// innerWS rewrites the blanks between a line's indentation and its
+// trailing blanks: doubled (every run gets one more space) or collapsed.
+func innerWS(l string, double bool) string {
+	lead := leadingWS(l)
+	body := strings.TrimRight(l[len(lead):], " \t")
+	tail := l[len(lead)+len(body):]
+	var b strings.Builder
+	for i := 0; i < len(body); {
+		if body[i] != ' ' && body[i] != '\t' {
+			b.WriteByte(body[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(body) && (body[j] == ' ' || body[j] == '\t') {
+			j++
+		}
+		if double {
+			b.WriteString(body[i:j] + " ")
+		} else {
+			b.WriteByte(' ')
+		}
+		i = j
+	}
+	return lead + b.String() + tail
+}
+
+// buildCorpus generates the cases.
+func buildCorpus(tb testing.TB) []corpusCase {
+	tb.Helper()
+	files := corpusFiles(tb)
+	rng := rand.New(rand.NewPCG(corpusSeed, 2))
+	var cases []corpusCase
+	for fi := range files {
+		f := &files[fi]
+		for _, kind := range corpusKinds {
+			for k := 0; k < corpusPerKind; k++ {
+				if c, ok := genCase(rng, f, kind, len(cases)); ok {
+					cases = append(cases, c)
+				}
+			}
+		}
+		cases = append(cases, negativeCases(rng, f, files)...)
+	}
+	return cases
+}
+
+func tokens(lang string) (appendTok, insertTok string) {
+	if lang == "go" {
+		return "//edited", "//inserted"
+	}
+	return "#edited", "#inserted"
+}
+
+// genCase makes one near-miss edit of kind on f, or reports that no
+// suitable block was found.
+func genCase(rng *rand.Rand, f *corpusFile, kind string, serial int) (corpusCase, bool) {
+	appendTok, insertTok := tokens(f.lang)
+	for try := 0; try < 300; try++ {
+		n := 1 + rng.IntN(8)
+		switch kind {
+		case "wrong-middle-line":
+			n = 4 + rng.IntN(5)
+		case "line-left-out":
+			n = 6 + rng.IntN(3)
+		}
+		if kind == "trailing-ws-removed" && n < 2 {
+			n = 2
+		}
+		a := rng.IntN(len(f.lines) - n + 1)
+		block := f.lines[a : a+n]
+		if isBlank(block[0]) || isBlank(block[n-1]) || slices.ContainsFunc(block, func(l string) bool { return len(l) > 300 }) {
+			continue
+		}
+		// The line the model changes: not a blank one, whose indentation
+		// would be a guess.
+		j := rng.IntN(n)
+		if isBlank(block[j]) {
+			continue
+		}
+		style := serial % 3
+		if style == 2 && n < 2 {
+			style = 0
+		}
+
+		disk := f.lines // the file as it is on disk, line by line
+		var perLine func(text string, src int) string
+		whole := func(s string) string { return s }
+		leftOut := -1 // a line the model does not show
+		crlf := false
+		switch kind {
+		case "trailing-ws-added":
+			ws := map[int]string{}
+			for i := range n {
+				if rng.IntN(2) == 0 || len(ws) == 0 && i == n-1 {
+					ws[i] = []string{" ", "  ", "\t", " \t "}[rng.IntN(4)]
+				}
+			}
+			perLine = func(t string, src int) string { return t + ws[src] }
+		case "trailing-ws-removed":
+			// The file has trailing blanks the model does not show. They
+			// stay on the lines it does not change.
+			disk = slices.Clone(f.lines)
+			added := 0
+			for i := range n {
+				if i != j && (rng.IntN(2) == 0 || added == 0 && i == n-1) {
+					disk[a+i] += []string{" ", "  ", "\t"}[rng.IntN(3)]
+					added++
+				}
+			}
+			if added == 0 {
+				continue
+			}
+		case "indent-tabs-spaces", "crlf-file+indent":
+			perLine = func(t string, _ int) string {
+				ws := leadingWS(t)
+				if f.lang == "go" {
+					return strings.ReplaceAll(ws, "\t", "    ") + t[len(ws):]
+				}
+				return strings.ReplaceAll(ws, "    ", "\t") + t[len(ws):]
+			}
+			crlf = kind == "crlf-file+indent"
+		case "indent-shifted":
+			common := commonIndent(block)
+			if common != "" && rng.IntN(2) == 0 {
+				perLine = func(t string, _ int) string { return strings.TrimPrefix(t, common) }
+			} else {
+				level := "    "
+				if f.lang == "go" {
+					level = "\t"
+				}
+				perLine = func(t string, _ int) string {
+					if isBlank(t) {
+						return t
+					}
+					return level + t
+				}
+			}
+		case "inner-ws":
+			double := rng.IntN(2) == 0
+			hit := map[int]bool{}
+			for i := range n {
+				if rng.IntN(2) == 0 {
+					hit[i] = true
+				}
+			}
+			perLine = func(t string, src int) string {
+				if !hit[src] {
+					return t
+				}
+				return innerWS(t, double)
+			}
+		case "escaped":
+			whole = jsonEscape
+		case "wrong-middle-line":
+			w := 1 + rng.IntN(n-2)
+			if w == j {
+				continue
+			}
+			loc := identRE.FindAllStringIndex(block[w], -1)
+			if len(loc) == 0 {
+				continue
+			}
+			at := loc[rng.IntN(len(loc))]
+			tok := block[w][at[0]:at[1]]
+			slip := tok + "s"
+			if strings.HasSuffix(tok, "s") {
+				slip = tok[:len(tok)-1]
+			}
+			perLine = func(t string, src int) string {
+				if src != w {
+					return t
+				}
+				return t[:at[0]] + slip + t[at[1]:]
+			}
+		case "line-left-out":
+			// Not the changed line, and no line inserted right where it
+			// was left out (before it or after it would both be right).
+			leftOut = 1 + rng.IntN(n-2)
+			if leftOut == j || isBlank(block[leftOut]) || style == 1 && leftOut == j+1 {
+				continue
+			}
+		case "blank-boundary":
+			before, after := 1+rng.IntN(2), 1+rng.IntN(3)
+			whole = func(s string) string {
+				return strings.Repeat("\n", before) + s + strings.Repeat("\n", after)
+			}
+		case "crlf-file":
+			crlf = true
+		}
+		if perLine == nil {
+			perLine = func(t string, _ int) string { return t }
+		}
+
+		// The intended block, from the lines on disk (unchanged lines are
+		// the file's) and from the lines as the model remembers them.
+		edit := func(ls []string) []srcLine {
+			var out []srcLine
+			for i, l := range ls {
+				switch {
+				case i == j && style == 0:
+					out = append(out, srcLine{f.lines[a+i] + appendTok, i})
+				case i == j && style == 1:
+					out = append(out, srcLine{l, i}, srcLine{leadingWS(f.lines[a+i]) + insertTok, i})
+				case i == j && style == 2:
+				default:
+					out = append(out, srcLine{l, i})
+				}
+			}
+			return out
+		}
+		var oldLs, newLs, wantLs []string
+		for i, l := range block {
+			if i != leftOut {
+				oldLs = append(oldLs, perLine(l, i))
+			}
+		}
+		for _, s := range edit(block) {
+			if !(s.src == leftOut && s.text == block[leftOut]) {
+				newLs = append(newLs, perLine(s.text, s.src))
+			}
+		}
+		for _, s := range edit(disk[a : a+n]) {
+			wantLs = append(wantLs, s.text)
+		}
+		nl := rng.IntN(2) == 0
+		if len(newLs) > 0 && isBlank(newLs[len(newLs)-1]) {
+			nl = true // else a blank last line reads as a final newline
+		}
+		old, nw := whole(joinLines(oldLs, nl)), whole(joinLines(newLs, nl))
+		blockText := strings.Join(block, "\n")
+		if old == blockText || old == blockText+"\n" {
+			if kind != "trailing-ws-removed" && kind != "crlf-file" && kind != "blank-boundary" {
+				continue // the slip changed nothing here: not this kind's case
+			}
+		}
+		// A slip that produced text the file really has elsewhere is not
+		// a near-miss of this block.
+		if slipped := strings.Join(oldLs, "\n"); slipped != blockText && strings.Contains(f.text, strings.TrimSpace(slipped)) {
+			continue
+		}
+		if (kind == "wrong-middle-line" || kind == "line-left-out") && f.windowElsewhere(oldLs, -1) {
+			continue
+		}
+		// old_string that is, byte for byte, text of the file away from
+		// the true block names that text, not this block (trailing blanks
+		// added to the block can leave another copy of it as the only
+		// exact one; blank lines around a line can be another line's).
+		diskText := joinLines(disk, f.finalNL)
+		bs := len(joinLines(disk[:a], true))
+		be := bs + len(joinLines(disk[a:a+n], false))
+		elsewhere := false
+		for off := 0; ; {
+			i := strings.Index(diskText[off:], old)
+			if i < 0 {
+				break
+			}
+			if s, e := off+i, off+i+len(old); e <= bs || s >= be {
+				elsewhere = true
+				break
+			}
+			off += i + 1
+		}
+		if elsewhere {
+			continue
+		}
+
+		all := slices.Concat(disk[:a], wantLs, disk[a+n:])
+		data, want := joinLines(disk, f.finalNL), joinLines(all, f.finalNL)
+		if crlf {
+			data, want = strings.ReplaceAll(data, "\n", "\r\n"), strings.ReplaceAll(want, "\n", "\r\n")
+		}
+		return corpusCase{
+			kind: kind, file: f.rel, line: a + 1, data: data, old: old, new: nw, want: want,
+			negative: !f.unique(a, n),
+		}, true
+	}
+	return corpusCase{}, false
+}
+
+// negativeCases: text that is not in the file, and blocks that are in it
+// twice. Both must be refused and leave the file unchanged.
+func negativeCases(rng *rand.Rand, f *corpusFile, files []corpusFile) []corpusCase {
+	appendTok, _ := tokens(f.lang)
+	var cases []corpusCase
+	keys := map[string]bool{}
+	for _, k := range f.keys {
+		keys[k] = true
+	}
+	// Absent: a block of another file of the same language whose first
+	// and last lines the file does not have at all.
+	for try := 0; try < 300; try++ {
+		g := &files[rng.IntN(len(files))]
+		if g.lang != f.lang || g.rel == f.rel {
+			continue
+		}
+		n := 2 + rng.IntN(5)
+		a := rng.IntN(len(g.lines) - n + 1)
+		block := g.lines[a : a+n]
+		if isBlank(block[0]) || isBlank(block[n-1]) || keys[key(block[0])] || keys[key(block[n-1])] {
+			continue
+		}
+		old := strings.Join(block, "\n")
+		if strings.Contains(collapse(f.text, nil), collapse(strings.TrimSpace(old), nil)) {
+			continue
+		}
+		cases = append(cases, corpusCase{kind: "neg:absent", file: f.rel, data: f.text, old: old, new: old + appendTok, negative: true})
+		break
+	}
+	// Ambiguous: a block of 2-4 lines that the file has twice or more,
+	// given exactly or with trailing blanks.
+	for try, found := 0, 0; try < 2000 && found < 2; try++ {
+		n := 2 + rng.IntN(3)
+		a := rng.IntN(len(f.lines) - n + 1)
+		block := f.lines[a : a+n]
+		if isBlank(block[0]) || isBlank(block[n-1]) {
+			continue
+		}
+		// Twice as whole lines, not merely as text (a last line that is
+		// the start of a longer line elsewhere is no second place).
+		old := strings.Join(block, "\n")
+		twice := 0
+		for i := 0; i+n <= len(f.lines); i++ {
+			if slices.Equal(f.lines[i:i+n], block) {
+				twice++
+			}
+		}
+		if twice < 2 {
+			continue
+		}
+		if found == 1 {
+			old = strings.ReplaceAll(old, "\n", " \n") + "  "
+		}
+		cases = append(cases, corpusCase{kind: "neg:ambiguous", file: f.rel, line: a + 1, data: f.text, old: old, new: strings.Join(block, "\n") + appendTok, negative: true})
+		found++
+	}
+	return cases
+}
+
+// runCorpus applies every case and tallies the outcomes.
+func runCorpus(cases []corpusCase) corpusStats {
+	st := corpusStats{kinds: map[string]*tally{}}
+	for _, c := range cases {
+		kind := c.kind
+		if c.negative && !strings.HasPrefix(kind, "neg:") {
+			kind = "neg:not-unique"
+		}
+		t := st.kinds[kind]
+		if t == nil {
+			t = &tally{}
+			st.kinds[kind] = t
+		}
+		total := &st.pos
+		if c.negative {
+			total = &st.neg
+		}
+		t.cases++
+		total.cases++
+		a, err := Apply([]byte(c.data), c.file, Change{Old: c.old, New: c.new})
+		switch {
+		case err != nil:
+			t.refused++
+			total.refused++
+			if !c.negative {
+				st.failures = append(st.failures, fmt.Sprintf("REFUSED %s %s:%d: %v\nold=%q\nnew=%q", c.kind, c.file, c.line, err, c.old, c.new))
+			}
+		case c.want != "" && string(a.Data) == c.want:
+			t.intended++
+			total.intended++
+		default:
+			t.wrong++
+			total.wrong++
+			st.failures = append(st.failures, fmt.Sprintf("WRONG %s %s:%d\nold=%q\nnew=%q\n%s", c.kind, c.file, c.line, c.old, c.new, firstDiff(c.want, string(a.Data))))
+		}
+	}
+	return st
+}
+
+// firstDiff shows the first differing line of want and got.
+func firstDiff(want, got string) string {
+	if want == "" {
+		return "applied an edit that must be refused"
+	}
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < max(len(wl), len(gl)); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			return fmt.Sprintf("line %d:\n want %q\n  got %q", i+1, w, g)
+		}
+	}
+	return "(equal)"
+}
+
+func (st corpusStats) table() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-22s %6s %9s %6s %8s\n", "kind", "cases", "intended", "wrong", "refused")
+	row := func(name string, t tally) {
+		fmt.Fprintf(&b, "%-22s %6d %9d %6d %8d\n", name, t.cases, t.intended, t.wrong, t.refused)
+	}
+	for _, k := range corpusKinds {
+		if t := st.kinds[k]; t != nil {
+			row(k, *t)
+		}
+	}
+	row("= near-miss total", st.pos)
+	for _, k := range []string{"neg:not-unique", "neg:absent", "neg:ambiguous"} {
+		if t := st.kinds[k]; t != nil {
+			row(k, *t)
+		}
+	}
+	row("= negative total", st.neg)
+	return b.String()
+}
+
+func (st corpusStats) wrongTotal() int { return st.pos.wrong + st.neg.wrong }
+
+func (st corpusStats) share() (intended, refused float64) {
+	return 100 * float64(st.pos.intended) / float64(st.pos.cases), 100 * float64(st.pos.refused) / float64(st.pos.cases)
+}
+
+func TestNearMissCorpus(t *testing.T) {
+	cases := buildCorpus(t)
+	st := runCorpus(cases)
+	t.Logf("near-miss corpus over %d Go and %d Python files:\n%s", corpusPerLang, corpusPerLang, st.table())
+	in, ref := st.share()
+	t.Logf("applied as intended %.1f%%, wrong place %d, refused %.1f%%", in, st.wrongTotal(), ref)
+	for i, f := range st.failures {
+		if i == 20 {
+			t.Logf("... and %d more", len(st.failures)-20)
+			break
+		}
+		t.Log(f)
+	}
+	if st.pos.cases < 500 {
+		t.Errorf("%d near-miss cases, want at least 500", st.pos.cases)
+	}
+	if wrong := st.wrongTotal(); wrong != 0 {
+		t.Errorf("%d edits applied at a wrong place or with a wrong result; want 0", wrong)
+	}
+	if in < 97 {
+		t.Errorf("applied as intended %.1f%%, want at least 97%%", in)
+	}
+	for _, k := range []string{"neg:absent", "neg:ambiguous"} {
+		if tl := st.kinds[k]; tl == nil || tl.cases < 20 {
+			t.Errorf("too few %s cases", k)
+		}
+	}
+}
