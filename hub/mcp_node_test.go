@@ -87,7 +87,7 @@ func TestMCPWithTheTypeScriptSDKClient(t *testing.T) {
 	if len(steps) != 7 {
 		t.Fatalf("got %d steps, want 7:\n%s", len(steps), out)
 	}
-	if len(steps[0].List) != 8 || steps[0].Bytes > 20*1024 {
+	if len(steps[0].List) != 9 || steps[0].Bytes > 20*1024 {
 		t.Errorf("tools/list = %v (%d bytes)", steps[0].List, steps[0].Bytes)
 	}
 	for i, s := range steps[1:5] {

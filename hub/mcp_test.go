@@ -71,7 +71,7 @@ func TestMCPToolsListIsSmallAndDescribed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{"glob": true, "grep": true, "read": true, "outline": true, "read_symbol": true, "edit": true, "write": true, "apply_patch": true}
+	want := map[string]bool{"glob": true, "grep": true, "read": true, "outline": true, "read_symbol": true, "edit": true, "write": true, "apply_patch": true, "search": true}
 	for _, tl := range res.Tools {
 		delete(want, tl.Name)
 		if tl.Description == "" {
