@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -57,15 +56,8 @@ func Glob(ctx context.Context, root *workspace.Root, opts GlobOptions) (*GlobRes
 	if strings.TrimSpace(opts.Pattern) == "" {
 		return nil, errors.New(`glob: the pattern is empty; give one such as "*.go" (any depth) or "src/**/*.ts"`)
 	}
-	abs, rel, err := root.Resolve(opts.Path)
+	_, rel, st, err := resolveExisting(ctx, root, opts.Path)
 	if err != nil {
-		return nil, err
-	}
-	st, err := os.Stat(abs)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, notFound(ctx, root, rel, true)
-		}
 		return nil, err
 	}
 	if !st.IsDir() {

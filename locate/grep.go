@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp/syntax"
 	"runtime"
@@ -101,15 +100,8 @@ func Grep(ctx context.Context, root *workspace.Root, opts GrepOptions) (*GrepRes
 		}
 		return nil, fmt.Errorf("grep: %w", err)
 	}
-	abs, rel, err := root.Resolve(opts.Path)
+	abs, rel, st, err := resolveExisting(ctx, root, opts.Path)
 	if err != nil {
-		return nil, err
-	}
-	st, err := os.Stat(abs)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, notFound(ctx, root, rel, true)
-		}
 		return nil, err
 	}
 	limit := opts.Limit

@@ -94,15 +94,8 @@ func Read(ctx context.Context, root *workspace.Root, opts ReadOptions) (*ReadRes
 	if opts.Limit < 0 {
 		return nil, fmt.Errorf("read: limit %d is negative; give the number of lines to show, or 0 for %d", opts.Limit, DefaultReadLimit)
 	}
-	abs, rel, err := root.Resolve(opts.Path)
+	abs, rel, st, err := resolveExisting(ctx, root, opts.Path)
 	if err != nil {
-		return nil, err
-	}
-	st, err := os.Stat(abs)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, notFound(ctx, root, rel, true)
-		}
 		return nil, err
 	}
 	offset, limit := max(opts.Offset, 1), opts.Limit

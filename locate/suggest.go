@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"os"
 	"path"
 	"sort"
 	"strings"
@@ -135,4 +136,21 @@ func editDistance(a, b string, limit int) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
+}
+
+// resolveExisting resolves path inside the root and stats it; a path that
+// does not exist is an error suggesting similarly named ones.
+func resolveExisting(ctx context.Context, root *workspace.Root, path string) (abs, rel string, st fs.FileInfo, err error) {
+	abs, rel, err = root.Resolve(path)
+	if err != nil {
+		return "", "", nil, err
+	}
+	st, err = os.Stat(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", "", nil, notFound(ctx, root, rel, true)
+		}
+		return "", "", nil, err
+	}
+	return abs, rel, st, nil
 }

@@ -85,6 +85,17 @@ func withHub(g *globals, fn func(h *hub.Hub) error) error {
 	return fn(h)
 }
 
+// show runs a hub call and prints its result: a failed call is bad input.
+func show[T interface{ Text() string }](c *cobra.Command, g *globals, call func(h *hub.Hub) (T, error)) error {
+	return withHub(g, func(h *hub.Hub) error {
+		r, err := call(h)
+		if err != nil {
+			return badInput(err)
+		}
+		return emit(c.OutOrStdout(), g, r, r.Text())
+	})
+}
+
 // emit prints data as JSON with --json, else its text form.
 func emit(w io.Writer, g *globals, data any, text string) error {
 	if g.asJSON {
@@ -203,13 +214,7 @@ func readCmd(g *globals) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Path = args[0]
-			return withHub(g, func(h *hub.Hub) error {
-				r, err := h.Read(c.Context(), o, hub.NewRun())
-				if err != nil {
-					return badInput(err)
-				}
-				return emit(c.OutOrStdout(), g, r, r.Text())
-			})
+			return show(c, g, func(h *hub.Hub) (*locate.ReadResult, error) { return h.Read(c.Context(), o, hub.NewRun()) })
 		},
 	}
 	c.Flags().IntVar(&o.Offset, "offset", 0, "first line to print, 1-based")
@@ -225,13 +230,7 @@ func outlineCmd(g *globals) *cobra.Command {
 		Short: "a file's symbols with line ranges (or a directory's map)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return withHub(g, func(h *hub.Hub) error {
-				r, err := h.Outline(c.Context(), args[0], o)
-				if err != nil {
-					return badInput(err)
-				}
-				return emit(c.OutOrStdout(), g, r, r.Text())
-			})
+			return show(c, g, func(h *hub.Hub) (*locate.OutlineResult, error) { return h.Outline(c.Context(), args[0], o) })
 		},
 	}
 	c.Flags().IntVar(&o.LongFunctionLines, "long-function", 0, "list the blocks of functions longer than this many lines (default 150)")
@@ -245,13 +244,7 @@ func symbolCmd(g *globals) *cobra.Command {
 		Short: "print one symbol by the id outline prints (path:line:name)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return withHub(g, func(h *hub.Hub) error {
-				r, err := h.ReadSymbol(c.Context(), args[0])
-				if err != nil {
-					return badInput(err)
-				}
-				return emit(c.OutOrStdout(), g, r, r.Text())
-			})
+			return show(c, g, func(h *hub.Hub) (*locate.SymbolText, error) { return h.ReadSymbol(c.Context(), args[0]) })
 		},
 	}
 	jsonFlag(c, g)
@@ -265,13 +258,7 @@ func editCmd(g *globals) *cobra.Command {
 		Short: "replace one place in a file, as the agents' edit tool does",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return withHub(g, func(h *hub.Hub) error {
-				r, err := h.Edit(args[0], ch, hub.NewRun())
-				if err != nil {
-					return badInput(err)
-				}
-				return emit(c.OutOrStdout(), g, r, r.Text())
-			})
+			return show(c, g, func(h *hub.Hub) (*textedit.EditResult, error) { return h.Edit(args[0], ch, hub.NewRun()) })
 		},
 	}
 	c.Flags().StringVar(&ch.Old, "old", "", "the text to replace")
