@@ -42,11 +42,17 @@ $(BIN)/rg:
 $(BIN)/hyperfine:
 	bash scripts/fetch-deb.sh $(TOOLS) hyperfine=$(HYPERFINE_VERSION) hyperfine
 
-tools-bench: $(BIN)/rg $(BIN)/hyperfine
+# The structural-search peer, pinned.
+$(TOOLS)/npm/node_modules/.bin/ast-grep:
+	mkdir -p $(TOOLS)/npm
+	cd $(TOOLS)/npm && npm install --no-audit --no-fund --silent @ast-grep/cli@0.51.1
+
+tools-bench: $(BIN)/rg $(BIN)/hyperfine $(TOOLS)/npm/node_modules/.bin/ast-grep
 
 bench: build tools-bench
-	$(GO) test -run '^$$' -bench . -benchtime 3x ./locate/
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./locate/ ./textedit/ ./structsearch/
 	bash bench/grep-vs-rg.sh
+	bash bench/search-vs-astgrep.sh
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -1,6 +1,15 @@
 package structsearch
 
-import "strings"
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"cchub/workspace"
+)
 
 // wrap is one place a fragment can stand in a language: the text around it
 // and a name for messages.
@@ -12,15 +21,18 @@ type wrap struct {
 }
 
 // contexts lists, per language, where a pattern is tried, in order:
-// expression, statement, member, top level. The first that parses without
-// error and yields one node spanning the fragment wins.
+// expression, statement, member, top level, and places only some fragments
+// stand (a Go type or switch case, a Rust struct field). Compile says which
+// reading wins.
 var contexts = map[string][]wrap{
 	"go": {
 		{name: "expression", prefix: "package cchub\nvar _ = ", suffix: "\n"},
 		{name: "statement", prefix: "package cchub\nfunc cchub() {\n", suffix: "\n}\n"},
+		{name: "type", prefix: "package cchub\nvar _ ", suffix: "\n"},
 		{name: "struct member", prefix: "package cchub\ntype cchub struct {\n", suffix: "\n}\n"},
 		{name: "top level", prefix: "package cchub\n", suffix: "\n"},
 		{name: "file", prefix: "", suffix: "\n"},
+		{name: "switch case", prefix: "package cchub\nfunc cchub() {\nswitch {\n", suffix: "\n}\n}\n"},
 	},
 	"python": {
 		{name: "expression", prefix: "_ = ", suffix: "\n"},
@@ -35,6 +47,7 @@ var contexts = map[string][]wrap{
 		{name: "expression", prefix: "fn cchub() { let _ = ", suffix: "; }\n"},
 		{name: "statement", prefix: "fn cchub() {\n", suffix: "\n}\n"},
 		{name: "impl member", prefix: "impl cchub {\n", suffix: "\n}\n"},
+		{name: "struct member", prefix: "struct Cchub {\n", suffix: "\n}\n"},
 		{name: "top level", prefix: "", suffix: "\n"},
 	},
 	"java": {
@@ -66,13 +79,30 @@ var jsContexts = []wrap{
 
 // misreadKinds are node kinds a context may produce that are rarely what a
 // pattern's author meant (a call read as a type conversion, an object
-// literal read as a labelled block). A context that yields one is used only
-// if no other context parses.
+// literal read as a labelled block, a function declaration read as a
+// function expression). A context that yields one is used only if no other
+// context parses.
 var misreadKinds = map[string]map[string]bool{
 	"go":         {"type_conversion_expression": true},
-	"javascript": {"labeled_statement": true},
-	"typescript": {"labeled_statement": true},
-	"tsx":        {"labeled_statement": true},
+	"javascript": jsMisreads,
+	"typescript": jsMisreads,
+	"tsx":        jsMisreads,
+}
+
+var jsMisreads = map[string]bool{
+	"labeled_statement":   true,
+	"function_expression": true,
+	"function":            true,
+	"generator_function":  true,
+	"class":               true,
+}
+
+// memberOnly lists, per language, kinds a statement context yields for
+// what can only be a class member, with the keywords that give it away:
+// `private int $X;` is a field, not a local variable.
+var memberOnly = map[string]map[string][]string{
+	"java": {"local_variable_declaration": {"private", "public", "protected", "static", "abstract"}},
+	"cpp":  {"declaration": {"virtual"}},
 }
 
 // place puts fragment into w, returning the source and the byte range the
@@ -83,4 +113,185 @@ func (w wrap) place(fragment string) (src string, start, end int) {
 		return w.prefix + fragment + w.suffix, len(w.prefix) + len(w.indent), len(w.prefix) + len(fragment)
 	}
 	return w.prefix + fragment + w.suffix, len(w.prefix), len(w.prefix) + len(fragment)
+}
+
+// reading is one context's parse of a fragment: a pattern, or why not.
+type reading struct {
+	p   *Pattern
+	why string // the context does not hold the fragment
+	// loose readings are second choices: parsed around $$$ the grammar
+	// did not expect, or holding the fragment only without its trailing
+	// separator.
+	loose bool
+	// misread says why the parse is probably not what the author meant.
+	misread string
+}
+
+// compileIn parses the fragment in one wrapping context.
+func compileIn(frag string, w wrap, lang *workspace.Language, g *grammar) reading {
+	src, start, end := w.place(frag)
+	parser := sitter.NewParser()
+	defer parser.Close()
+	parser.SetLanguage(lang.Grammar)
+	tree, err := parser.ParseCtx(context.Background(), nil, []byte(src))
+	if err != nil {
+		return reading{why: err.Error()}
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	loose := false
+	if root.HasError() {
+		if bad := firstError(root, []byte(src)); bad != nil {
+			return reading{why: "syntax error " + errorWhere(bad, start, frag)}
+		}
+		loose = true
+	}
+	n, exact := spanning(root, []byte(src), start, end)
+	loose = loose || !exact
+	if n == nil {
+		return reading{why: "not one node (several statements or declarations?)"}
+	}
+	p := &Pattern{Lang: lang, Context: w.name, root: build(n, []byte(src), g)}
+	if kw := keywordAsName(p.root, g); kw != "" && reservedWords[lang.Name] {
+		return reading{why: fmt.Sprintf("read the keyword `%s` as a name", kw)}
+	}
+	return reading{p: p, loose: loose, misread: misreading(lang.Name, p.root, g)}
+}
+
+// firstError returns the first error or missing node of the parse that is
+// not a hole: an ERROR that holds nothing but one $$$ metavariable, or a
+// `;` the parser supplied right after one. A $$$ stands for any number of
+// statements, members or parameters, where the grammar expects one of
+// those and finds a lone name.
+func firstError(root *sitter.Node, src []byte) *sitter.Node {
+	var bad *sitter.Node
+	var find func(n *sitter.Node)
+	find = func(n *sitter.Node) {
+		if bad != nil || !n.HasError() && !n.IsMissing() {
+			return
+		}
+		switch {
+		case n.IsError():
+			if _, multi, ok := metaText(strings.TrimSpace(n.Content(src))); ok && multi {
+				return
+			}
+			bad = n
+			return
+		case n.IsMissing():
+			if n.Type() == ";" && endsWithMulti(string(src[:n.StartByte()])) {
+				return
+			}
+			bad = n
+			return
+		}
+		for i := 0; i < int(n.ChildCount()); i++ {
+			find(n.Child(i))
+		}
+	}
+	find(root)
+	return bad
+}
+
+// endsWithMulti says s ends with a $$$ metavariable, spaces aside.
+func endsWithMulti(s string) bool {
+	s = strings.TrimRight(s, " \t\r\n")
+	i := strings.LastIndex(s, expando+expando+expando)
+	if i < 0 {
+		return false
+	}
+	_, multi, ok := metaText(s[i:])
+	return ok && multi
+}
+
+// errorWhere describes an error or missing node in the fragment's own
+// coordinates.
+func errorWhere(bad *sitter.Node, start int, frag string) string {
+	off := int(bad.StartByte()) - start
+	if off < 0 || off > len(frag) {
+		return "at its end: the pattern stops before the construct it starts is complete"
+	}
+	line := 1 + strings.Count(frag[:off], "\n")
+	col := off - strings.LastIndex(frag[:off], "\n")
+	near := strings.ReplaceAll(frag[off:min(len(frag), off+20)], expando, "$")
+	if bad.IsMissing() {
+		return fmt.Sprintf("at %d:%d (missing %q before `%s`)", line, col, bad.Type(), near)
+	}
+	return fmt.Sprintf("at %d:%d near `%s`", line, col, near)
+}
+
+// spanning returns the deepest node covering exactly the fragment at
+// [start, end) of src, or nil. Failing an exact cover, a node may leave out
+// the fragment's trailing separators (a field's `;`, which the grammar
+// gives to the enclosing body) or take in the newline after it (a
+// preprocessor directive ends with its line); exact says which.
+func spanning(root *sitter.Node, src []byte, start, end int) (n *sitter.Node, exact bool) {
+	if n := deepestAt(root, uint32(start), uint32(end), uint32(end)); n != nil {
+		return n, true
+	}
+	lo := start + len(strings.TrimRight(string(src[start:end]), " \t\r\n;,"))
+	hi := end + len(src[end:]) - len(strings.TrimLeft(string(src[end:]), " \t\r\n"))
+	if lo <= start {
+		return nil, false
+	}
+	return deepestAt(root, uint32(start), uint32(lo), uint32(hi)), false
+}
+
+// deepestAt returns the deepest node that starts at start and ends in
+// [lo, hi].
+func deepestAt(n *sitter.Node, start, lo, hi uint32) *sitter.Node {
+	var found *sitter.Node
+	for n != nil {
+		if n.StartByte() == start && n.EndByte() >= lo && n.EndByte() <= hi {
+			found = n
+		}
+		var next *sitter.Node
+		for i := 0; i < int(n.ChildCount()); i++ {
+			c := n.Child(i)
+			if c.StartByte() <= start && c.EndByte() >= lo {
+				next = c
+				break
+			}
+		}
+		n = next
+	}
+	return found
+}
+
+// misreading says why a parse is probably not the fragment's intended
+// shape, or "" if nothing suggests so.
+func misreading(lang string, root *pnode, g *grammar) string {
+	if misreadKinds[lang][root.kind] {
+		return "read as " + root.kind
+	}
+	if words := memberOnly[lang][root.kind]; words != nil {
+		for _, k := range root.kids {
+			for _, leaf := range append([]*pnode{k}, k.kids...) {
+				if leaf.leaf && slices.Contains(words, leaf.text) {
+					return fmt.Sprintf("read as a %s, which `%s` cannot start", root.kind, leaf.text)
+				}
+			}
+		}
+	}
+	if kw := keywordAsName(root, g); kw != "" {
+		return fmt.Sprintf("read the keyword `%s` as a name", kw)
+	}
+	return ""
+}
+
+// reservedWords are the languages whose keywords are never names, so a
+// reading that takes one for a name is wrong, not merely unlikely.
+var reservedWords = map[string]bool{"go": true}
+
+// keywordAsName returns the first identifier in the pattern whose text is
+// one of the grammar's keywords, or "".
+func keywordAsName(n *pnode, g *grammar) string {
+	if n.leaf && (strings.Contains(n.kind, "identifier") || strings.HasSuffix(n.kind, "_name")) && g.keywords[n.text] {
+		return n.text
+	}
+	for _, k := range n.kids {
+		if kw := keywordAsName(k, g); kw != "" {
+			return kw
+		}
+	}
+	return ""
 }

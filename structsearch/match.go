@@ -1,7 +1,7 @@
 package structsearch
 
 import (
-	"strings"
+	"slices"
 	"unicode/utf8"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -9,7 +9,7 @@ import (
 
 // Match is one place a pattern matched.
 type Match struct {
-	Path      string    `json:"path"`
+	Path      string    `json:"file"`
 	StartByte int       `json:"start_byte"`
 	EndByte   int       `json:"end_byte"`
 	StartLine int       `json:"start_line"` // 1-based
@@ -33,33 +33,36 @@ type Capture struct {
 type binding struct {
 	name  string
 	multi bool
-	nodes []*sitter.Node
+	nodes []tkid
+}
+
+// tkid is one child of a tree node that counts when trees are compared: a
+// node, or text inside the node that no child covers (a string's content).
+type tkid struct {
+	n          *sitter.Node // nil for text
+	start, end uint32
+	kind       *kindInfo // the node's, or for text its parent's
 }
 
 type matcher struct {
 	src      []byte
+	g        *grammar
 	bindings []binding
 }
 
 // Match returns every node of root (the tree of src) that the pattern
 // matches, in document order.
 func (p *Pattern) Match(root *sitter.Node, src []byte) []Match {
-	qc := sitter.NewQueryCursor()
-	defer qc.Close()
-	qc.Exec(p.query, root)
-	m := &matcher{src: src}
+	return p.matchNodes(p.candidates(root, src), src)
+}
+
+func (p *Pattern) matchNodes(cands []*sitter.Node, src []byte) []Match {
+	m := &matcher{src: src, g: grammarOf(p.Lang.Grammar)}
 	var out []Match
-	for {
-		qm, ok := qc.NextMatch()
-		if !ok {
-			break
-		}
-		for _, c := range qm.Captures {
-			n := c.Node
-			m.bindings = m.bindings[:0]
-			if m.node(p.root, n) {
-				out = append(out, m.result(n))
-			}
+	for _, n := range cands {
+		m.bindings = m.bindings[:0]
+		if m.node(p.root, n) {
+			out = append(out, m.result(n))
 		}
 	}
 	return out
@@ -67,30 +70,39 @@ func (p *Pattern) Match(root *sitter.Node, src []byte) []Match {
 
 // node matches one pattern node against one tree node.
 func (m *matcher) node(p *pnode, n *sitter.Node) bool {
+	k := m.g.kind(n)
 	if p.meta != "" {
-		if !n.IsNamed() {
+		if !k.named {
 			return false
 		}
-		return m.bind(p, []*sitter.Node{n})
+		return m.bind(p, []tkid{{n: n, start: n.StartByte(), end: n.EndByte(), kind: k}})
 	}
-	if p.kind != n.Type() {
+	if p.kind != k.name {
 		return false
 	}
 	if p.leaf {
-		return p.text == n.Content(m.src)
+		return string(m.src[n.StartByte():n.EndByte()]) == p.text
 	}
-	return m.seq(p.kids, m.kids(n))
+	return m.seq(p.kids, m.kids(n, k))
 }
 
 // seq matches pattern children against tree children, letting each $$$
 // take as few siblings as it can while the rest still match.
-func (m *matcher) seq(ps []*pnode, ns []*sitter.Node) bool {
+func (m *matcher) seq(ps []*pnode, ns []tkid) bool {
 	if len(ps) == 0 {
 		return len(ns) == 0
 	}
 	p := ps[0]
 	if p.multi {
-		for k := 0; k <= len(ns); k++ {
+		// The rest needs a tree child for each pattern child that is not
+		// a $$$ itself.
+		need := 0
+		for _, q := range ps[1:] {
+			if !q.multi {
+				need++
+			}
+		}
+		for k := 0; k <= len(ns)-need; k++ {
 			mark := len(m.bindings)
 			if m.bind(p, ns[:k]) && m.seq(ps[1:], ns[k:]) {
 				return true
@@ -103,74 +115,118 @@ func (m *matcher) seq(ps []*pnode, ns []*sitter.Node) bool {
 		return false
 	}
 	mark := len(m.bindings)
-	if m.node(p, ns[0]) && m.seq(ps[1:], ns[1:]) {
+	if m.one(p, ns[0]) && m.seq(ps[1:], ns[1:]) {
 		return true
 	}
 	m.bindings = m.bindings[:mark]
 	return false
 }
 
+// one matches a pattern child against one tree child: text against text,
+// a node against a node.
+func (m *matcher) one(p *pnode, t tkid) bool {
+	if p.gap || t.n == nil {
+		switch {
+		case !p.gap || t.n != nil:
+			return false
+		case p.meta != "":
+			return m.bind(p, []tkid{t})
+		}
+		return string(m.src[t.start:t.end]) == p.text
+	}
+	return m.node(p, t.n)
+}
+
 // bind records a capture, or checks it against an earlier capture of the
 // same name: equal token for token.
-func (m *matcher) bind(p *pnode, nodes []*sitter.Node) bool {
+func (m *matcher) bind(p *pnode, nodes []tkid) bool {
 	if p.meta == "_" {
 		return true
 	}
 	for _, b := range m.bindings {
 		if b.name == p.meta && b.multi == p.multi {
-			return sameTokens(m.tokens(b.nodes), m.tokens(nodes))
+			return slices.Equal(m.tokens(b.nodes), m.tokens(nodes))
 		}
 	}
 	m.bindings = append(m.bindings, binding{name: p.meta, multi: p.multi, nodes: nodes})
 	return true
 }
 
-// kids lists the children of n that count.
-func (m *matcher) kids(n *sitter.Node) []*sitter.Node {
+// kids lists the children of n (of kind k) that count, with the text
+// between them that counts.
+func (m *matcher) kids(n *sitter.Node, k *kindInfo) []tkid {
 	count := int(n.ChildCount())
-	out := make([]*sitter.Node, 0, count)
+	out := make([]tkid, 0, count)
+	at := n.StartByte()
 	for i := 0; i < count; i++ {
-		if c := n.Child(i); significant(c, m.src) {
-			out = append(out, c)
+		c := n.Child(i)
+		start, end := c.StartByte(), c.EndByte()
+		if t, ok := m.gap(at, start, k); ok {
+			out = append(out, t)
 		}
+		if ck := m.g.kind(c); !ck.comment && (ck.named || countsAsToken(m.src[start:end])) {
+			out = append(out, tkid{n: c, start: start, end: end, kind: ck})
+		}
+		at = max(at, end)
+	}
+	if t, ok := m.gap(at, n.EndByte(), k); ok {
+		out = append(out, t)
 	}
 	return out
 }
 
-// tokens lists the leaf texts under nodes, without comments.
-func (m *matcher) tokens(nodes []*sitter.Node) []string {
-	var out []string
-	var walk func(n *sitter.Node)
-	walk = func(n *sitter.Node) {
-		if strings.Contains(n.Type(), "comment") {
-			return
+// gap is the text in [start, end) of a node of kind k, if it counts (see
+// gapText).
+func (m *matcher) gap(start, end uint32, k *kindInfo) (tkid, bool) {
+	if end <= start {
+		return tkid{}, false
+	}
+	if !k.stringy {
+		for start < end && isSpace(m.src[start]) {
+			start++
 		}
+		for end > start && isSpace(m.src[end-1]) {
+			end--
+		}
+		if start == end {
+			return tkid{}, false
+		}
+	}
+	return tkid{start: start, end: end, kind: k}, true
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// tokens lists the texts that count under nodes, in order: leaves and
+// text between children, without comments, separators and layout.
+func (m *matcher) tokens(nodes []tkid) []string {
+	var out []string
+	var walk func(n *sitter.Node, k *kindInfo)
+	walk = func(n *sitter.Node, k *kindInfo) {
 		if n.ChildCount() == 0 {
-			if s := n.Content(m.src); strings.TrimSpace(s) != "" {
-				out = append(out, s)
+			if b := m.src[n.StartByte():n.EndByte()]; k.named || countsAsToken(b) {
+				out = append(out, string(b))
 			}
 			return
 		}
-		for i := 0; i < int(n.ChildCount()); i++ {
-			walk(n.Child(i))
+		for _, t := range m.kids(n, k) {
+			if t.n == nil {
+				out = append(out, string(m.src[t.start:t.end]))
+			} else {
+				walk(t.n, t.kind)
+			}
 		}
 	}
-	for _, n := range nodes {
-		walk(n)
+	for _, t := range nodes {
+		if t.n == nil {
+			out = append(out, string(m.src[t.start:t.end]))
+		} else if !t.kind.comment {
+			walk(t.n, t.kind)
+		}
 	}
 	return out
-}
-
-func sameTokens(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func (m *matcher) result(n *sitter.Node) Match {
@@ -191,7 +247,7 @@ func (m *matcher) result(n *sitter.Node) Match {
 		}
 		text := ""
 		if len(b.nodes) > 0 {
-			text = string(m.src[b.nodes[0].StartByte():b.nodes[len(b.nodes)-1].EndByte()])
+			text = string(m.src[b.nodes[0].start:b.nodes[len(b.nodes)-1].end])
 		}
 		r.Captures = append(r.Captures, Capture{Name: name, Text: text})
 	}

@@ -1,7 +1,6 @@
 package structsearch
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -34,8 +33,9 @@ type Pattern struct {
 // pnode is one node of a compiled pattern.
 type pnode struct {
 	kind  string
-	text  string // leaf text; "" for inner nodes
+	text  string // leaf or gap text; "" for inner nodes
 	leaf  bool
+	gap   bool   // text inside the parent that no child covers: text, or a meta
 	meta  string // metavariable name without '$'s; "" if not one
 	multi bool   // $$$NAME
 	kids  []*pnode
@@ -48,42 +48,64 @@ var (
 	identRuneAft = regexp.MustCompile(`^[\p{L}\p{N}_]`)
 )
 
-// Compile parses source as a pattern for lang.
+// Compile parses source as a pattern for lang. Each wrapping context is
+// tried in order; the first whose parse holds the fragment as one clean
+// node wins. Failing that, a loose reading is used: one whose only errors
+// are `$$$` standing where the grammar wants a statement, member or
+// parameter (the grammar cannot know it stands for several), or one that
+// holds the fragment without its trailing `;`. Only when nothing else
+// parses is a reading used that misread the fragment (a call read as a
+// type conversion, a keyword read as a name).
 func Compile(source string, lang *workspace.Language) (*Pattern, error) {
-	frag := strings.TrimSpace(source)
-	if frag == "" {
-		return nil, fmt.Errorf("%w: the pattern is empty; give code with $NAME where anything may stand, e.g. `$A.Close()`", ErrBadPattern)
-	}
-	if strings.Contains(frag, expando) {
-		return nil, fmt.Errorf("%w: the pattern contains %q, which cchub reserves for metavariables", ErrBadPattern, expando)
-	}
-	rewritten, err := rewriteMetas(frag)
+	rewritten, err := prepare(source)
 	if err != nil {
 		return nil, err
 	}
+	g := grammarOf(lang.Grammar)
 	var tries []string
-	var misread *Pattern
+	var loose, misread *Pattern
 	for _, w := range contexts[lang.Name] {
-		p, why := compileIn(rewritten, w, lang)
-		if p == nil {
-			tries = append(tries, fmt.Sprintf("%s: %s", w.name, why))
+		r := compileIn(rewritten, w, lang, g)
+		if r.p == nil {
+			tries = append(tries, fmt.Sprintf("%s: %s", w.name, r.why))
 			continue
 		}
-		p.Source = source
-		if misreadKinds[lang.Name][p.root.kind] {
+		r.p.Source = source
+		switch {
+		case r.misread != "":
 			if misread == nil {
-				misread = p
+				misread = r.p
 			}
-			tries = append(tries, fmt.Sprintf("%s: read as %s", w.name, p.root.kind))
-			continue
+			tries = append(tries, fmt.Sprintf("%s: %s", w.name, r.misread))
+		case r.loose:
+			if loose == nil {
+				loose = r.p
+			}
+		default:
+			return r.p.finish()
 		}
-		return p.finish()
+	}
+	if loose != nil {
+		return loose.finish()
 	}
 	if misread != nil {
 		return misread.finish()
 	}
 	return nil, fmt.Errorf("%w: `%s` is not valid %s in any context cchub tries (%s); check the syntax, or pass the right language with -l",
 		ErrBadPattern, source, lang.Name, strings.Join(tries, "; "))
+}
+
+// prepare checks what is wrong with a pattern in any language and returns
+// it with its metavariables rewritten for parsing.
+func prepare(source string) (string, error) {
+	frag := strings.TrimSpace(source)
+	if frag == "" {
+		return "", fmt.Errorf("%w: the pattern is empty; give code with $NAME where anything may stand, e.g. `$A.Close()`", ErrBadPattern)
+	}
+	if strings.Contains(frag, expando) {
+		return "", fmt.Errorf("%w: the pattern contains %q, which cchub reserves for metavariables", ErrBadPattern, expando)
+	}
+	return rewriteMetas(frag)
 }
 
 // rewriteMetas replaces $NAME, $$$NAME, $_ and $$$ with identifiers the
@@ -103,7 +125,8 @@ func rewriteMetas(frag string) (string, error) {
 		case name == "" && !multi:
 			continue // a lone '$' is the language's own (jQuery's $, a shell string)
 		case name != "" && !metaName.MatchString(name):
-			return "", fmt.Errorf("%w: `%s`: metavariable names are upper case ([A-Z_][A-Z0-9_]*); write $%s", ErrBadPattern, whole, strings.ToUpper(name))
+			return "", fmt.Errorf("%w: `%s`: metavariable names are upper case ([A-Z_][A-Z0-9_]*); write %s",
+				ErrBadPattern, whole, strings.ToUpper(whole))
 		}
 		if identRune.MatchString(frag[:m[0]]) || identRuneAft.MatchString(frag[m[1]:]) {
 			return "", fmt.Errorf("%w: `%s` is glued to other characters of one token (%q); a metavariable stands for a whole node, such as a whole identifier or expression",
@@ -135,115 +158,77 @@ func tokenAround(s string, start, end int) string {
 	return s[start:end]
 }
 
-// compileIn parses the fragment in one wrapping context. It returns nil and
-// a reason when the context does not hold the fragment as one clean node.
-func compileIn(frag string, w wrap, lang *workspace.Language) (*Pattern, string) {
-	src, start, end := w.place(frag)
-	parser := sitter.NewParser()
-	defer parser.Close()
-	parser.SetLanguage(lang.Grammar)
-	tree, err := parser.ParseCtx(context.Background(), nil, []byte(src))
-	if err != nil {
-		return nil, err.Error()
-	}
-	defer tree.Close()
-	root := tree.RootNode()
-	if root.HasError() {
-		return nil, "syntax error " + errorWhere(root, []byte(src), start, frag)
-	}
-	n := spanning(root, uint32(start), uint32(end))
-	if n == nil {
-		return nil, "not one node (several statements or declarations?)"
-	}
-	p := &Pattern{Lang: lang, Context: w.name, root: build(n, []byte(src))}
-	return p, ""
-}
-
-// errorWhere describes the first error or missing node, in the fragment's
-// own coordinates.
-func errorWhere(root *sitter.Node, src []byte, start int, frag string) string {
-	var bad *sitter.Node
-	var find func(n *sitter.Node)
-	find = func(n *sitter.Node) {
-		if bad != nil || !n.HasError() && !n.IsMissing() {
-			return
-		}
-		if n.IsError() || n.IsMissing() {
-			bad = n
-			return
-		}
-		for i := 0; i < int(n.ChildCount()); i++ {
-			find(n.Child(i))
-		}
-	}
-	find(root)
-	if bad == nil {
-		return ""
-	}
-	off := int(bad.StartByte()) - start
-	if off < 0 || off > len(frag) {
-		return "at its end: the pattern stops before the construct it starts is complete"
-	}
-	line := 1 + strings.Count(frag[:off], "\n")
-	col := off - strings.LastIndex(frag[:off], "\n")
-	near := strings.ReplaceAll(frag[off:min(len(frag), off+20)], expando, "$")
-	if bad.IsMissing() {
-		return fmt.Sprintf("at %d:%d (missing %s before `%s`)", line, col, bad.Type(), near)
-	}
-	return fmt.Sprintf("at %d:%d near `%s`", line, col, near)
-}
-
-// spanning returns the deepest node covering exactly [start, end), or nil.
-func spanning(n *sitter.Node, start, end uint32) *sitter.Node {
-	var found *sitter.Node
-	for n != nil {
-		if n.StartByte() == start && n.EndByte() == end {
-			found = n
-		}
-		var next *sitter.Node
-		for i := 0; i < int(n.ChildCount()); i++ {
-			c := n.Child(i)
-			if c.StartByte() <= start && c.EndByte() >= end {
-				next = c
-				break
-			}
-		}
-		n = next
-	}
-	return found
-}
-
 // build turns a parsed node into a pattern node, recognising
-// metavariables and keeping only the children that count.
-func build(n *sitter.Node, src []byte) *pnode {
+// metavariables and keeping only the children that count, and the text
+// between them that no child covers (a string's content).
+func build(n *sitter.Node, src []byte, g *grammar) *pnode {
 	text := n.Content(src)
-	if name, multi, ok := metaText(text); ok {
+	if name, multi, ok := metaText(strings.TrimSpace(text)); ok {
 		// The metavariable itself, or a node that only wraps it (an
-		// expression statement, a one-element list).
-		if n.ChildCount() == 0 || onlyWraps(n, src, text) {
+		// expression statement, a one-element list, a hole).
+		if n.ChildCount() == 0 || onlyWraps(n, src, g) {
 			return &pnode{kind: n.Type(), meta: name, multi: multi}
 		}
 	}
-	p := &pnode{kind: n.Type()}
+	k := g.kind(n)
+	p := &pnode{kind: k.name}
 	if n.ChildCount() == 0 {
-		p.leaf, p.text = true, text
+		p.leaf, p.text = true, unexpand(text)
 		return p
 	}
+	at := n.StartByte()
 	for i := 0; i < int(n.ChildCount()); i++ {
 		c := n.Child(i)
-		if significant(c, src) {
-			p.kids = append(p.kids, build(c, src))
+		if gap, ok := gapText(src[at:c.StartByte()], k); ok {
+			p.kids = append(p.kids, gapNode(gap))
 		}
+		if significant(c, src, g) {
+			p.kids = append(p.kids, build(c, src, g))
+		}
+		at = max(at, c.EndByte())
+	}
+	if gap, ok := gapText(src[at:n.EndByte()], k); ok {
+		p.kids = append(p.kids, gapNode(gap))
 	}
 	return p
 }
 
-// onlyWraps says n has one significant child, whose text is n's text.
-func onlyWraps(n *sitter.Node, src []byte, text string) bool {
+// gapNode is a pattern node for text that no child covers. When the text
+// is one metavariable (Go's `"$PATH"`, whose content is no node), it
+// captures that text.
+func gapNode(text string) *pnode {
+	if name, multi, ok := metaText(text); ok {
+		return &pnode{gap: true, meta: name, multi: multi}
+	}
+	return &pnode{gap: true, text: unexpand(text)}
+}
+
+// gapText says whether text between the children of a node of kind k
+// counts, and as what: inside a string, as it is; elsewhere, any
+// non-blank text, trimmed.
+func gapText(b []byte, k *kindInfo) (string, bool) {
+	if len(b) == 0 {
+		return "", false
+	}
+	if k.stringy {
+		return string(b), true
+	}
+	t := strings.TrimSpace(string(b))
+	return t, t != ""
+}
+
+// unexpand gives text that is not a metavariable its dollars back (a
+// `"$HOME"` in a Go pattern is a string, not a capture).
+func unexpand(s string) string {
+	return strings.ReplaceAll(s, expando, "$")
+}
+
+// onlyWraps says n's text is that of its one significant child.
+func onlyWraps(n *sitter.Node, src []byte, g *grammar) bool {
 	var only *sitter.Node
 	for i := 0; i < int(n.ChildCount()); i++ {
 		c := n.Child(i)
-		if !significant(c, src) {
+		if !significant(c, src, g) {
 			continue
 		}
 		if only != nil {
@@ -251,7 +236,7 @@ func onlyWraps(n *sitter.Node, src []byte, text string) bool {
 		}
 		only = c
 	}
-	return only != nil && only.Content(src) == text
+	return only != nil && strings.TrimSpace(only.Content(src)) == strings.TrimSpace(n.Content(src))
 }
 
 func metaText(s string) (name string, multi, ok bool) {
@@ -273,34 +258,61 @@ func metaText(s string) (name string, multi, ok bool) {
 
 // significant says whether a child counts when trees are compared:
 // comments, separators and layout tokens do not.
-func significant(n *sitter.Node, src []byte) bool {
-	t := n.Type()
-	if strings.Contains(t, "comment") {
+func significant(n *sitter.Node, src []byte, g *grammar) bool {
+	k := g.kind(n)
+	if k.comment {
 		return false
 	}
-	if n.IsNamed() {
+	if k.named {
 		return true
 	}
-	s := n.Content(src)
-	return s != "," && s != ";" && strings.TrimSpace(s) != ""
+	return countsAsToken(src[n.StartByte():n.EndByte()])
+}
+
+// countsAsToken says whether an anonymous token's text counts: commas,
+// semicolons and layout (Go's newline terminator, Python's indents) do not.
+func countsAsToken(b []byte) bool {
+	if len(b) == 1 && (b[0] == ',' || b[0] == ';') {
+		return false
+	}
+	for _, c := range b {
+		if !isSpace(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // finish derives what matching needs besides the tree: the literal token
 // runs for the prefilter and the query that finds candidate nodes.
 func (p *Pattern) finish() (*Pattern, error) {
 	var run []string
+	flush := func() {
+		if len(run) > 0 {
+			p.runs = append(p.runs, run)
+		}
+		run = nil
+	}
 	var walk func(n *pnode)
 	walk = func(n *pnode) {
 		switch {
 		case n.meta != "":
-			if len(run) > 0 {
-				p.runs = append(p.runs, run)
-			}
-			run = nil
+			flush()
+		case n.gap:
+			// Inside a string nothing is skipped, so a gap stands alone.
+			flush()
+			p.runs = append(p.runs, []string{n.text})
 		case n.leaf:
-			if n.text != "" {
-				run = append(run, n.text)
+			if n.text == "" {
+				return
 			}
+			if p.skipFiller([]byte(n.text), 0) > 0 {
+				// A token that starts like layout or a comment (a
+				// string's " a" or "// b") cannot be found by skipping
+				// layout up to it.
+				flush()
+			}
+			run = append(run, n.text)
 		default:
 			for _, k := range n.kids {
 				walk(k)
@@ -308,9 +320,7 @@ func (p *Pattern) finish() (*Pattern, error) {
 		}
 	}
 	walk(p.root)
-	if len(run) > 0 {
-		p.runs = append(p.runs, run)
-	}
+	flush()
 	q := "(_) @n"
 	if p.root.meta == "" {
 		q = fmt.Sprintf("(%s) @n", p.root.kind)
@@ -354,6 +364,8 @@ func (p *Pattern) String() string {
 			fmt.Fprintf(&b, "$$$%s", n.meta)
 		case n.meta != "":
 			fmt.Fprintf(&b, "$%s", n.meta)
+		case n.gap:
+			fmt.Fprintf(&b, "~%q", n.text)
 		case n.leaf:
 			fmt.Fprintf(&b, "%q", n.text)
 		default:

@@ -28,13 +28,25 @@ func (p *Pattern) MayMatch(src []byte) bool {
 // runOccurs finds the run's tokens in sequence, starting from each
 // occurrence of its first token.
 func (p *Pattern) runOccurs(src []byte, run []string) bool {
+	found := false
+	p.eachOccurrence(src, run, func(int) bool {
+		found = true
+		return false
+	})
+	return found
+}
+
+// eachOccurrence calls fn with the offset of each place the run occurs in
+// src, until fn returns false.
+func (p *Pattern) eachOccurrence(src []byte, run []string, fn func(off int) bool) {
 	first := []byte(run[0])
-	for off := 0; ; {
+	for off := 0; off < len(src); {
 		i := bytes.Index(src[off:], first)
 		if i < 0 {
-			return false
+			return
 		}
-		at := off + i + len(first)
+		start := off + i
+		at := start + len(first)
 		ok := true
 		for _, tok := range run[1:] {
 			at = p.skipFiller(src, at)
@@ -44,11 +56,28 @@ func (p *Pattern) runOccurs(src []byte, run []string) bool {
 			}
 			at += len(tok)
 		}
-		if ok {
-			return true
+		if ok && !fn(start) {
+			return
 		}
-		off += i + 1
+		off = start + 1
 	}
+}
+
+// occurrences returns, for each run, where in src it starts, in order;
+// a run found more than limit times gets nil (too common to say much).
+func (p *Pattern) occurrences(src []byte, limit int) [][]int {
+	occ := make([][]int, len(p.runs))
+	for i, run := range p.runs {
+		offs := []int{}
+		p.eachOccurrence(src, run, func(off int) bool {
+			offs = append(offs, off)
+			return len(offs) <= limit
+		})
+		if len(offs) <= limit {
+			occ[i] = offs
+		}
+	}
+	return occ
 }
 
 // skipFiller skips what the matcher ignores between tokens: whitespace,
@@ -67,11 +96,7 @@ func (p *Pattern) skipFiller(src []byte, at int) int {
 		case !hash && c == '/' && at+1 < len(src) && src[at+1] == '/':
 			at = lineEnd(src, at)
 		case !hash && c == '/' && at+1 < len(src) && src[at+1] == '*':
-			end := bytes.Index(src[at+2:], []byte("*/"))
-			if end < 0 {
-				return len(src)
-			}
-			at += 2 + end + 2
+			at = blockCommentEnd(src, at, p.Lang.Name == "rust")
 		default:
 			return at
 		}
@@ -82,6 +107,26 @@ func (p *Pattern) skipFiller(src []byte, at int) int {
 func lineEnd(src []byte, at int) int {
 	if i := bytes.IndexByte(src[at:], '\n'); i >= 0 {
 		return at + i
+	}
+	return len(src)
+}
+
+// blockCommentEnd returns the offset after the block comment that starts
+// at at; nested comments (Rust's) close only with their last `*/`.
+func blockCommentEnd(src []byte, at int, nested bool) int {
+	depth := 0
+	for i := at; i+1 < len(src); i++ {
+		switch {
+		case src[i] == '/' && src[i+1] == '*' && (nested || depth == 0):
+			depth++
+			i++
+		case src[i] == '*' && src[i+1] == '/':
+			depth--
+			i++
+			if depth == 0 {
+				return i + 1
+			}
+		}
 	}
 	return len(src)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -39,12 +40,17 @@ type Result struct {
 	Invalid   map[string]string `json:"invalid,omitempty"`
 	Files     int               `json:"files"`  // files in a searched language
 	Parsed    int               `json:"parsed"` // files that could match and were parsed
+
+	filesIn map[string]int // files searched, by language
 }
 
 // Search finds the pattern in the workspace. A pattern that is valid in
 // none of the languages searched is an error naming them.
 func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, error) {
-	res := &Result{Pattern: opts.Pattern, Invalid: map[string]string{}}
+	res := &Result{Pattern: opts.Pattern, Invalid: map[string]string{}, filesIn: map[string]int{}}
+	if _, err := prepare(opts.Pattern); err != nil {
+		return nil, err // wrong in every language alike
+	}
 	patterns := map[string]*Pattern{}
 	defer func() {
 		for _, p := range patterns {
@@ -149,6 +155,7 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 				ms, parsed, err := searchFile(ctx, root, opts.Cache, j.rel, j.p)
 				mu.Lock()
 				res.Files++
+				res.filesIn[j.p.Lang.Name]++
 				if parsed {
 					res.Parsed++
 				}
@@ -183,14 +190,17 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 }
 
 // searchFile reads, prefilters, parses and matches one file. Files that
-// are not text (binary, too large, not UTF-8) are skipped, as grep does.
+// are not text (binary, too large) are skipped, as grep does; text that is
+// not all UTF-8 (a Latin-1 comment) is searched like the rest.
 func searchFile(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, rel string, p *Pattern) ([]Match, bool, error) {
-	abs, _, err := root.Resolve(rel)
-	if err != nil {
-		return nil, false, nil
+	if err := ctx.Err(); err != nil {
+		return nil, false, err
 	}
+	// The walk only reports paths inside the root (symlinks included), so
+	// there is nothing left to resolve.
+	abs := filepath.Join(root.Dir(), filepath.FromSlash(rel))
 	src, err := workspace.ReadText(abs, rel)
-	if err != nil {
+	if err != nil && !errors.Is(err, workspace.ErrInvalidUTF8) {
 		return nil, false, nil
 	}
 	if !p.MayMatch(src) {
@@ -203,10 +213,9 @@ func searchFile(ctx context.Context, root *workspace.Root, cache *workspace.Pars
 		tree, err = workspace.ParseOnce(ctx, p.Lang, src)
 	}
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, true, ctx.Err()
-		}
-		return nil, true, nil
+		// tree-sitter fails only when cancelled or limited, never on bad
+		// syntax: a file left unsearched must not pass for no match.
+		return nil, true, fmt.Errorf("structsearch: parse %s: %w", rel, err)
 	}
 	defer tree.Release()
 	ms := p.Match(tree.RootNode(), tree.Source)

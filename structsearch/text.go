@@ -1,7 +1,9 @@
 package structsearch
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 )
@@ -57,6 +59,7 @@ func (r *Result) Text(o TextOptions) string {
 		b.WriteString("\n")
 		lines := strings.Split(m.lineText(), "\n")
 		for i, l := range lines {
+			l = strings.TrimSuffix(l, "\r")
 			if i == matchLines {
 				fmt.Fprintf(&b, "   ...\t(%d more lines, to line %d)\n", len(lines)-matchLines, m.EndLine)
 				break
@@ -77,8 +80,19 @@ func (m Match) lineText() string {
 	return m.prefix + m.Text + m.suffix
 }
 
+// langSummary names the languages searched: those that had files, or,
+// when none had, those the pattern was compiled for.
 func (r *Result) langSummary() string {
-	return "as " + strings.Join(r.Languages, ", ")
+	var names []string
+	for _, l := range r.Languages {
+		if r.filesIn[l] > 0 {
+			names = append(names, l)
+		}
+	}
+	if len(names) == 0 {
+		names = r.Languages
+	}
+	return "as " + strings.Join(names, ", ")
 }
 
 func (r *Result) invalidNote(b *strings.Builder) {
@@ -95,8 +109,8 @@ func (r *Result) invalidNote(b *strings.Builder) {
 
 func oneLine(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 80 {
-		s = s[:77] + "..."
+	if r := []rune(s); len(r) > 80 {
+		s = string(r[:77]) + "..."
 	}
 	return s
 }
@@ -106,4 +120,16 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// WriteJSONLines writes one JSON object per match, a line each (file, byte
+// and line ranges, captures): complete data for scripts and CI, never cut.
+func (r *Result) WriteJSONLines(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	for _, m := range r.Matches {
+		if err := enc.Encode(m); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -165,10 +165,17 @@ func ParseOnce(ctx context.Context, lang *Language, src []byte) (*Tree, error) {
 var parsers = sync.Pool{New: func() any { return sitter.NewParser() }}
 
 func parse(ctx context.Context, lang *Language, src []byte) (*sitter.Tree, error) {
+	// Cancellation is honoured before the parse, not during it: go-tree-sitter
+	// arms a parser's cancel flag from a goroutine that can fire after
+	// ParseCtx has returned, and a pooled parser so armed refuses every later
+	// parse. One file's parse is bounded; a caller cancels between files.
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	p := parsers.Get().(*sitter.Parser)
 	defer parsers.Put(p)
 	p.SetLanguage(lang.Grammar)
-	tree, err := p.ParseCtx(ctx, nil, src)
+	tree, err := p.ParseCtx(context.WithoutCancel(ctx), nil, src)
 	if err != nil {
 		p.Reset()
 		return nil, fmt.Errorf("workspace: parse %s: %w", lang.Name, err)

@@ -141,3 +141,29 @@ func TestParseCacheSyntaxErrorsStillParse(t *testing.T) {
 		t.Fatal("broken python parsed without an error node")
 	}
 }
+
+// A parse whose context is cancelled after it returned must not poison the
+// pooled parser for the parses after it (go-tree-sitter arms a parser's
+// cancel flag from a goroutine that can fire late).
+func TestParseAfterCancelledContextStillParses(t *testing.T) {
+	lang := LanguageByName("go")
+	for i := 0; i < 300; i++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		tr, err := ParseOnce(ctx, lang, goSource(i))
+		cancel()
+		if err != nil {
+			t.Fatalf("parse %d: %v", i, err)
+		}
+		tr.Release()
+		tr, err = ParseOnce(context.Background(), lang, goSource(i))
+		if err != nil {
+			t.Fatalf("parse %d after a cancelled one: %v", i, err)
+		}
+		tr.Release()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ParseOnce(ctx, lang, goSource(0)); err == nil {
+		t.Fatal("a parse under a cancelled context went ahead")
+	}
+}

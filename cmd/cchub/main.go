@@ -287,7 +287,12 @@ func searchCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return badInput(err)
 			}
-			if err := emit(c.OutOrStdout(), g, r, r.Text(structsearch.TextOptions{Counts: counts})); err != nil {
+			if g.asJSON {
+				err = r.WriteJSONLines(c.OutOrStdout())
+			} else {
+				_, err = io.WriteString(c.OutOrStdout(), r.Text(structsearch.TextOptions{Counts: counts}))
+			}
+			if err != nil {
 				return err
 			}
 			if len(r.Matches) == 0 {
@@ -300,6 +305,6 @@ func searchCmd(g *globals) *cobra.Command {
 	c.Flags().StringVarP(&o.Lang, "lang", "l", "", "language of the pattern (default: each file's own)")
 	c.Flags().BoolVar(&counts, "count", false, "print a count per file instead of the matches")
 	c.MarkFlagRequired("pattern")
-	jsonFlag(c, g)
+	c.Flags().BoolVar(&g.asJSON, "json", false, "print one JSON object per match, a line each (complete, never cut)")
 	return c
 }

@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# search-vs-astgrep.sh — time cchub's structural search against ast-grep on
+# the same patterns over the same trees, and compare what each finds.
+#
+#   bench/search-vs-astgrep.sh [GO_DIR [PY_DIR]]
+#
+# GO_DIR defaults to $(go env GOROOT)/src, PY_DIR to Python's standard
+# library (sysconfig's "stdlib" path; with pyenv it holds site-packages too).
+#
+# Environment: RUNS (timed runs per command, default 5; the median is
+# shown), SHOW (examples printed per difference, default 2), NO_HYPERFINE
+# (time with a shell loop even when hyperfine is installed), NO_MCP (skip
+# the warm search in one `cchub mcp`), STRICT (exit 1 when a ratio misses
+# its target: selective <= 0.1x ast-grep, unselective <= 1.0x), AST_GREP,
+# MCP_CLIENT, MCP_SDK_DIR (where the tools are; defaults: .tools and
+# ../shared/tools/mcp-client.mjs).
+#
+# Both tools are asked the same question:
+#   - the same process shape: one cold process per search, startup
+#     included; cchub as `cchub search -l LANG -p PAT --root DIR --json`,
+#     ast-grep as `ast-grep run -l LANG -p PAT --json=stream DIR`;
+#   - the same files: cchub reads hidden files and honours .gitignore files
+#     with or without git; ast-grep skips hidden files unless told
+#     (--no-ignore hidden, given here) and reads .gitignore only inside a
+#     git checkout, which neither corpus is. GOROOT/src's three nested
+#     .gitignore files exclude no .go file; the stdlib has none. Python:
+#     cchub also reads .pyw (one file in the stdlib), ast-grep does not;
+#   - matches are compared as sets of (file, start byte) and shown as
+#     file:line; counts are matches (a line with two is counted twice).
+#
+# Warm: one `cchub mcp --root DIR` process gets the same search twice
+# through the MCP client (the official TypeScript SDK); the second call
+# takes its trees from the hub's parse cache. Both calls' ms are shown.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+GO_DIR=${1:-$(go env GOROOT)/src}
+PY_DIR=${2:-$(python3 -c 'import sysconfig; print(sysconfig.get_path("stdlib"))')}
+RUNS=${RUNS:-5}
+SHOW=${SHOW:-2}
+AST_GREP=${AST_GREP:-$PWD/.tools/npm/node_modules/.bin/ast-grep}
+MCP_CLIENT=${MCP_CLIENT:-$PWD/../shared/tools/mcp-client.mjs}
+export MCP_SDK_DIR=${MCP_SDK_DIR:-$PWD/.tools/npm/node_modules/@modelcontextprotocol/sdk}
+CCHUB=$PWD/.tools/bin/cchub
+HYPERFINE=$(command -v .tools/bin/hyperfine || command -v hyperfine || true)
+
+if [ ! -x "$AST_GREP" ]; then
+	echo "search-vs-astgrep: ast-grep not found at $AST_GREP; 'make tools-bench' installs the pinned one" >&2
+	exit 2
+fi
+go build -o "$CCHUB" ./cmd/cchub
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# kind|lang|dir|pattern; kind is the target: selective or unselective.
+CASES=(
+	"selective|go|$GO_DIR|atomic.AddInt64(\$A, \$B)"
+	"unselective|go|$GO_DIR|if \$X != nil { return \$X }"
+	"unselective|go|$GO_DIR|\$A.Lock()"
+	"selective|python|$PY_DIR|os.fsencode(\$A)"
+	"unselective|python|$PY_DIR|self.\$A = \$A"
+	"unselective|python|$PY_DIR|isinstance(\$X, \$T)"
+)
+
+now_ms() { date +%s%N | awk '{printf "%.3f", $1/1e6}'; }
+
+time_ms() {
+	local t0 t1
+	t0=$(now_ms)
+	"$@" >/dev/null 2>&1 || true
+	t1=$(now_ms)
+	awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", b-a}'
+}
+
+median() { sort -n | awk '{a[NR]=$1} END {printf "%.1f", a[int((NR+1)/2)]}'; }
+
+# pair_ms — median wall times of AG_CMD and CC_CMD (arrays), as "ag cc".
+# Without hyperfine the two alternate run by run, so a machine shared with
+# other work slows both alike.
+pair_ms() {
+	if [ -z "${NO_HYPERFINE:-}" ] && [ -n "$HYPERFINE" ]; then
+		local q1=() q2=() a
+		for a in "${AG_CMD[@]}"; do q1+=("$(printf '%q' "$a")"); done
+		for a in "${CC_CMD[@]}"; do q2+=("$(printf '%q' "$a")"); done
+		"$HYPERFINE" -N -i --style none --warmup 1 --runs "$RUNS" --export-csv "$tmp/h.csv" \
+			-n ast-grep "${q1[*]}" -n cchub "${q2[*]}" >/dev/null 2>&1
+		awk -F, 'NR==1 {for (i=1;i<=NF;i++) if ($i=="median") c=i} NR>1 {printf "%.1f ", $c*1000}' "$tmp/h.csv"
+		return
+	fi
+	"${AG_CMD[@]}" >/dev/null 2>&1 || true
+	"${CC_CMD[@]}" >/dev/null 2>&1 || true
+	local ag=() cc=() i
+	for ((i = 0; i < RUNS; i++)); do
+		ag+=("$(time_ms "${AG_CMD[@]}")")
+		cc+=("$(time_ms "${CC_CMD[@]}")")
+	done
+	echo "$(printf '%s\n' "${ag[@]}" | median) $(printf '%s\n' "${cc[@]}" | median)"
+}
+
+# compare.py CC_JSON AG_STREAM DIR SHOW — counts and set differences, and
+# SHOW examples of each difference with the line they start on.
+cat >"$tmp/compare.py" <<'EOF'
+import json, os, sys
+cc_file, ag_file, root, show = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+cc = {}
+with open(cc_file) as f:
+    for line in f:
+        if line.strip():
+            m = json.loads(line)
+            cc[(m["file"], m["start_byte"])] = m["start_line"]
+ag = {}
+with open(ag_file) as f:
+    for line in f:
+        if line.strip():
+            m = json.loads(line)
+            rel = os.path.relpath(m["file"], root)
+            ag[(rel, m["range"]["byteOffset"]["start"])] = m["range"]["start"]["line"] + 1
+only_cc = sorted(set(cc) - set(ag))
+only_ag = sorted(set(ag) - set(cc))
+print(len(ag), len(cc), len(only_cc), len(only_ag))
+def first_line(rel, line):
+    try:
+        with open(os.path.join(root, rel), errors="replace") as f:
+            for i, l in enumerate(f, 1):
+                if i == line:
+                    return l.strip()[:90]
+    except OSError:
+        return ""
+for name, keys, lines in (("only cchub", only_cc, cc), ("only ast-grep", only_ag, ag)):
+    for k in keys[:show]:
+        print(f"    {name}: {k[0]}:{lines[k]}: {first_line(k[0], lines[k])}", file=sys.stderr)
+EOF
+
+# warm_ms LANG DIR PATTERN — the ms of two identical search calls in one
+# `cchub mcp`, as "first second".
+warm_ms() {
+	if [ -n "${NO_MCP:-}" ] || [ ! -f "$MCP_CLIENT" ] || [ ! -d "$MCP_SDK_DIR" ]; then
+		echo "- -"
+		return
+	fi
+	python3 - "$1" "$3" >"$tmp/mcp.json" <<'EOF'
+import json, sys
+call = {"tool": "search", "args": {"pattern": sys.argv[2], "lang": sys.argv[1], "limit": 20}}
+print(json.dumps([call, call]))
+EOF
+	node "$MCP_CLIENT" "$tmp/mcp.json" -- "$CCHUB" mcp --root "$2" 2>/dev/null |
+		python3 -c 'import json, sys; print(" ".join(str(json.loads(l)["ms"]) for l in sys.stdin if l.strip()))'
+}
+
+echo "$(nproc) CPUs; $RUNS runs each, median; $("$AST_GREP" --version); cchub $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo '+dirty')"
+echo "go: $GO_DIR ($(find "$GO_DIR" -name '*.go' -type f | wc -l) .go files)"
+echo "python: $PY_DIR ($(find "$PY_DIR" \( -name '*.py' -o -name '*.pyi' \) -type f | wc -l) .py/.pyi files)"
+printf '%-30s %-7s %10s %10s %7s %7s %8s %8s %8s %8s %10s %10s\n' \
+	pattern corpus "ag ms" "cchub ms" ratio target "ag n" "cchub n" "only cc" "only ag" "mcp 1st" "mcp 2nd"
+status=0
+diffs=()
+for entry in "${CASES[@]}"; do
+	IFS='|' read -r kind lang dir pat <<<"$entry"
+	target=1.0
+	[ "$kind" = selective ] && target=0.1
+	AG_CMD=("$AST_GREP" run -l "$lang" -p "$pat" --json=stream --no-ignore hidden "$dir")
+	CC_CMD=("$CCHUB" search -l "$lang" -p "$pat" --root "$dir" --json)
+	"${AG_CMD[@]}" >"$tmp/ag.json" 2>/dev/null || true
+	"${CC_CMD[@]}" >"$tmp/cc.json" 2>"$tmp/cc.err" || [ $? -eq 1 ] || { cat "$tmp/cc.err" >&2; exit 2; }
+	read -r ag_n cc_n only_cc only_ag < <(python3 "$tmp/compare.py" "$tmp/cc.json" "$tmp/ag.json" "$dir" "$SHOW" 2>"$tmp/diff.txt")
+	read -r ag_ms cc_ms <<<"$(pair_ms)"
+	read -r mcp1 mcp2 <<<"$(warm_ms "$lang" "$dir" "$pat")"
+	ratio=$(awk -v a="$cc_ms" -v b="$ag_ms" 'BEGIN {printf "%.2f", a/b}')
+	mark=""
+	if awk -v r="$ratio" -v t="$target" 'BEGIN {exit !(r > t)}'; then
+		mark=" (over)"
+		[ -n "${STRICT:-}" ] && status=1
+	fi
+	corpus=$lang
+	printf '%-30s %-7s %10s %10s %7s %7s %8s %8s %8s %8s %10s %10s\n' \
+		"$pat" "$corpus" "$ag_ms" "$cc_ms" "$ratio$mark" "≤$target" "$ag_n" "$cc_n" "$only_cc" "$only_ag" "$mcp1" "$mcp2"
+	if [ -s "$tmp/diff.txt" ]; then
+		diffs+=("  $pat ($corpus):" "$(cat "$tmp/diff.txt")")
+	fi
+done
+if [ ${#diffs[@]} -gt 0 ]; then
+	echo
+	echo "differences (first $SHOW of each):"
+	printf '%s\n' "${diffs[@]}"
+fi
+exit $status

@@ -1,0 +1,83 @@
+package structsearch
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"cchub/workspace"
+)
+
+// Errors teach: each names what was wrong and what to write instead.
+func TestCompileErrors(t *testing.T) {
+	for _, c := range []struct {
+		lang, pattern string
+		want          []string
+	}{
+		{"go", `$x.Close()`, []string{"`$x`", "upper case", "write $X"}},
+		{"javascript", `$$$args`, []string{"upper case", "write $$$ARGS"}},
+		{"javascript", `obj.on$EVENT($H)`, []string{"`$EVENT`", `"on$EVENT"`, "whole node"}},
+		{"go", `$A$B`, []string{"whole node"}},
+		{"go", `foo(`, []string{"`foo(` is not valid go", "expression: syntax error at its end", "statement: syntax error at 1:4 near `(`", "top level:", "-l"}},
+		{"go", "if $X {\n\treturn $X $X\n}", []string{"statement: syntax error at 2:"}},
+		{"python", `def f(:`, []string{"not valid python", "statement: syntax error at 1:7"}},
+		{"java", `class { $$$ }`, []string{"not valid java", "class member:"}},
+		{"go", `   `, []string{"empty"}},
+		{"go", `µX`, []string{"reserves"}},
+		// A keyword read as a name is no reading of Go.
+		{"go", `import $I`, []string{"read the keyword `import` as a name"}},
+	} {
+		t.Run(c.lang+"/"+c.pattern, func(t *testing.T) {
+			p, err := Compile(c.pattern, workspace.LanguageByName(c.lang))
+			if err == nil {
+				t.Fatalf("Compile(%q) = %s, want an error", c.pattern, p)
+			}
+			if !errors.Is(err, ErrBadPattern) {
+				t.Errorf("error does not wrap ErrBadPattern: %v", err)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error lacks %q:\n%v", w, err)
+				}
+			}
+		})
+	}
+}
+
+// A lone $ is the language's own (jQuery), and $1 is not a metavariable.
+func TestDollarsThatAreNotMetavariables(t *testing.T) {
+	got := found(t, "javascript", `$("#id").hide()`, "$(\"#id\").hide();\n$(\"#other\").hide();\n")
+	if len(got) != 1 || got[0] != "1:1" {
+		t.Errorf("found %q, want one match at 1:1", got)
+	}
+}
+
+func TestSearchErrors(t *testing.T) {
+	root := writeTree(t, map[string]string{"a.go": "package a\n", "b.py": "x = 1\n"})
+	for _, c := range []struct {
+		name string
+		opts Options
+		want []string
+	}{
+		{"unknown language", Options{Pattern: `f($A)`, Lang: "cobol"}, []string{`unknown language "cobol"`, "go, java, javascript, python"}},
+		{"valid nowhere", Options{Pattern: `foo(`}, []string{"`foo(` is valid code in none of", "c, cpp, go", "-l LANG"}},
+		{"invalid in the language asked", Options{Pattern: `$X is None`, Lang: "go"}, []string{"not valid go"}},
+		{"bad metavariable", Options{Pattern: `f($a)`}, []string{"upper case"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := Search(context.Background(), root, c.opts)
+			if err == nil {
+				t.Fatalf("Search(%+v) = %d matches, want an error", c.opts, len(r.Matches))
+			}
+			if !errors.Is(err, ErrBadPattern) {
+				t.Errorf("error does not wrap ErrBadPattern: %v", err)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error lacks %q:\n%v", w, err)
+				}
+			}
+		})
+	}
+}

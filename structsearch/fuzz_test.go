@@ -1,0 +1,139 @@
+package structsearch
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"cchub/workspace"
+)
+
+// fuzzLangs are the languages the fuzz targets compile for, each with a
+// small file to match against.
+var fuzzLangs = []struct{ name, src string }{
+	{"go", goGuards},
+	{"python", pySrc},
+	{"javascript", jsSrc},
+	{"rust", rustSrc},
+}
+
+var fuzzSeeds = []string{
+	`if $X != nil { return $X }`, `fmt.Println($$$ARGS)`, `$A.Lock()`, `$X`, `$$$`, `$_`, `"$S"`,
+	`print($A)`, `self.$A = $A`, `if $X is None: return $X`, `{ a: $X }`, `if ($X != null) $X.dispose()`,
+	`match $X { $$$ }`, `$A.unwrap()`, `class $C { $$$ }`, `func ($R *$T) $M($$$) $$$R { $$$ }`,
+	`$x`, `obj.on$EVENT`, `foo(`, `)`, `$`, `$$`, `$$$$`, `$A$B`, "µ", "", "\x00", `"unterminated`, `/*`, `//`,
+	"if $X:\n\treturn $X\n  else", `case $X:`, `import $I`, `#include <$H>`, `$1`, `${X}`, `$X.$Y.$Z()`,
+}
+
+// FuzzCompile: any pattern in any language compiles or fails with an
+// error, never panics; a compiled pattern describes itself and matches a
+// real tree without panicking.
+func FuzzCompile(f *testing.F) {
+	for i, s := range fuzzSeeds {
+		f.Add(s, uint8(i))
+	}
+	type tree struct {
+		lang *workspace.Language
+		t    *workspace.Tree
+	}
+	var trees []tree
+	for _, l := range fuzzLangs {
+		lang := workspace.LanguageByName(l.name)
+		t, err := workspace.ParseOnce(context.Background(), lang, []byte(l.src))
+		if err != nil {
+			f.Fatal(err)
+		}
+		trees = append(trees, tree{lang, t})
+	}
+	f.Cleanup(func() {
+		for _, t := range trees {
+			t.t.Release()
+		}
+	})
+	f.Fuzz(func(t *testing.T, pattern string, which uint8) {
+		tr := trees[int(which)%len(trees)]
+		p, err := Compile(pattern, tr.lang)
+		if err != nil {
+			if !strings.Contains(err.Error(), "bad pattern") {
+				t.Fatalf("Compile(%q, %s): an error that is not ErrBadPattern: %v", pattern, tr.lang.Name, err)
+			}
+			return
+		}
+		defer p.Close()
+		if p.String() == "" {
+			t.Fatalf("Compile(%q, %s): empty String()", pattern, tr.lang.Name)
+		}
+		src := tr.t.Source
+		ms := p.Match(tr.t.RootNode(), src)
+		if len(ms) > 0 && !p.MayMatch(src) {
+			t.Fatalf("Compile(%q, %s): %d matches in a source MayMatch refuses", pattern, tr.lang.Name, len(ms))
+		}
+		for _, m := range ms {
+			if m.StartByte < 0 || m.EndByte > len(src) || m.StartByte > m.EndByte || m.StartLine < 1 || m.StartCol < 1 {
+				t.Fatalf("Compile(%q, %s): a match out of range: %+v", pattern, tr.lang.Name, m)
+			}
+		}
+	})
+}
+
+// FuzzRewriteMetas: rewriting metavariables for the parser only ever
+// swaps '$' for the stand-in, so the pattern reads back unchanged.
+func FuzzRewriteMetas(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.Contains(s, expando) {
+			return
+		}
+		out, err := rewriteMetas(s)
+		if err != nil {
+			return
+		}
+		if back := strings.ReplaceAll(out, expando, "$"); back != s {
+			t.Fatalf("rewriteMetas(%q) = %q, which reads back as %q", s, out, back)
+		}
+	})
+}
+
+// FuzzPrefilter: on any Go source, the prefilter never refuses a source
+// that matches, and anchored candidates find what visiting every node
+// finds.
+func FuzzPrefilter(f *testing.F) {
+	f.Add(goGuards)
+	f.Add(goCalls)
+	f.Add(goMisc)
+	f.Add("package p\nfunc f() { if x != nil /* c */ { return x } ; a.Lock( ) }\n")
+	f.Add("package p\nvar s = \"if x != nil { return x }\" + `a.Lock()`\n")
+	lang := workspace.LanguageByName("go")
+	var patterns []*Pattern
+	for _, src := range []string{`if $X != nil { return $X }`, `$A.Lock()`, `fmt.Println($$$)`, `os.Getenv("HOME")`, `"$S"`, `$X = $X + $Y`, `$F($$$)`} {
+		p, err := Compile(src, lang)
+		if err != nil {
+			f.Fatal(err)
+		}
+		patterns = append(patterns, p)
+	}
+	f.Cleanup(func() {
+		for _, p := range patterns {
+			p.Close()
+		}
+	})
+	f.Fuzz(func(t *testing.T, src string) {
+		tree, err := workspace.ParseOnce(context.Background(), lang, []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tree.Release()
+		for _, p := range patterns {
+			got := p.Match(tree.RootNode(), tree.Source)
+			all := p.matchNodes(p.queryCandidates(tree.RootNode()), tree.Source)
+			if !sameMatches(got, all) {
+				t.Fatalf("%s: anchored search found %d matches, every node %d, in %q", p.Source, len(got), len(all), src)
+			}
+			if len(all) > 0 && !p.MayMatch(tree.Source) {
+				t.Fatalf("%s: MayMatch refused %q, which matches", p.Source, src)
+			}
+		}
+	})
+}

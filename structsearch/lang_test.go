@@ -1,0 +1,85 @@
+package structsearch
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"cchub/workspace"
+)
+
+// found compiles pattern for lang, matches it against src and returns each
+// match as "line:col" followed by its captures ("3:2 $X=err").
+func found(t *testing.T, lang, pattern, src string) []string {
+	t.Helper()
+	p := compile(t, lang, pattern)
+	defer p.Close()
+	tree, err := workspace.ParseOnce(context.Background(), p.Lang, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Release()
+	if tree.RootNode().HasError() {
+		t.Fatalf("the %s source does not parse cleanly:\n%s", lang, tree.RootNode())
+	}
+	out := []string{}
+	for _, m := range p.Match(tree.RootNode(), tree.Source) {
+		s := fmt.Sprintf("%d:%d", m.StartLine, m.StartCol)
+		for _, c := range m.Captures {
+			s += fmt.Sprintf(" %s=%s", c.Name, strings.Join(strings.Fields(c.Text), " "))
+		}
+		out = append(out, s)
+	}
+	if !p.MayMatch([]byte(src)) && len(out) > 0 {
+		t.Errorf("MayMatch said no to a source with %d matches", len(out))
+	}
+	return out
+}
+
+func compile(t *testing.T, lang, pattern string) *Pattern {
+	t.Helper()
+	l := workspace.LanguageByName(lang)
+	if l == nil {
+		t.Fatalf("no language %q", lang)
+	}
+	p, err := Compile(pattern, l)
+	if err != nil {
+		t.Fatalf("Compile(%q, %s): %v", pattern, lang, err)
+	}
+	return p
+}
+
+type langCase struct {
+	name    string
+	lang    string
+	pattern string
+	src     string
+	want    []string // "line:col $CAPTURE=text ..."
+	context string   // if set, the wrapping context that must accept the pattern
+}
+
+func runLangCases(t *testing.T, cases []langCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.lang+"/"+c.name, func(t *testing.T) {
+			if c.context != "" {
+				p := compile(t, c.lang, c.pattern)
+				if p.Context != c.context {
+					t.Errorf("%q compiled in the %s context as %s; want the %s context", c.pattern, p.Context, p, c.context)
+				}
+				p.Close()
+			}
+			got := found(t, c.lang, c.pattern, c.src)
+			if c.want == nil {
+				c.want = []string{}
+			}
+			if !slices.Equal(got, c.want) {
+				p := compile(t, c.lang, c.pattern)
+				defer p.Close()
+				t.Errorf("%q (%s context, %s)\nfound %q\nwant  %q", c.pattern, p.Context, p, got, c.want)
+			}
+		})
+	}
+}
