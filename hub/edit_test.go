@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestMCPEditAfterReadThenStaleRefused(t *testing.T) {
@@ -108,5 +109,21 @@ func TestMCPWriteAndApplyPatch(t *testing.T) {
 	got, _ = os.ReadFile(filepath.Join(ws, "notes", "todo.txt"))
 	if string(got) != "one\nthree\n" {
 		t.Fatalf("a refused patch changed todo.txt: %q", got)
+	}
+}
+
+func TestMCPRunEndsWithItsSession(t *testing.T) {
+	h := newTestHub(t, copyWorkspace(t, "go"))
+	cs := connect(t, h)
+	callText(t, cs, "read", map[string]any{"path": "go.mod"})
+	if n := h.runs.count(); n != 1 {
+		t.Fatalf("%d runs after one session's call, want 1", n)
+	}
+	cs.Close()
+	for i := 0; h.runs.count() != 0; i++ {
+		if i == 500 {
+			t.Fatal("the run outlived its session")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

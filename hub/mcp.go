@@ -46,16 +46,29 @@ func errorResult(err error) *mcp.CallToolResult {
 // The MCP session is the conversation: it gets one Run.
 func tool[In any](h *Hub, name, hint string, run func(ctx context.Context, r *Run, in In) (string, error)) mcp.ToolHandlerFor[In, any] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
-		var key any = h
-		if req != nil && req.Session != nil {
-			key = req.Session
-		}
-		text, err := run(ctx, h.runs.get(key), in)
+		text, err := run(ctx, h.sessionRun(req), in)
 		if err != nil {
 			return errorResult(err), nil, nil
 		}
 		return textResult(h.Bounded(name, text, hint)), nil, nil
 	}
+}
+
+// sessionRun is the Run of the request's MCP session, made on its first
+// call and forgotten when the session ends.
+func (h *Hub) sessionRun(req *mcp.CallToolRequest) *Run {
+	if req == nil || req.Session == nil {
+		return NewRun()
+	}
+	ss := req.Session
+	r, created := h.runs.get(ss)
+	if created {
+		go func() { // owned by the session: returns when it closes
+			ss.Wait()
+			h.runs.end(ss)
+		}()
+	}
+	return r
 }
 
 // Serve runs the MCP server on stdio until the client goes away or ctx ends.

@@ -22,7 +22,8 @@ type runs struct {
 	m  map[any]*Run
 }
 
-func (rs *runs) get(key any) *Run {
+// get returns key's Run, and whether it was made by this call.
+func (rs *runs) get(key any) (*Run, bool) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if rs.m == nil {
@@ -33,11 +34,17 @@ func (rs *runs) get(key any) *Run {
 		r = NewRun()
 		rs.m[key] = r
 	}
-	return r
+	return r, !ok
 }
 
 func (rs *runs) end(key any) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	delete(rs.m, key)
+}
+
+func (rs *runs) count() int {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return len(rs.m)
 }
