@@ -268,21 +268,5 @@ func (x *extractor) lastNamed(n *sitter.Node) *sitter.Node {
 // fieldKids returns the children of n in field name (a field may repeat:
 // `int a, b;` has two declarators).
 func (x *extractor) fieldKids(n *sitter.Node, name string) []*sitter.Node {
-	if x.cur == nil {
-		x.cur = sitter.NewTreeCursor(n)
-	} else {
-		x.cur.Reset(n)
-	}
-	if !x.cur.GoToFirstChild() {
-		return nil
-	}
-	var out []*sitter.Node
-	for {
-		if x.cur.CurrentFieldName() == name {
-			out = append(out, x.cur.CurrentNode())
-		}
-		if !x.cur.GoToNextSibling() {
-			return out
-		}
-	}
+	return x.kidsWhere(n, func(field string) bool { return field == name })
 }

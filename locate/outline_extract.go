@@ -61,6 +61,11 @@ func (x *extractor) symbols(root *sitter.Node) []*Symbol {
 // kids returns all children of n, named or not, walking with one reused
 // cursor (Child(i) is linear in i).
 func (x *extractor) kids(n *sitter.Node) []*sitter.Node {
+	return x.kidsWhere(n, func(string) bool { return true })
+}
+
+// kidsWhere returns the children of n whose field name keep accepts.
+func (x *extractor) kidsWhere(n *sitter.Node, keep func(field string) bool) []*sitter.Node {
 	if n == nil {
 		return nil
 	}
@@ -74,7 +79,9 @@ func (x *extractor) kids(n *sitter.Node) []*sitter.Node {
 	}
 	var out []*sitter.Node
 	for {
-		out = append(out, x.cur.CurrentNode())
+		if keep(x.cur.CurrentFieldName()) {
+			out = append(out, x.cur.CurrentNode())
+		}
 		if !x.cur.GoToNextSibling() {
 			return out
 		}
