@@ -17,13 +17,24 @@ type Hub struct {
 	runs  runs
 }
 
-// New opens the hub for the workspace rooted at dir.
-func New(dir string) (*Hub, error) {
+// Options tunes a hub; the zero value is the default.
+type Options struct {
+	// ParseCacheBytes bounds the parse cache by source bytes (0 means
+	// workspace.DefaultParseCacheBytes). A structural search over more
+	// source than this parses again when repeated.
+	ParseCacheBytes int
+}
+
+// New opens the hub for the workspace rooted at dir, with default options.
+func New(dir string) (*Hub, error) { return Open(dir, Options{}) }
+
+// Open opens the hub for the workspace rooted at dir.
+func Open(dir string, o Options) (*Hub, error) {
 	root, err := workspace.Open(dir)
 	if err != nil {
 		return nil, err
 	}
-	return &Hub{Root: root, Parses: workspace.NewParseCache(0), files: textedit.NewFiles(root)}, nil
+	return &Hub{Root: root, Parses: workspace.NewParseCache(o.ParseCacheBytes), files: textedit.NewFiles(root)}, nil
 }
 
 // Close releases what the hub holds: cached trees now, servers later.

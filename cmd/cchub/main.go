@@ -112,14 +112,23 @@ func jsonFlag(c *cobra.Command, g *globals) {
 }
 
 func mcpCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var cacheMB int
+	c := &cobra.Command{
 		Use:   "mcp",
 		Short: "serve agents over MCP on stdio",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return withHub(g, func(h *hub.Hub) error { return hub.Serve(c.Context(), h) })
+			h, err := hub.Open(g.root, hub.Options{ParseCacheBytes: cacheMB << 20})
+			if err != nil {
+				return badInput(err)
+			}
+			defer h.Close()
+			return hub.Serve(c.Context(), h)
 		},
 	}
+	c.Flags().IntVar(&cacheMB, "parse-cache-mb", workspace.DefaultParseCacheBytes>>20,
+		"source megabytes whose parsed trees stay cached (trees take several times their source in memory)")
+	return c
 }
 
 func demoCmd(g *globals) *cobra.Command {
