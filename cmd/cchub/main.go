@@ -149,8 +149,17 @@ func demoCmd(g *globals) *cobra.Command {
 	return c
 }
 
-// unlimited is what the CLI asks for: humans and CI get everything.
+// unlimited is what the CLI asks for unless told: humans and CI get
+// everything.
 const unlimited = 1 << 30
+
+// cliLimit turns a --limit flag (0: no limit) into a locate limit.
+func cliLimit(n int) int {
+	if n <= 0 {
+		return unlimited
+	}
+	return n
+}
 
 func globCmd(g *globals) *cobra.Command {
 	var path string
@@ -161,7 +170,7 @@ func globCmd(g *globals) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return withHub(g, func(h *hub.Hub) error {
-				r, err := h.Glob(c.Context(), locate.GlobOptions{Pattern: args[0], Path: path, Limit: limit})
+				r, err := h.Glob(c.Context(), locate.GlobOptions{Pattern: args[0], Path: path, Limit: cliLimit(limit)})
 				if err != nil {
 					return badInput(err)
 				}
@@ -176,7 +185,7 @@ func globCmd(g *globals) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&path, "path", "", "directory to search under")
-	c.Flags().IntVar(&limit, "limit", unlimited, "most files to list")
+	c.Flags().IntVar(&limit, "limit", 0, "most files to list (0: all)")
 	jsonFlag(c, g)
 	return c
 }
@@ -192,6 +201,7 @@ func grepCmd(g *globals) *cobra.Command {
 			if len(args) == 2 {
 				o.Path = args[1]
 			}
+			o.Limit = cliLimit(o.Limit)
 			return withHub(g, func(h *hub.Hub) error {
 				r, err := h.Grep(c.Context(), o)
 				if err != nil {
@@ -210,7 +220,7 @@ func grepCmd(g *globals) *cobra.Command {
 	c.Flags().BoolVarP(&o.Literal, "literal", "F", false, "pattern is plain text")
 	c.Flags().BoolVarP(&o.IgnoreCase, "ignore-case", "i", false, "ignore letter case")
 	c.Flags().StringVar(&o.Include, "include", "", "only files whose path matches this glob")
-	c.Flags().IntVar(&o.Limit, "limit", unlimited, "most matching lines to show")
+	c.Flags().IntVar(&o.Limit, "limit", 0, "most matching lines to show (0: all)")
 	jsonFlag(c, g)
 	return c
 }
