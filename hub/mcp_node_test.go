@@ -55,7 +55,9 @@ func TestMCPWithTheTypeScriptSDKClient(t *testing.T) {
 	{"tool": "outline", "args": {"path": "."}},
 	{"tool": "read", "args": {"path": "go.mod"}},
 	{"tool": "read", "args": {"path": "../outside"}},
-	{"tool": "grep", "args": {"pattern": "Store("}}]`
+	{"tool": "grep", "args": {"pattern": "Store("}},
+	{"tool": "search", "args": {"pattern": "if $X != nil { return $X }", "lang": "go"}},
+	{"tool": "edit", "args": {"path": "store/persist.go", "old_string": "    if err != nil {\n        return err\n    }", "new_string": "    if err != nil {\n        return fmt.Errorf(\"save: %w\", err)\n    }"}}]`
 	sf := filepath.Join(t.TempDir(), "script.json")
 	if err := os.WriteFile(sf, []byte(script), 0o644); err != nil {
 		t.Fatal(err)
@@ -84,8 +86,8 @@ func TestMCPWithTheTypeScriptSDKClient(t *testing.T) {
 		}
 		steps = append(steps, s)
 	}
-	if len(steps) != 7 {
-		t.Fatalf("got %d steps, want 7:\n%s", len(steps), out)
+	if len(steps) != 9 {
+		t.Fatalf("got %d steps, want 9:\n%s", len(steps), out)
 	}
 	if len(steps[0].List) != 9 || steps[0].Bytes > 20*1024 {
 		t.Errorf("tools/list = %v (%d bytes)", steps[0].List, steps[0].Bytes)
@@ -103,5 +105,15 @@ func TestMCPWithTheTypeScriptSDKClient(t *testing.T) {
 	}
 	if !steps[6].IsError || !strings.Contains(steps[6].Text, "literal") {
 		t.Errorf("invalid regex: want a tool error suggesting literal, got %+v", steps[6])
+	}
+	if steps[7].IsError || !strings.Contains(steps[7].Text, "store/persist.go:12:2  $X = err") {
+		t.Errorf("search: %+v", steps[7])
+	}
+	if steps[8].IsError || !strings.HasPrefix(steps[8].Text, "Edited store/persist.go: lines 12-14") {
+		t.Errorf("edit: %+v", steps[8])
+	}
+	got, err := os.ReadFile(filepath.Join(ws, "store", "persist.go"))
+	if err != nil || !strings.Contains(string(got), "\tif err != nil {\n\t\treturn fmt.Errorf(\"save: %w\", err)\n\t}\n") {
+		t.Errorf("the edit did not land in the file's tabs:\n%s", got)
 	}
 }
