@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path"
 	"strings"
 
@@ -100,15 +98,8 @@ func Outline(ctx context.Context, root *workspace.Root, cache *workspace.ParseCa
 	if opts.MaxFiles <= 0 {
 		opts.MaxFiles = defaultMaxFiles
 	}
-	abs, rel, err := root.Resolve(p)
+	abs, rel, st, err := resolveExisting(ctx, root, p)
 	if err != nil {
-		return nil, fmt.Errorf("outline: %w", err)
-	}
-	st, err := os.Stat(abs)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("outline: %w", notFound(ctx, root, rel, true))
-		}
 		return nil, fmt.Errorf("outline: %w", err)
 	}
 	if st.IsDir() {
@@ -141,6 +132,9 @@ func errUnsupported(rel string) error {
 func outlineFile(ctx context.Context, cache *workspace.ParseCache, abs, rel string, opts OutlineOptions) (*FileOutline, []byte, error) {
 	lang := workspace.LanguageFor(rel)
 	if lang == nil {
+		if _, err := workspace.ReadText(abs, rel); errors.Is(err, workspace.ErrBinary) {
+			return nil, nil, err // "use read" would not help
+		}
 		return nil, nil, errUnsupported(rel)
 	}
 	src, err := workspace.ReadText(abs, rel)

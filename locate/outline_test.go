@@ -442,6 +442,7 @@ func TestOutlineErrors(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "Makefile"), []byte("all:\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "empty.py"), nil, 0o644)
+	os.WriteFile(filepath.Join(dir, "data.bin"), []byte("\x00\x01binary"), 0o644)
 	root, _ := workspace.Open(dir)
 	cache := workspace.NewParseCache(0)
 	tests := []struct {
@@ -452,6 +453,7 @@ func TestOutlineErrors(t *testing.T) {
 		{"notes.txt", []string{`no outline for ".txt" files`, "c, cpp, go, java, javascript, python, rust, tsx, typescript", "use read"}, nil},
 		{"Makefile", []string{"no outline for files without an extension", "use read"}, nil},
 		{"blob.go", []string{"binary file", "blob.go"}, workspace.ErrBinary},
+		{"data.bin", []string{"binary file", "data.bin"}, workspace.ErrBinary}, // not "use read": read refuses it too
 		{"nope.go", []string{"no such file: nope.go"}, os.ErrNotExist},
 		{"../outside.go", []string{"outside the workspace root"}, workspace.ErrOutsideRoot},
 	}
