@@ -248,6 +248,7 @@ func TestReadMissingSuggests(t *testing.T) {
 		{"src/Handler.go", "no such file: src/Handler.go; did you mean src/handler.go, src/handlers.go?"},
 		{"srcs", "no such file: srcs; did you mean src/?"},
 		{"nothing/like/this.rs", `no such file: nothing/like/this.rs; glob for its name (e.g. "**/this.rs") or read its parent directory nothing/like`},
+		{"zzqqxx.rs", `no such file: zzqqxx.rs; glob for its name (e.g. "**/zzqqxx.rs") or read the workspace root (path ".")`},
 	} {
 		_, err := Read(context.Background(), root, ReadOptions{Path: c.path})
 		if err == nil || err.Error() != c.want || !errors.Is(err, fs.ErrNotExist) {

@@ -23,7 +23,11 @@ func (e *NotFoundError) Error() string {
 	if len(e.Suggestions) > 0 {
 		return "no such file: " + e.Path + "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"
 	}
-	return "no such file: " + e.Path + "; glob for its name (e.g. \"**/" + path.Base(e.Path) + "\") or read its parent directory " + parentDir(e.Path)
+	parent := "its parent directory " + parentDir(e.Path)
+	if parentDir(e.Path) == "." {
+		parent = `the workspace root (path ".")`
+	}
+	return "no such file: " + e.Path + "; glob for its name (e.g. \"**/" + path.Base(e.Path) + "\") or read " + parent
 }
 
 // Unwrap lets errors.Is(err, fs.ErrNotExist) hold.
