@@ -144,6 +144,12 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 		}
 	}()
 
+	// One search is one scan of the cache: repeated, it finds the trees
+	// that fit even when it parses more than the cache holds.
+	var scan *workspace.Scan
+	if opts.Cache != nil {
+		scan = opts.Cache.NewScan()
+	}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	var firstErr error
@@ -152,7 +158,7 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				ms, parsed, err := searchFile(ctx, root, opts.Cache, j.rel, j.p)
+				ms, parsed, err := searchFile(ctx, root, scan, j.rel, j.p)
 				mu.Lock()
 				res.Files++
 				res.filesIn[j.p.Lang.Name]++
@@ -192,7 +198,7 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 // searchFile reads, prefilters, parses and matches one file. Files that
 // are not text (binary, too large) are skipped, as grep does; text that is
 // not all UTF-8 (a Latin-1 comment) is searched like the rest.
-func searchFile(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, rel string, p *Pattern) ([]Match, bool, error) {
+func searchFile(ctx context.Context, root *workspace.Root, scan *workspace.Scan, rel string, p *Pattern) ([]Match, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
 	}
@@ -207,8 +213,8 @@ func searchFile(ctx context.Context, root *workspace.Root, cache *workspace.Pars
 		return nil, false, nil
 	}
 	var tree *workspace.Tree
-	if cache != nil {
-		tree, err = cache.Parse(ctx, rel, p.Lang, src)
+	if scan != nil {
+		tree, err = scan.Parse(ctx, rel, p.Lang, src)
 	} else {
 		tree, err = workspace.ParseOnce(ctx, p.Lang, src)
 	}

@@ -55,6 +55,7 @@ type cacheEntry struct {
 	inUse   sync.Mutex // held by the one holder of the tree
 	refs    int        // holders plus waiters, guarded by cache.mu
 	evicted bool       // guarded by cache.mu
+	gen     uint64     // the scan that last touched it (0: none), guarded by cache.mu
 	elem    *list.Element
 }
 
@@ -70,6 +71,7 @@ type ParseCache struct {
 	byKey    map[cacheKey]*cacheEntry
 	byPath   map[string]*cacheEntry
 	lru      *list.List // front = most recent
+	scans    uint64     // scans started, for Scan generations
 	hits     int
 	misses   int
 }
@@ -92,11 +94,40 @@ func NewParseCache(maxBytes int) *ParseCache {
 // from the cache when the same content was parsed before. The caller must
 // Release the tree.
 func (c *ParseCache) Parse(ctx context.Context, rel string, lang *Language, src []byte) (*Tree, error) {
+	return c.parseIn(ctx, 0, rel, lang, src)
+}
+
+// Scan is one pass over many files, such as a structural search. Its parses
+// may evict trees from before the pass but never each other: under plain
+// LRU, a pass over more source than the cache holds evicts every tree in
+// turn, and the same pass repeated finds none. With a Scan, the part that
+// fit stays for the next identical pass.
+type Scan struct {
+	c   *ParseCache
+	gen uint64
+}
+
+// NewScan starts a pass over many files.
+func (c *ParseCache) NewScan() *Scan {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.scans++
+	return &Scan{c: c, gen: c.scans}
+}
+
+// Parse is ParseCache.Parse within the pass.
+func (s *Scan) Parse(ctx context.Context, rel string, lang *Language, src []byte) (*Tree, error) {
+	return s.c.parseIn(ctx, s.gen, rel, lang, src)
+}
+
+// parseIn parses for the scan gen (0: no scan).
+func (c *ParseCache) parseIn(ctx context.Context, gen uint64, rel string, lang *Language, src []byte) (*Tree, error) {
 	key := cacheKey{path: rel, lang: lang.Name, hash: sha256.Sum256(src)}
 	c.mu.Lock()
 	if e, ok := c.byKey[key]; ok {
 		c.hits++
 		e.refs++
+		e.gen = gen
 		c.lru.MoveToFront(e.elem)
 		c.mu.Unlock()
 		e.inUse.Lock()
@@ -109,7 +140,7 @@ func (c *ParseCache) Parse(ctx context.Context, rel string, lang *Language, src 
 	if err != nil {
 		return nil, err
 	}
-	e := &cacheEntry{cache: c, key: key, tree: tree, src: src, refs: 1}
+	e := &cacheEntry{cache: c, key: key, tree: tree, src: src, refs: 1, gen: gen}
 	e.inUse.Lock()
 
 	c.mu.Lock()
@@ -127,17 +158,21 @@ func (c *ParseCache) Parse(ctx context.Context, rel string, lang *Language, src 
 		e.evicted = true // too big to keep; still usable once
 		return &Tree{Tree: tree, Lang: lang, Source: src, e: e}, nil
 	}
+	// Make room from the least recently used end. Within a scan, meeting a
+	// tree the same scan touched means every tree left is the scan's own
+	// (they are the more recent): keep them, and this one goes uncached.
+	for c.used+len(src) > c.maxBytes {
+		back := c.lru.Back().Value.(*cacheEntry)
+		if gen != 0 && back.gen == gen {
+			e.evicted = true
+			return &Tree{Tree: tree, Lang: lang, Source: src, e: e}, nil
+		}
+		c.evictLocked(back)
+	}
 	e.elem = c.lru.PushFront(e)
 	c.byKey[key] = e
 	c.byPath[rel] = e
 	c.used += len(src)
-	for c.used > c.maxBytes {
-		back := c.lru.Back()
-		if back == nil || back.Value.(*cacheEntry) == e {
-			break
-		}
-		c.evictLocked(back.Value.(*cacheEntry))
-	}
 	return &Tree{Tree: tree, Lang: lang, Source: src, e: e}, nil
 }
 

@@ -167,3 +167,39 @@ func TestParseAfterCancelledContextStillParses(t *testing.T) {
 		t.Fatal("a parse under a cancelled context went ahead")
 	}
 }
+
+// A pass larger than the cache, repeated, finds the part that fit: plain
+// LRU would have evicted every tree in turn and found none.
+func TestScanLargerThanTheCacheKeepsWhatFits(t *testing.T) {
+	src := goSource(0)
+	c := NewParseCache(3 * len(src))
+	defer c.Close()
+	lang := LanguageByName("go")
+	pass := func() {
+		s := c.NewScan()
+		for i := 0; i < 5; i++ {
+			tr, err := s.Parse(context.Background(), fmt.Sprintf("f%d.go", i), lang, goSource(i%10))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr.Release()
+		}
+	}
+	pass()
+	if st := c.Stats(); st.Trees != 3 || st.Misses != 5 {
+		t.Fatalf("after one pass: %+v, want 3 trees kept of 5 parsed", st)
+	}
+	pass()
+	if st := c.Stats(); st.Hits != 3 || st.Trees != 3 {
+		t.Fatalf("after the same pass again: %+v, want 3 hits", st)
+	}
+	// Outside a scan, LRU as before: a new file evicts the oldest.
+	tr, err := c.Parse(context.Background(), "new.go", lang, goSource(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Release()
+	if st := c.Stats(); st.Trees != 3 || st.Bytes > 3*len(src) {
+		t.Fatalf("after a plain parse: %+v", st)
+	}
+}
