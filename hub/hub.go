@@ -21,7 +21,8 @@ type Hub struct {
 type Options struct {
 	// ParseCacheBytes bounds the parse cache by source bytes (0 means
 	// workspace.DefaultParseCacheBytes). A structural search over more
-	// source than this parses again when repeated.
+	// source than this parses the part that did not fit again when
+	// repeated.
 	ParseCacheBytes int
 }
 
