@@ -47,13 +47,7 @@ func (x *extractor) cDeclsGuarded(kids []*sitter.Node, inClass bool, guard strin
 		if len(syms) == 0 {
 			continue
 		}
-		doc := x.docAbove(kids, i)
-		for _, s := range syms {
-			if s.Doc == "" {
-				s.Doc = doc
-			}
-		}
-		out = append(out, syms...)
+		out = append(out, x.withDocAbove(syms, kids, i)...)
 	}
 	return im.emit(out)
 }

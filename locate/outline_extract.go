@@ -193,6 +193,18 @@ func isComment(n *sitter.Node) bool {
 	return t == "comment" || t == "line_comment" || t == "block_comment"
 }
 
+// withDocAbove gives the symbols declared by kids[i] that have no doc of
+// their own the comment above kids[i].
+func (x *extractor) withDocAbove(syms []*Symbol, kids []*sitter.Node, i int) []*Symbol {
+	doc := x.docAbove(kids, i)
+	for _, s := range syms {
+		if s.Doc == "" {
+			s.Doc = doc
+		}
+	}
+	return syms
+}
+
 // docAbove returns the first line of the comment block that sits directly
 // above kids[i] (no blank line between, not trailing the code before it),
 // or "".

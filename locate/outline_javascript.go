@@ -25,13 +25,7 @@ func (x *extractor) jsStatements(kids []*sitter.Node) []*Symbol {
 		if len(syms) == 0 {
 			continue
 		}
-		doc := x.docAbove(kids, i)
-		for _, s := range syms {
-			if s.Doc == "" {
-				s.Doc = doc
-			}
-		}
-		out = append(out, syms...)
+		out = append(out, x.withDocAbove(syms, kids, i)...)
 	}
 	return im.emit(out)
 }
