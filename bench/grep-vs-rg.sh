@@ -56,40 +56,8 @@ PATTERNS=(
 	'|[A-Z]{3}[0-9]{3}'
 )
 
-now_ms() { date +%s%N | awk '{printf "%.3f", $1/1e6}'; }
-
-# time_ms CMD... — wall time of one run, in ms.
-time_ms() {
-	local t0 t1
-	t0=$(now_ms)
-	"$@" >/dev/null 2>&1 || true
-	t1=$(now_ms)
-	awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", b-a}'
-}
-
-median() { sort -n | awk '{a[NR]=$1} END {printf "%.1f", a[int((NR+1)/2)]}'; }
-
-# pair_ms — median wall times of RG_CMD and CC_CMD (arrays), as "rg cc".
-# Without hyperfine the two alternate run by run, so a machine shared with
-# other work slows both alike.
-pair_ms() {
-	if [ -z "${NO_HYPERFINE:-}" ] && command -v hyperfine >/dev/null; then
-		local q1=() q2=() a
-		for a in "${RG_CMD[@]}"; do q1+=("$(printf '%q' "$a")"); done
-		for a in "${CC_CMD[@]}"; do q2+=("$(printf '%q' "$a")"); done
-		hyperfine -N --style none --warmup 1 --runs "$RUNS" --export-csv "$tmp/h.csv" -n rg "${q1[*]}" -n cchub "${q2[*]}" >/dev/null 2>&1
-		awk -F, 'NR==1 {for (i=1;i<=NF;i++) if ($i=="median") c=i} NR>1 {printf "%.1f ", $c*1000}' "$tmp/h.csv"
-		return
-	fi
-	"${RG_CMD[@]}" >/dev/null 2>&1 || true
-	"${CC_CMD[@]}" >/dev/null 2>&1 || true
-	local rg=() cc=() i
-	for ((i = 0; i < RUNS; i++)); do
-		rg+=("$(time_ms "${RG_CMD[@]}")")
-		cc+=("$(time_ms "${CC_CMD[@]}")")
-	done
-	echo "$(printf '%s\n' "${rg[@]}" | median) $(printf '%s\n' "${cc[@]}" | median)"
-}
+HYPERFINE=$(command -v hyperfine || true)
+. bench/timing.sh
 
 echo "tree: $DIR ($(rg --files "${RG_FLAGS[@]}" "$DIR" | wc -l) files seen by rg); $(nproc) CPUs; $RUNS runs each; $(rg --version | head -1)"
 printf '%-28s %10s %10s %8s %10s %10s  %s\n' pattern "rg ms" "cchub ms" ratio "rg lines" "cchub" "equal?"
@@ -101,7 +69,7 @@ for entry in "${PATTERNS[@]}"; do
 	[ -n "$flags" ] && fl=("$flags")
 	rg_count=$(rg -c "${RG_FLAGS[@]}" "${fl[@]}" -- "$pat" "$DIR" | awk -F: '{s += $NF} END {print s+0}')
 	cc_count=$("$tmp/grepbench" "${fl[@]}" -- "$pat" "$DIR" | sed -n 's/^matches=\([0-9]*\).*/\1/p')
-	RG_CMD=(rg -c "${RG_FLAGS[@]}" "${fl[@]}" -- "$pat" "$DIR")
+	PEER_CMD=(rg -c "${RG_FLAGS[@]}" "${fl[@]}" -- "$pat" "$DIR")
 	CC_CMD=("$tmp/grepbench" "${fl[@]}" -- "$pat" "$DIR")
 	read -r rg_ms cc_ms <<<"$(pair_ms)"
 	ratio=$(awk -v a="$cc_ms" -v b="$rg_ms" 'BEGIN {printf "%.2f", a/b}')

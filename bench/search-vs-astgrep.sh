@@ -63,40 +63,7 @@ CASES=(
 	"unselective|python|$PY_DIR|isinstance(\$X, \$T)"
 )
 
-now_ms() { date +%s%N | awk '{printf "%.3f", $1/1e6}'; }
-
-time_ms() {
-	local t0 t1
-	t0=$(now_ms)
-	"$@" >/dev/null 2>&1 || true
-	t1=$(now_ms)
-	awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", b-a}'
-}
-
-median() { sort -n | awk '{a[NR]=$1} END {printf "%.1f", a[int((NR+1)/2)]}'; }
-
-# pair_ms — median wall times of AG_CMD and CC_CMD (arrays), as "ag cc".
-# Without hyperfine the two alternate run by run, so a machine shared with
-# other work slows both alike.
-pair_ms() {
-	if [ -z "${NO_HYPERFINE:-}" ] && [ -n "$HYPERFINE" ]; then
-		local q1=() q2=() a
-		for a in "${AG_CMD[@]}"; do q1+=("$(printf '%q' "$a")"); done
-		for a in "${CC_CMD[@]}"; do q2+=("$(printf '%q' "$a")"); done
-		"$HYPERFINE" -N -i --style none --warmup 1 --runs "$RUNS" --export-csv "$tmp/h.csv" \
-			-n ast-grep "${q1[*]}" -n cchub "${q2[*]}" >/dev/null 2>&1
-		awk -F, 'NR==1 {for (i=1;i<=NF;i++) if ($i=="median") c=i} NR>1 {printf "%.1f ", $c*1000}' "$tmp/h.csv"
-		return
-	fi
-	"${AG_CMD[@]}" >/dev/null 2>&1 || true
-	"${CC_CMD[@]}" >/dev/null 2>&1 || true
-	local ag=() cc=() i
-	for ((i = 0; i < RUNS; i++)); do
-		ag+=("$(time_ms "${AG_CMD[@]}")")
-		cc+=("$(time_ms "${CC_CMD[@]}")")
-	done
-	echo "$(printf '%s\n' "${ag[@]}" | median) $(printf '%s\n' "${cc[@]}" | median)"
-}
+. bench/timing.sh
 
 # compare.py CC_JSON AG_STREAM DIR SHOW — counts and set differences, and
 # SHOW examples of each difference with the line they start on.
@@ -159,9 +126,9 @@ for entry in "${CASES[@]}"; do
 	IFS='|' read -r kind lang dir pat <<<"$entry"
 	target=1.0
 	[ "$kind" = selective ] && target=0.1
-	AG_CMD=("$AST_GREP" run -l "$lang" -p "$pat" --json=stream --no-ignore hidden "$dir")
+	PEER_CMD=("$AST_GREP" run -l "$lang" -p "$pat" --json=stream --no-ignore hidden "$dir")
 	CC_CMD=("$CCHUB" search -l "$lang" -p "$pat" --root "$dir" --json)
-	"${AG_CMD[@]}" >"$tmp/ag.json" 2>/dev/null || true
+	"${PEER_CMD[@]}" >"$tmp/ag.json" 2>/dev/null || true
 	"${CC_CMD[@]}" >"$tmp/cc.json" 2>"$tmp/cc.err" || [ $? -eq 1 ] || { cat "$tmp/cc.err" >&2; exit 2; }
 	read -r ag_n cc_n only_cc only_ag < <(python3 "$tmp/compare.py" "$tmp/cc.json" "$tmp/ag.json" "$dir" "$SHOW" 2>"$tmp/diff.txt")
 	read -r ag_ms cc_ms <<<"$(pair_ms)"
