@@ -171,38 +171,6 @@ func BenchmarkNearMissCorpus(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cases)), "ns/edit")
 }
 
-// TestCorpusShareFigures prints the figures of the closing note: the
-// corpus shares and the median time of an edit on a 10,000-line file.
-func TestCorpusShareFigures(t *testing.T) {
-	if testing.Short() {
-		t.Skip("figures only")
-	}
-	st := runCorpus(buildCorpus(t))
-	in, ref := st.share()
-	t.Logf("near-miss corpus: %d edits (+%d negative); applied as intended %.1f%%, wrong place %d, refused %.1f%%",
-		st.pos.cases, st.neg.cases, in, st.wrongTotal(), ref)
-	text := bigFile(t)
-	block, changed := benchBlock(t, text)
-	for _, e := range benchEdits(block, changed) {
-		var ds []time.Duration
-		data := []byte(text)
-		for i := 0; i < 21; i++ {
-			old, nw := e.old1, e.new1
-			if i%2 == 1 {
-				old, nw = e.old2, e.new2
-			}
-			start := time.Now()
-			a, err := Apply(data, "big.go", Change{Old: old, New: nw})
-			ds = append(ds, time.Since(start))
-			if err != nil {
-				t.Fatal(err)
-			}
-			data = a.Data
-		}
-		t.Logf("10,000-line file, %s: median %v per edit (in memory)", e.name, median(ds))
-	}
-}
-
 // BenchmarkLargeBlock: a 600-line block of server.go given re-indented
 // with spaces and changed on many lines (TestLargeBlocks checks the
 // result), and the same block misremembered so that it is not found.

@@ -136,6 +136,18 @@ func blockAnchorMatches(body string, lines []line, old string) []candidate {
 	return blockAnchorMatchesAt(body, lines, old, blockSimilarity)
 }
 
+// anchorLines splits old_string for the anchored layers: its lines, and
+// its first and last lines (whitespace aside) as anchors. ok is false when
+// old_string has under three lines or a blank anchor.
+func anchorLines(old string) (want []string, trailingNL bool, first, last string, ok bool) {
+	want, trailingNL = oldLines(old)
+	if len(want) < 3 {
+		return nil, false, "", "", false
+	}
+	first, last = key(want[0]), key(want[len(want)-1])
+	return want, trailingNL, first, last, first != "" && last != ""
+}
+
 // blockAnchorMatchesAt: for three or more lines, the first and last lines
 // (whitespace aside) anchor a block of about the same size whose middle is
 // at least threshold similar (whitespace aside). Anchored blocks that
@@ -143,15 +155,11 @@ func blockAnchorMatches(body string, lines []line, old string) []candidate {
 // stands for it; places within blockMargin of the best one are all
 // returned, so a near tie is an ambiguity, not a guess.
 func blockAnchorMatchesAt(body string, lines []line, old string, threshold float64) []candidate {
-	want, trailingNL := oldLines(old)
+	want, trailingNL, first, last, ok := anchorLines(old)
+	if !ok {
+		return nil
+	}
 	n := len(want)
-	if n < 3 {
-		return nil
-	}
-	first, last := key(want[0]), key(want[n-1])
-	if first == "" || last == "" {
-		return nil
-	}
 	slack := max(1, n/10)
 	wantMiddle := joinKeys(want[1 : n-1])
 	wantKeys := nonBlankKeys(want[1 : n-1])
@@ -541,15 +549,11 @@ const lineSlip = 0.5
 // lines, at least half of the middle lines equal (whitespace aside) and the
 // others at least lineSlip similar.
 func contextAwareMatches(body string, lines []line, old string) []candidate {
-	want, trailingNL := oldLines(old)
+	want, trailingNL, first, last, ok := anchorLines(old)
+	if !ok {
+		return nil
+	}
 	n := len(want)
-	if n < 3 {
-		return nil
-	}
-	first, last := key(want[0]), key(want[n-1])
-	if first == "" || last == "" {
-		return nil
-	}
 	var cs []candidate
 	for i := 0; i+n <= len(lines); i++ {
 		if !keyEquals(lines[i].text, first) || !keyEquals(lines[i+n-1].text, last) ||

@@ -35,9 +35,8 @@ func badInput(err error) error { return &exitError{code: 2, err: err} }
 var errNoMatch = &exitError{code: 1, err: errors.New("")}
 
 type globals struct {
-	root    string
-	asJSON  bool
-	timeout int
+	root   string
+	asJSON bool
 }
 
 func main() {
