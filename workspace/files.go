@@ -57,7 +57,7 @@ func ReadText(abs, rel string) ([]byte, error) {
 	}
 	if !utf8.Valid(data) {
 		line := 1 + bytes.Count(data[:firstInvalidUTF8(data)], []byte{'\n'})
-		return data, fmt.Errorf("%w: %s has bytes that are not UTF-8 (first at line %d)", ErrInvalidUTF8, rel, line)
+		return data, fmt.Errorf("%w: %s has bytes that are not UTF-8 (first at %s)", ErrInvalidUTF8, rel, Place(rel, line, line))
 	}
 	return data, nil
 }

@@ -23,18 +23,21 @@ type Language struct {
 	Name       string
 	Extensions []string
 	Grammar    *sitter.Language
+	// LineComment starts a comment that runs to the end of the line; tools
+	// that annotate a line of this language's code use it.
+	LineComment string
 }
 
 var languages = []*Language{
-	{Name: "go", Extensions: []string{".go"}, Grammar: golang.GetLanguage()},
-	{Name: "python", Extensions: []string{".py", ".pyi", ".pyw"}, Grammar: python.GetLanguage()},
-	{Name: "javascript", Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, Grammar: javascript.GetLanguage()},
-	{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, Grammar: typescript.GetLanguage()},
-	{Name: "tsx", Extensions: []string{".tsx"}, Grammar: tsx.GetLanguage()},
-	{Name: "rust", Extensions: []string{".rs"}, Grammar: rust.GetLanguage()},
-	{Name: "java", Extensions: []string{".java"}, Grammar: java.GetLanguage()},
-	{Name: "c", Extensions: []string{".c", ".h"}, Grammar: c.GetLanguage()},
-	{Name: "cpp", Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp"}, Grammar: cpp.GetLanguage()},
+	{Name: "go", Extensions: []string{".go"}, Grammar: golang.GetLanguage(), LineComment: "//"},
+	{Name: "python", Extensions: []string{".py", ".pyi", ".pyw"}, Grammar: python.GetLanguage(), LineComment: "#"},
+	{Name: "javascript", Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, Grammar: javascript.GetLanguage(), LineComment: "//"},
+	{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, Grammar: typescript.GetLanguage(), LineComment: "//"},
+	{Name: "tsx", Extensions: []string{".tsx"}, Grammar: tsx.GetLanguage(), LineComment: "//"},
+	{Name: "rust", Extensions: []string{".rs"}, Grammar: rust.GetLanguage(), LineComment: "//"},
+	{Name: "java", Extensions: []string{".java"}, Grammar: java.GetLanguage(), LineComment: "//"},
+	{Name: "c", Extensions: []string{".c", ".h"}, Grammar: c.GetLanguage(), LineComment: "//"},
+	{Name: "cpp", Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp"}, Grammar: cpp.GetLanguage(), LineComment: "//"},
 }
 
 var (

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -24,8 +25,18 @@ type WalkFunc func(rel string, d fs.DirEntry) error
 // below it in lexical order, skipping .git, .cchub and whatever the
 // .gitignore files (the root's, nested ones, and .git/info/exclude) ignore.
 // Symlinked directories are not followed; symlinked files are reported only
-// when they resolve inside the root.
+// when they resolve inside the root. A directory that cannot be listed is
+// visited but not entered; WalkReporting says which ones those were.
 func (r *Root) Walk(ctx context.Context, start string, fn WalkFunc) error {
+	return r.WalkReporting(ctx, start, fn, nil)
+}
+
+// WalkReporting is Walk that also calls unreadable (if not nil) for every
+// directory it visited but could not list, with its path relative to the
+// root and the error, so that a result can say what it did not see instead
+// of passing over it in silence. unreadable is called from the walking
+// goroutine, in walk order.
+func (r *Root) WalkReporting(ctx context.Context, start string, fn WalkFunc, unreadable func(rel string, err error)) error {
 	abs, rel, err := r.Resolve(start)
 	if err != nil {
 		return err
@@ -54,14 +65,22 @@ func (r *Root) Walk(ctx context.Context, start string, fn WalkFunc) error {
 			return nil
 		}
 	}
-	err = r.walkDir(ctx, abs, comps, pats, fn)
+	w := walker{root: r, fn: fn, unreadable: unreadable}
+	err = w.dir(ctx, abs, comps, pats)
 	if errors.Is(err, fs.SkipAll) {
 		return nil
 	}
 	return err
 }
 
-func (r *Root) walkDir(ctx context.Context, abs string, comps []string, pats []gitignore.Pattern, fn WalkFunc) error {
+type walker struct {
+	root       *Root
+	fn         WalkFunc
+	unreadable func(rel string, err error)
+}
+
+func (w *walker) dir(ctx context.Context, abs string, comps []string, pats []gitignore.Pattern) error {
+	r, fn := w.root, w.fn
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -77,8 +96,10 @@ func (r *Root) walkDir(ctx context.Context, abs string, comps []string, pats []g
 		return err
 	}
 	entries, err := os.ReadDir(abs)
-	if err != nil {
-		return nil // unreadable directories are skipped, as git does
+	if err != nil && w.unreadable != nil {
+		// Skipped, as git does, but said: the caller's result is
+		// incomplete. Entries read before the error are still walked.
+		w.unreadable(rel, err)
 	}
 	for _, e := range entries {
 		name := e.Name()
@@ -101,7 +122,7 @@ func (r *Root) walkDir(ctx context.Context, abs string, comps []string, pats []g
 			continue
 		}
 		if isDir {
-			if err := r.walkDir(ctx, childAbs, child, pats, fn); err != nil {
+			if err := w.dir(ctx, childAbs, child, pats); err != nil {
 				return err
 			}
 			continue
@@ -165,4 +186,57 @@ func readIgnoreFile(path string, domain []string) []gitignore.Pattern {
 		ps = append(ps, gitignore.ParsePattern(line, dom))
 	}
 	return ps
+}
+
+// UnreadableDir is a directory a walk could not list.
+type UnreadableDir struct {
+	Path   string `json:"path"`   // relative to the root, slash-separated
+	Reason string `json:"reason"` // the system's word for it: "permission denied"
+}
+
+// UnreadableDirs collects what WalkReporting reports, for a result; its Add
+// is the unreadable callback.
+type UnreadableDirs []UnreadableDir
+
+// Add records rel as unreadable for err.
+func (u *UnreadableDirs) Add(rel string, err error) {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	*u = append(*u, UnreadableDir{Path: rel, Reason: err.Error()})
+}
+
+// Note is a line for a result's text, or "" when every directory was read:
+//
+//	[could not read 2 directories: secret/ (permission denied), tmp/x/ (file name too long); their files were not searched]
+//
+// consequence finishes the sentence ("their files were not searched"); at
+// most five directories are named.
+func (u UnreadableDirs) Note(consequence string) string {
+	if len(u) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	if len(u) == 1 {
+		b.WriteString("[could not read 1 directory: ")
+	} else {
+		fmt.Fprintf(&b, "[could not read %d directories: ", len(u))
+	}
+	for i, d := range u {
+		if i == 5 {
+			fmt.Fprintf(&b, ", and %d more", len(u)-5)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		name := d.Path + "/"
+		if d.Path == "." {
+			name = "the workspace root"
+		}
+		fmt.Fprintf(&b, "%s (%s)", name, d.Reason)
+	}
+	b.WriteString("; " + consequence + "]\n")
+	return b.String()
 }

@@ -8,10 +8,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"cchub/workspace"
+	"cchub/workspace/wstest"
 )
 
 // walkTree builds a checkout with .gitignore files at several levels.
@@ -253,5 +256,99 @@ func TestWalkMatchesFilepathWalkDir(t *testing.T) {
 		if !slices.Equal(got, want) || len(got) == 0 {
 			t.Errorf("%s: walk found %d files, WalkDir %d; or the order differs", dir, len(got), len(want))
 		}
+	}
+}
+
+// A directory the walk cannot list is visited, not entered, and reported
+// by WalkReporting; the rest of the walk goes on. Walk says nothing.
+func TestWalkReportsUnreadableDirectories(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.go"), "")
+	write(t, filepath.Join(dir, "z", "b.go"), "")
+	bad, reason := wstest.UnreadableDir(t, dir)
+	root, err := workspace.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	var unreadable workspace.UnreadableDirs
+	err = root.WalkReporting(context.Background(), ".", func(rel string, d fs.DirEntry) error {
+		if !d.IsDir() {
+			got = append(got, rel)
+		}
+		return nil
+	}, unreadable.Add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a.go", "z/b.go"}; !slices.Equal(got, want) {
+		t.Errorf("files = %q, want %q", got, want)
+	}
+	if want := (workspace.UnreadableDirs{{Path: bad, Reason: reason}}); !slices.Equal(unreadable, want) {
+		t.Errorf("unreadable = %q, want %q", unreadable, want)
+	}
+	t.Logf("unreadable: %s (%s)", bad[:min(len(bad), 40)], reason)
+	if files := walked(t, root, "."); !slices.Contains(files, "a.go") || !slices.Contains(files, "z/b.go") {
+		t.Errorf("Walk: %q", files)
+	}
+}
+
+// A directory that goes away between being listed in its parent and being
+// read itself is reported too.
+func TestWalkReportsDirectoryGoneMidWalk(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "gone", "x.go"), "")
+	write(t, filepath.Join(dir, "kept", "y.go"), "")
+	root, err := workspace.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	var unreadable workspace.UnreadableDirs
+	err = root.WalkReporting(context.Background(), ".", func(rel string, d fs.DirEntry) error {
+		if rel == "gone" {
+			return os.RemoveAll(filepath.Join(dir, "gone"))
+		}
+		if !d.IsDir() {
+			files = append(files, rel)
+		}
+		return nil
+	}, unreadable.Add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := workspace.UnreadableDirs{{Path: "gone", Reason: "no such file or directory"}}
+	if !slices.Equal(unreadable, want) || !slices.Equal(files, []string{"kept/y.go"}) {
+		t.Errorf("unreadable %q, files %q", unreadable, files)
+	}
+	// A start that cannot be read is reported as itself.
+	unreadable = nil
+	if err := os.Mkdir(filepath.Join(dir, "gone"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err = root.WalkReporting(context.Background(), "gone", func(rel string, d fs.DirEntry) error {
+		return os.Remove(filepath.Join(dir, "gone"))
+	}, unreadable.Add)
+	if err != nil || len(unreadable) != 1 || unreadable[0].Path != "gone" {
+		t.Errorf("unreadable start: %v, %q", err, unreadable)
+	}
+}
+
+func TestUnreadableDirsNote(t *testing.T) {
+	var u workspace.UnreadableDirs
+	if got := u.Note("x"); got != "" {
+		t.Errorf("no directories: %q", got)
+	}
+	u.Add("secret", &fs.PathError{Op: "open", Path: "/r/secret", Err: syscall.EACCES})
+	if got, want := u.Note("their files were not searched"), "[could not read 1 directory: secret/ (permission denied); their files were not searched]\n"; got != want {
+		t.Errorf("one:\n got %q\nwant %q", got, want)
+	}
+	u.Add(".", errors.New("input/output error"))
+	for i := 0; i < 5; i++ {
+		u.Add("d"+strconv.Itoa(i), syscall.ENAMETOOLONG)
+	}
+	want := "[could not read 7 directories: secret/ (permission denied), the workspace root (input/output error), d0/ (file name too long), d1/ (file name too long), d2/ (file name too long), and 2 more; their files are not listed]\n"
+	if got := u.Note("their files are not listed"); got != want {
+		t.Errorf("seven:\n got %q\nwant %q", got, want)
 	}
 }

@@ -1,4 +1,4 @@
-package locate
+package workspace
 
 import (
 	"context"
@@ -8,8 +8,6 @@ import (
 	"path"
 	"sort"
 	"strings"
-
-	"cchub/workspace"
 )
 
 // NotFoundError is a path that does not exist, with the workspace paths
@@ -37,11 +35,11 @@ func (e *NotFoundError) Unwrap() error { return fs.ErrNotExist }
 // look at, so a typo in a huge tree stays cheap.
 const maxSuggestWalk = 200_000
 
-// notFound builds the error for a missing rel, suggesting up to three
+// NotFound builds the error for a missing rel, suggesting up to three
 // existing paths by name: the same file name in another directory first,
 // then the closest by edit distance. dirs says whether directories may be
 // suggested too.
-func notFound(ctx context.Context, root *workspace.Root, rel string, dirs bool) error {
+func (root *Root) NotFound(ctx context.Context, rel string, dirs bool) error {
 	want := strings.ToLower(strings.TrimSuffix(rel, "/"))
 	wantBase := path.Base(want)
 	type cand struct {
@@ -71,11 +69,11 @@ func notFound(ctx context.Context, root *workspace.Root, rel string, dirs bool) 
 		}
 		// The file name must be close, and so must the whole path: a
 		// typo in a name, or the right name in a nearby directory.
-		bd := editDistance(base, wantBase, maxDist(wantBase))
+		bd := EditDistance(base, wantBase, maxDist(wantBase))
 		if bd > maxDist(wantBase) {
 			return nil
 		}
-		c.dist = editDistance(lp, want, maxDist(want)+bd)
+		c.dist = EditDistance(lp, want, maxDist(want)+bd)
 		if c.dist <= maxDist(want)+bd {
 			cands = append(cands, c)
 		}
@@ -106,10 +104,10 @@ func maxDist(s string) int {
 	return max(1, min(len(s)/4, 4))
 }
 
-// editDistance is the optimal-string-alignment distance between a and b
+// EditDistance is the optimal-string-alignment distance between a and b
 // (insertions, deletions, substitutions and adjacent transpositions each
 // cost 1), or some value above limit once it is sure to exceed it.
-func editDistance(a, b string, limit int) int {
+func EditDistance(a, b string, limit int) int {
 	if d := len(a) - len(b); d > limit || -d > limit {
 		return limit + 1
 	}
@@ -142,9 +140,9 @@ func editDistance(a, b string, limit int) int {
 	return prev[len(b)]
 }
 
-// resolveExisting resolves path inside the root and stats it; a path that
+// ResolveExisting resolves path inside the root and stats it; a path that
 // does not exist is an error suggesting similarly named ones.
-func resolveExisting(ctx context.Context, root *workspace.Root, path string) (abs, rel string, st fs.FileInfo, err error) {
+func (root *Root) ResolveExisting(ctx context.Context, path string) (abs, rel string, st fs.FileInfo, err error) {
 	abs, rel, err = root.Resolve(path)
 	if err != nil {
 		return "", "", nil, err
@@ -152,9 +150,17 @@ func resolveExisting(ctx context.Context, root *workspace.Root, path string) (ab
 	st, err = os.Stat(abs)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", "", nil, notFound(ctx, root, rel, true)
+			return "", "", nil, root.NotFound(ctx, rel, true)
 		}
 		return "", "", nil, err
 	}
 	return abs, rel, st, nil
+}
+
+// parentDir is the directory holding rel, "." at the top.
+func parentDir(rel string) string {
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		return rel[:i]
+	}
+	return "."
 }

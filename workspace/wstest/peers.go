@@ -1,0 +1,22 @@
+package wstest
+
+import (
+	"os"
+	"testing"
+)
+
+// RequirePeer checks a real peer a test needs (python3, a corpus
+// directory, the TypeScript MCP client): when ok is false the test is
+// skipped, or fails when the run promised every peer (make test sets
+// CCHUB_REQUIRE_PEERS=1), so that a green run has really talked to it.
+// what names the peer and how to get it.
+func RequirePeer(tb testing.TB, what string, ok bool) {
+	tb.Helper()
+	if ok {
+		return
+	}
+	if os.Getenv("CCHUB_REQUIRE_PEERS") == "1" {
+		tb.Fatalf("missing peer: %s", what)
+	}
+	tb.Skipf("missing peer (CCHUB_REQUIRE_PEERS=1 makes this a failure): %s", what)
+}
