@@ -1,4 +1,4 @@
-package locate
+package outline
 
 import (
 	"context"
@@ -11,11 +11,11 @@ import (
 	"cchub/workspace"
 )
 
-// DirOutline is a bounded map of a directory: its files in walk order with
+// Dir is a bounded map of a directory: its files in walk order with
 // their top-level symbols.
-type DirOutline struct {
-	Path  string         `json:"path"`
-	Files []*FileOutline `json:"files"`
+type Dir struct {
+	Path  string  `json:"path"`
+	Files []*File `json:"files"`
 	// SourceFiles counts the files in a supported language below Path;
 	// when it exceeds len(Files), the outline was cut at MaxFiles, and
 	// Rest says where the files left out are.
@@ -25,6 +25,12 @@ type DirOutline struct {
 	// unreadable), up to a bound; OtherFiles counts all of them.
 	Other      []string `json:"other,omitempty"`
 	OtherFiles int      `json:"other_files"`
+	// Match is the name filter (Options.Match); Unmatched counts the
+	// source files left out for having no symbol it matches.
+	Match     string `json:"match,omitempty"`
+	Unmatched int    `json:"unmatched,omitempty"`
+	// Unreadable lists the directories the walk could not read.
+	Unreadable workspace.UnreadableDirs `json:"unreadable,omitempty"`
 }
 
 // DirCount is how many source files a directory outline left out of one
@@ -34,15 +40,15 @@ type DirCount struct {
 	Files int    `json:"files"`
 }
 
-func outlineDir(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, rel string, opts OutlineOptions) (*DirOutline, error) {
-	d := &DirOutline{Path: rel, Files: []*FileOutline{}}
+func outlineDir(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, rel string, opts Options) (*Dir, error) {
+	d := &Dir{Path: rel, Files: []*File{}, Match: opts.Match}
 	other := func(name string) {
 		d.OtherFiles++
 		if len(d.Other) < maxOtherListed {
 			d.Other = append(d.Other, name)
 		}
 	}
-	err := root.Walk(ctx, rel, func(frel string, e fs.DirEntry) error {
+	err := root.WalkReporting(ctx, rel, func(frel string, e fs.DirEntry) error {
 		if e.IsDir() {
 			return nil
 		}
@@ -54,7 +60,7 @@ func outlineDir(ctx context.Context, root *workspace.Root, cache *workspace.Pars
 			return nil
 		}
 		d.SourceFiles++
-		if len(d.Files) >= opts.MaxFiles {
+		if opts.MaxFiles > 0 && len(d.Files) >= opts.MaxFiles {
 			d.countRest(frel) // keep counting what was left out, and where
 			return nil
 		}
@@ -63,7 +69,7 @@ func outlineDir(ctx context.Context, root *workspace.Root, cache *workspace.Pars
 			other(frel)
 			return nil
 		}
-		f, _, err := outlineFile(ctx, cache, abs, frel, opts)
+		f, _, err := fileOutline(ctx, cache, abs, frel, opts)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -81,10 +87,16 @@ func outlineDir(ctx context.Context, root *workspace.Root, cache *workspace.Pars
 			other(frel + " (" + reason + ")")
 			return nil
 		}
+		if opts.Match != "" {
+			if f.Symbols, f.Match = keepMatching(f.Symbols, opts.Match, ""), opts.Match; len(f.Symbols) == 0 {
+				d.Unmatched++
+				return nil
+			}
+		}
 		f.Symbols = topLevel(f.Symbols)
 		d.Files = append(d.Files, f)
 		return nil
-	})
+	}, d.Unreadable.Add)
 	if err != nil {
 		return nil, fmt.Errorf("outline: %w", err)
 	}
@@ -93,7 +105,7 @@ func outlineDir(ctx context.Context, root *workspace.Root, cache *workspace.Pars
 
 // countRest counts a file left out under the directory just below d.Path
 // that holds it.
-func (d *DirOutline) countRest(frel string) {
+func (d *Dir) countRest(frel string) {
 	sub := strings.TrimPrefix(frel, d.Path+"/")
 	if d.Path == "." {
 		sub = frel
@@ -137,25 +149,32 @@ func topLevel(syms []*Symbol) []*Symbol {
 //	store (3 source files, 1 other)
 //	store/store.go (120 lines, go): type State L14, const (InStock, LowStock, SoldOut) L17, func New L58, method Store.Add L66
 //
-// When the map would not fit a tool result, each file shows fewer
-// symbols (the rest counted as "+N more") rather than fewer files.
-func (d *DirOutline) Text() string {
+// Text renders the whole map; TextWithin fits it to a byte budget.
+func (d *Dir) Text() string { return d.text(maxDirSymbols) }
+
+// TextWithin renders the map in at most maxBytes when it can: each file
+// shows fewer symbols (the rest counted as "+N more") rather than fewer
+// files.
+func (d *Dir) TextWithin(maxBytes int) string {
 	var t string
 	for _, per := range []int{maxDirSymbols, 12, 6, 3, 0} {
-		if t = d.text(per); len(t) <= MaxResultBytes-1024 {
+		if t = d.text(per); len(t) <= maxBytes {
 			break
 		}
 	}
 	return t
 }
 
-func (d *DirOutline) text(perFile int) string {
+func (d *Dir) text(perFile int) string {
 	var b strings.Builder
 	name := d.Path
 	if name != "." {
 		name += "/"
 	}
 	fmt.Fprintf(&b, "%s (%d source files", name, d.SourceFiles)
+	if d.Match != "" {
+		fmt.Fprintf(&b, ", %d with a symbol matching %q", d.SourceFiles-d.Unmatched, d.Match)
+	}
 	if d.OtherFiles > 0 {
 		fmt.Fprintf(&b, ", %d other", d.OtherFiles)
 	}
@@ -182,8 +201,8 @@ func (d *DirOutline) text(perFile int) string {
 		}
 		b.WriteByte('\n')
 	}
-	if len(d.Files) < d.SourceFiles {
-		fmt.Fprintf(&b, "[cut at %d of %d source files; outline a subdirectory or single files for the rest:", len(d.Files), d.SourceFiles)
+	if len(d.Files)+d.Unmatched < d.SourceFiles {
+		fmt.Fprintf(&b, "[cut at %d of %d source files; outline a subdirectory or single files for the rest:", len(d.Files)+d.Unmatched, d.SourceFiles)
 		for i, r := range d.Rest {
 			if i == maxOtherListed {
 				fmt.Fprintf(&b, " +%d more directories", len(d.Rest)-i)
@@ -200,7 +219,7 @@ func (d *DirOutline) text(perFile int) string {
 		}
 		b.WriteString("]\n")
 	}
-	if d.OtherFiles > 0 {
+	if d.OtherFiles > 0 && d.Match == "" {
 		b.WriteString("other files: ")
 		b.WriteString(strings.Join(d.Other, ", "))
 		if d.OtherFiles > len(d.Other) {
@@ -208,8 +227,11 @@ func (d *DirOutline) text(perFile int) string {
 		}
 		b.WriteByte('\n')
 	}
+	b.WriteString(d.Unreadable.Note("their files are not in this map"))
 	if len(d.Files) > 0 {
 		fmt.Fprintf(&b, "signatures and line ranges of one file: outline path=%s\n", d.Files[0].Path)
+	} else if d.Match != "" {
+		fmt.Fprintf(&b, "no symbol matches %q here; match is a part of a name or a glob (Serve*), case-insensitive\n", d.Match)
 	} else if d.SourceFiles == 0 {
 		fmt.Fprintf(&b, "no files in %s\n", strings.Join(workspace.LanguageNames(), ", "))
 	}
@@ -233,9 +255,9 @@ func dirSymbol(s *Symbol) string {
 	case s.Receiver != "":
 		name = receiverType(s.Receiver) + "." + s.Name
 	case isBlockKind(s.Kind):
-		return fmt.Sprintf("%s L%d", s.Name, s.StartLine)
+		return fmt.Sprintf("%s:%d", s.Name, s.StartLine)
 	}
-	return fmt.Sprintf("%s %s L%d", s.Kind, name, s.StartLine)
+	return fmt.Sprintf("%s %s:%d", s.Kind, name, s.StartLine)
 }
 
 // receiverType is the type name in a Go receiver: "(s *Store[T])" → "Store".
@@ -248,4 +270,11 @@ func receiverType(recv string) string {
 		r = r[i+1:]
 	}
 	return r
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

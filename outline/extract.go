@@ -1,4 +1,4 @@
-package locate
+package outline
 
 import (
 	"sort"
@@ -12,11 +12,11 @@ import (
 // Byte bounds for the parts of an outline line: it goes into a model's
 // context, so every part is clipped.
 const (
-	maxDocBytes    = 100
+	maxDocBytes    = 160
 	maxSigBytes    = 120
 	maxValueBytes  = 40
 	maxHeaderBytes = 60
-	maxImportNames = 10
+	maxImportNames = 6
 )
 
 // extractor turns one parsed file into symbols. The per-language walks
@@ -225,12 +225,12 @@ func (x *extractor) docAbove(kids []*sitter.Node, i int) string {
 	if first < 0 {
 		return ""
 	}
+	var block strings.Builder
 	for j := first; j < i; j++ {
-		if d := docLine(x.text(kids[j])); d != "" {
-			return d
-		}
+		block.WriteString(x.text(kids[j]))
+		block.WriteByte('\n')
 	}
-	return ""
+	return docLine(block.String())
 }
 
 // trailingDoc returns the comment on the same line right after kids[i],
@@ -242,9 +242,11 @@ func (x *extractor) trailingDoc(kids []*sitter.Node, i int) string {
 	return ""
 }
 
-// docLine returns the first line of a comment's text that says something:
-// comment markers, tool directives and doc tags are skipped.
+// docLine returns the first sentence of a comment's text, which may run
+// over several lines: comment markers, tool directives and doc tags are
+// skipped, and a blank line ends the search.
 func docLine(comment string) string {
+	var lines []string
 	for _, ln := range strings.Split(comment, "\n") {
 		s := strings.TrimSpace(ln)
 		if strings.HasPrefix(s, "//go:") || strings.HasPrefix(s, "//line ") || strings.HasPrefix(s, "//nolint") ||
@@ -261,23 +263,69 @@ func docLine(comment string) string {
 		if strings.HasPrefix(s, "*") {
 			s = strings.TrimSpace(s[1:])
 		}
-		if s == "" || strings.HasPrefix(s, "@") || strings.HasPrefix(s, "+build") || strings.HasPrefix(s, "-*-") || strings.HasPrefix(s, "!") {
+		if strings.HasPrefix(s, "@") || strings.HasPrefix(s, "+build") || strings.HasPrefix(s, "-*-") || strings.HasPrefix(s, "!") {
 			continue
 		}
-		return clipText(firstSentence(s), maxDocBytes)
+		lines = append(lines, s)
 	}
-	return ""
+	return summary(lines)
 }
 
-// firstSentence cuts a doc line after its first sentence when another
-// sentence follows on the same line.
+// summary is the first sentence of the first paragraph of lines, joined
+// onto one line and clipped at a word boundary.
+func summary(lines []string) string {
+	var b strings.Builder
+	for _, ln := range lines {
+		ln = strings.TrimSpace(ln)
+		if ln == "" {
+			if b.Len() > 0 {
+				break // end of the first paragraph
+			}
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(ln)
+		if s := b.String(); firstSentence(s) != s || strings.HasSuffix(s, ".") || b.Len() > maxDocBytes {
+			break
+		}
+	}
+	return clipWords(firstSentence(b.String()), maxDocBytes)
+}
+
+// firstSentence cuts text after its first sentence when another follows.
 func firstSentence(s string) string {
 	for i := 0; i+2 < len(s); i++ {
-		if s[i] == '.' && s[i+1] == ' ' && s[i+2] >= 'A' && s[i+2] <= 'Z' {
+		if s[i] == '.' && s[i+1] == ' ' && s[i+2] >= 'A' && s[i+2] <= 'Z' && !abbreviation(s[:i]) {
 			return s[:i+1]
 		}
 	}
 	return s
+}
+
+// abbreviation reports whether text before a period ends in a short
+// abbreviation (e.g., i.e., etc.) rather than a sentence.
+func abbreviation(before string) bool {
+	for _, a := range []string{"e.g", "i.e", "etc", "vs", "cf"} {
+		if strings.HasSuffix(before, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// clipWords cuts s to at most n bytes at a word boundary, marking the cut.
+func clipWords(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := clipText(s, n)
+	body := strings.TrimSuffix(cut, "…")
+	if i := strings.LastIndexByte(body, ' '); i > n/2 {
+		body = body[:i]
+	}
+	return strings.TrimRight(body, " ,;:") + "…"
 }
 
 // squash collapses runs of white space into one space and drops the space

@@ -1,6 +1,7 @@
-package locate
+package outline
 
 import (
+	"cchub/workspace/wstest"
 	"context"
 	"fmt"
 	"os/exec"
@@ -47,9 +48,7 @@ func outlinePySymbols(syms []*Symbol, depth int, out []string) []string {
 // modules.
 func TestOutlinePythonMatchesAST(t *testing.T) {
 	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 not in PATH")
-	}
+	wstest.RequirePeer(t, "python3 (the reference parser; apt-get install python3)", err == nil)
 	out, err := exec.Command(py, "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output()
 	if err != nil {
 		t.Fatalf("python3 stdlib path: %v", err)
@@ -87,7 +86,7 @@ func TestOutlinePythonMatchesAST(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := Outline(context.Background(), root, cache, f.rel, OutlineOptions{})
+			r, err := Of(context.Background(), root, cache, f.rel, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

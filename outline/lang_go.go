@@ -1,4 +1,4 @@
-package locate
+package outline
 
 import (
 	sitter "github.com/smacker/go-tree-sitter"

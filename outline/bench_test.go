@@ -1,7 +1,9 @@
-package locate
+package outline
 
 import (
+	"cchub/workspace/wstest"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,9 +18,7 @@ import (
 func BenchmarkOutlineNetHTTP(b *testing.B) {
 	dir := filepath.Join(outlineGoroot(b), "src", "net", "http")
 	matches, _ := filepath.Glob(filepath.Join(dir, "*.go"))
-	if len(matches) == 0 {
-		b.Skip("no net/http sources in GOROOT")
-	}
+	wstest.RequirePeer(b, "Go's source tree: "+dir, len(matches) > 0)
 	root, err := workspace.Open(dir)
 	if err != nil {
 		b.Fatal(err)
@@ -30,7 +30,7 @@ func BenchmarkOutlineNetHTTP(b *testing.B) {
 	ctx := context.Background()
 	outlineAll := func(b *testing.B, cache *workspace.ParseCache) {
 		for _, f := range files {
-			if _, err := Outline(ctx, root, cache, f, OutlineOptions{}); err != nil {
+			if _, err := Of(ctx, root, cache, f, Options{}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -62,9 +62,7 @@ func BenchmarkOutlineLargeFile(b *testing.B) {
 	lines = append(lines, "package http", "")
 	for _, name := range []string{"server.go", "transport.go", "client.go"} {
 		data, err := os.ReadFile(filepath.Join(src, name))
-		if err != nil {
-			b.Skipf("GOROOT source: %v", err)
-		}
+		wstest.RequirePeer(b, fmt.Sprintf("Go's source tree (%v)", err), err == nil)
 		for _, l := range strings.Split(string(data), "\n") {
 			if !strings.HasPrefix(l, "package ") {
 				lines = append(lines, l)
@@ -84,14 +82,14 @@ func BenchmarkOutlineLargeFile(b *testing.B) {
 	}
 	root, _ := workspace.Open(dir)
 	ctx := context.Background()
-	check := func(b *testing.B, r *OutlineResult) {
+	check := func(b *testing.B, r *Result) {
 		if r.File.Lines < 5000 || len(r.File.Symbols) < 100 {
 			b.Fatalf("outlined %d lines into %d symbols", r.File.Lines, len(r.File.Symbols))
 		}
 	}
 	b.Run("cold", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			r, err := Outline(ctx, root, workspace.NewParseCache(0), "big.go", OutlineOptions{})
+			r, err := Of(ctx, root, workspace.NewParseCache(0), "big.go", Options{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -100,16 +98,48 @@ func BenchmarkOutlineLargeFile(b *testing.B) {
 	})
 	b.Run("warm", func(b *testing.B) {
 		cache := workspace.NewParseCache(0)
-		if _, err := Outline(ctx, root, cache, "big.go", OutlineOptions{}); err != nil {
+		if _, err := Of(ctx, root, cache, "big.go", Options{}); err != nil {
 			b.Fatal(err)
 		}
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			r, err := Outline(ctx, root, cache, "big.go", OutlineOptions{})
+			r, err := Of(ctx, root, cache, "big.go", Options{})
 			if err != nil {
 				b.Fatal(err)
 			}
 			check(b, r)
 		}
 	})
+}
+
+// BenchmarkOutlineBytes measures what an outline costs a model's context:
+// the lean and the detail text of net/http/server.go (4,000 lines), as a
+// share of the file's own bytes.
+func BenchmarkOutlineBytes(b *testing.B) {
+	dir := filepath.Join(outlineGoroot(b), "src", "net", "http")
+	root, err := workspace.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "server.go"))
+	wstest.RequirePeer(b, fmt.Sprintf("Go's source tree (%v)", err), err == nil)
+	for _, detail := range []bool{false, true} {
+		name := "lean"
+		if detail {
+			name = "detail"
+		}
+		b.Run(name, func(b *testing.B) {
+			var n int
+			cache := workspace.NewParseCache(0)
+			for i := 0; i < b.N; i++ {
+				r, err := Of(context.Background(), root, cache, "server.go", Options{Detail: detail})
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(r.Text())
+			}
+			b.ReportMetric(float64(n), "bytes")
+			b.ReportMetric(100*float64(n)/float64(len(src)), "%of-file")
+		})
+	}
 }

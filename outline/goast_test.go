@@ -1,6 +1,7 @@
-package locate
+package outline
 
 import (
+	"cchub/workspace/wstest"
 	"context"
 	"fmt"
 	"go/ast"
@@ -31,12 +32,7 @@ func goASTSymbols(t *testing.T, abs string) []string {
 		if g == nil {
 			return ""
 		}
-		for _, l := range strings.Split(g.Text(), "\n") {
-			if l = strings.TrimSpace(l); l != "" {
-				return clipText(firstSentence(l), maxDocBytes)
-			}
-		}
-		return ""
+		return summary(strings.Split(g.Text(), "\n"))
 	}
 	var out []string
 	for _, d := range f.Decls {
@@ -94,7 +90,7 @@ func goASTSymbols(t *testing.T, abs string) []string {
 }
 
 // outlineGoSymbols renders our outline of a Go file in goASTSymbols' form.
-func outlineGoSymbols(f *FileOutline) []string {
+func outlineGoSymbols(f *File) []string {
 	var out []string
 	for _, s := range f.Symbols {
 		switch {
@@ -116,7 +112,7 @@ func outlineGoSymbols(f *FileOutline) []string {
 func outlineGoroot(t testing.TB) string {
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
-		t.Skipf("go env GOROOT: %v", err)
+		wstest.RequirePeer(t, "go env GOROOT ("+err.Error()+")", false)
 	}
 	return strings.TrimSpace(string(out))
 }
@@ -147,7 +143,7 @@ func TestOutlineGoMatchesGoAST(t *testing.T) {
 			rel, _ := filepath.Rel(d.root, abs)
 			files++
 			t.Run(filepath.ToSlash(rel), func(t *testing.T) {
-				r, err := Outline(context.Background(), root, cache, rel, OutlineOptions{})
+				r, err := Of(context.Background(), root, cache, rel, Options{})
 				if err != nil {
 					t.Fatal(err)
 				}

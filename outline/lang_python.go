@@ -1,4 +1,4 @@
-package locate
+package outline
 
 import (
 	"strings"
@@ -159,7 +159,7 @@ func (x *extractor) pyDef(n *sitter.Node, inClass bool) *Symbol {
 	return s
 }
 
-// pyDocstring returns the first line of the docstring that opens body.
+// pyDocstring returns the first sentence of the docstring that opens body.
 func (x *extractor) pyDocstring(body *sitter.Node) string {
 	if body == nil {
 		return ""
@@ -177,12 +177,7 @@ func (x *extractor) pyDocstring(body *sitter.Node) string {
 		}
 		t := strings.TrimLeft(x.text(k[0]), "rRuUbBfF")
 		t = strings.Trim(t, `"'`)
-		for _, ln := range strings.Split(t, "\n") {
-			if ln = strings.TrimSpace(ln); ln != "" {
-				return clipText(firstSentence(ln), maxDocBytes)
-			}
-		}
-		return ""
+		return summary(strings.Split(t, "\n"))
 	}
 	return ""
 }

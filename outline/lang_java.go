@@ -1,4 +1,4 @@
-package locate
+package outline
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package locate
+package outline
 
 import (
 	"context"
@@ -10,18 +10,25 @@ import (
 	"cchub/workspace"
 )
 
-// OutlineOptions tunes Outline. The zero value gives the defaults.
-type OutlineOptions struct {
+// Options tunes Of. The zero value gives the defaults.
+type Options struct {
 	// LongFunctionLines: functions longer than this list their top-level
 	// control-flow blocks as children; 0 means 150.
 	LongFunctionLines int
-	// MaxFiles bounds how many files a directory outline parses; 0 means 200.
+	// MaxFiles bounds how many files a directory outline parses; 0 means
+	// all of them.
 	MaxFiles int
+	// Match keeps only the symbols whose name matches it, with the
+	// symbols that contain them (see matchName); a directory outline keeps
+	// only the files that have one.
+	Match string
+	// Detail asks the text form for doc summaries, decorators, every
+	// member of a group and the blocks of long functions.
+	Detail bool
 }
 
 const (
 	defaultLongFunctionLines = 150
-	defaultMaxFiles          = 200
 	// maxOtherListed bounds the names of files without an outline that a
 	// directory outline lists; the rest are counted.
 	maxOtherListed = 40
@@ -71,8 +78,8 @@ type LineRange struct {
 	End   int `json:"end"`
 }
 
-// FileOutline is the outline of one file.
-type FileOutline struct {
+// File is the outline of one file.
+type File struct {
 	Path     string    `json:"path"`
 	Lines    int       `json:"lines"`
 	Language string    `json:"language"`
@@ -80,25 +87,30 @@ type FileOutline struct {
 	// Unparsed lists the line ranges the parser could not make sense of;
 	// symbols in them are missing from Symbols.
 	Unparsed []LineRange `json:"unparsed,omitempty"`
+	// Match is the name filter the symbols were kept by, if any.
+	Match string `json:"match,omitempty"`
 }
 
-// OutlineResult is what Outline returns: a file's outline or a
-// directory's map.
-type OutlineResult struct {
-	File *FileOutline `json:"file,omitempty"`
-	Dir  *DirOutline  `json:"dir,omitempty"`
+// Result is what Of returns: a file's outline or a directory's map.
+type Result struct {
+	File *File `json:"file,omitempty"`
+	Dir  *Dir  `json:"dir,omitempty"`
+	// Detail is the text form asked for (Options.Detail).
+	Detail bool `json:"-"`
 }
 
-// Outline returns the outline of the file at path, or the bounded map of
-// the directory at path. Trees come from cache.
-func Outline(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, p string, opts OutlineOptions) (*OutlineResult, error) {
+// Of returns the outline of the file at path, or the map of the directory
+// at path. Trees come from cache.
+func Of(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, p string, opts Options) (*Result, error) {
 	if opts.LongFunctionLines <= 0 {
 		opts.LongFunctionLines = defaultLongFunctionLines
 	}
-	if opts.MaxFiles <= 0 {
-		opts.MaxFiles = defaultMaxFiles
+	if opts.Match != "" {
+		if _, err := path.Match(opts.Match, ""); err != nil {
+			return nil, fmt.Errorf("outline: match %q is not a valid glob (%v); use * and ? as wildcards, or a plain part of the name", opts.Match, err)
+		}
 	}
-	abs, rel, st, err := resolveExisting(ctx, root, p)
+	abs, rel, st, err := root.ResolveExisting(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("outline: %w", err)
 	}
@@ -107,13 +119,16 @@ func Outline(ctx context.Context, root *workspace.Root, cache *workspace.ParseCa
 		if err != nil {
 			return nil, err
 		}
-		return &OutlineResult{Dir: d}, nil
+		return &Result{Dir: d, Detail: opts.Detail}, nil
 	}
-	f, _, err := outlineFile(ctx, cache, abs, rel, opts)
+	f, _, err := fileOutline(ctx, cache, abs, rel, opts)
 	if err != nil {
 		return nil, fmt.Errorf("outline: %w", err)
 	}
-	return &OutlineResult{File: f}, nil
+	if opts.Match != "" {
+		f.Symbols, f.Match = keepMatching(f.Symbols, opts.Match, ""), opts.Match
+	}
+	return &Result{File: f, Detail: opts.Detail}, nil
 }
 
 // errUnsupported says which languages have outlines and what to do instead.
@@ -129,7 +144,7 @@ func errUnsupported(rel string) error {
 
 // outlineFile reads, parses and outlines one file, and returns its
 // source too.
-func outlineFile(ctx context.Context, cache *workspace.ParseCache, abs, rel string, opts OutlineOptions) (*FileOutline, []byte, error) {
+func fileOutline(ctx context.Context, cache *workspace.ParseCache, abs, rel string, opts Options) (*File, []byte, error) {
 	lang := workspace.LanguageFor(rel)
 	if lang == nil {
 		if _, err := workspace.ReadText(abs, rel); errors.Is(err, workspace.ErrBinary) {
@@ -152,11 +167,11 @@ func outlineFile(ctx context.Context, cache *workspace.ParseCache, abs, rel stri
 }
 
 // outlineTree is the pure core: a parsed tree in, an outline out.
-func outlineTree(tree *workspace.Tree, longLines int) *FileOutline {
+func outlineTree(tree *workspace.Tree, longLines int) *File {
 	x := newExtractor(tree.Source, tree.Lang.Name, longLines)
 	defer x.close()
 	root := tree.RootNode()
-	f := &FileOutline{
+	f := &File{
 		Lines:    lineCount(tree.Source),
 		Language: tree.Lang.Name,
 		Symbols:  x.symbols(root),
@@ -187,149 +202,33 @@ func lineCount(src []byte) int {
 	return n
 }
 
-// Text renders the result for a model: compact, one line per symbol.
-func (r *OutlineResult) Text() string {
-	switch {
-	case r == nil:
-		return ""
-	case r.File != nil:
-		return r.File.Text()
-	case r.Dir != nil:
-		return r.Dir.Text()
-	}
-	return ""
-}
-
-// Text renders one file's outline:
-//
-//	store/store.go (119 lines, go)
-//	L4-11 import errors, fmt, sort, sync, example.com/shop/pricing
-//	L58-60 func New(name string) *Store // New returns an empty store called name.
-//	L66-74 method (s *Store) Add(it Item) error // Add puts it on the shelf.
-//	read one symbol: read_symbol id=<path>:<line>:<name>, e.g. id=store/store.go:58:New
-func (f *FileOutline) Text() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%d lines, %s)\n", f.Path, f.Lines, f.Language)
-	if len(f.Symbols) == 0 {
-		if len(f.Unparsed) == 0 {
-			b.WriteString("no declarations or top-level statements; use read to see the file\n")
-		} else {
-			b.WriteString("no declarations could be parsed\n")
+// keepMatching returns the symbols whose name matches pattern, with the
+// symbols that contain a match (the match's own children are kept whole).
+func keepMatching(syms []*Symbol, pattern, prefix string) []*Symbol {
+	out := []*Symbol{}
+	for _, s := range syms {
+		q := qualified(s, prefix)
+		if addressable(s) && (matchName(pattern, s.Name) || matchName(pattern, q)) {
+			out = append(out, s)
+			continue
+		}
+		if kids := keepMatching(s.Children, pattern, childPrefix(s, prefix)); len(kids) > 0 {
+			c := *s
+			c.Children = kids
+			out = append(out, &c)
 		}
 	}
-	for _, s := range f.Symbols {
-		writeSymbol(&b, s, 0)
-	}
-	if len(f.Unparsed) > 0 {
-		b.WriteString("syntax errors at ")
-		for i, r := range f.Unparsed {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(lineSpan(r.Start, r.End))
-		}
-		b.WriteString("\n")
-	}
-	if ex := exampleSymbol(f.Symbols); ex != nil {
-		fmt.Fprintf(&b, "read one symbol: read_symbol id=<path>:<line>:<name>, e.g. id=%s:%d:%s\n", f.Path, ex.StartLine, ex.Name)
-	}
-	return b.String()
+	return out
 }
 
-func writeSymbol(b *strings.Builder, s *Symbol, depth int) {
-	for i := 0; i < depth; i++ {
-		b.WriteString("  ")
+// matchName matches a name against an outline's match filter: a glob
+// (* and ?) matched case-insensitively against the whole name, or, with
+// no wildcard, a case-insensitive part of the name.
+func matchName(pattern, name string) bool {
+	p, n := strings.ToLower(pattern), strings.ToLower(name)
+	if !strings.ContainsAny(p, "*?[") {
+		return strings.Contains(n, p)
 	}
-	b.WriteString(lineSpan(s.StartLine, s.EndLine))
-	b.WriteByte(' ')
-	b.WriteString(symbolHead(s))
-	if s.Doc != "" {
-		b.WriteString(" // ")
-		b.WriteString(s.Doc)
-	}
-	b.WriteByte('\n')
-	for _, c := range s.Children {
-		writeSymbol(b, c, depth+1)
-	}
-}
-
-// symbolHead is a symbol's line without its range and doc:
-// decorators, kind, receiver, name and signature.
-func symbolHead(s *Symbol) string {
-	var b strings.Builder
-	for _, d := range s.Decorators {
-		b.WriteString(d)
-		b.WriteByte(' ')
-	}
-	for _, m := range s.Modifiers {
-		b.WriteString(m)
-		b.WriteByte(' ')
-	}
-	switch {
-	case isBlockKind(s.Kind):
-		b.WriteString(s.Name) // the header already starts with its keyword
-		return b.String()
-	case s.Kind == "main" && s.Signature != "":
-		b.WriteString(s.Signature) // if __name__ == "__main__"
-		return b.String()
-	case s.Kind == "impl":
-		b.WriteString("impl ")
-		b.WriteString(s.Signature)
-		return b.String()
-	case s.Name == "":
-		b.WriteString(s.Kind)
-		b.WriteString(" (...)")
-		return b.String()
-	}
-	b.WriteString(s.Kind)
-	b.WriteByte(' ')
-	if s.Receiver != "" {
-		b.WriteString(s.Receiver)
-		b.WriteByte(' ')
-	}
-	b.WriteString(s.Name)
-	if s.Signature != "" {
-		switch s.Signature[0] {
-		case '(', '[', '<', ':', ',':
-		default:
-			b.WriteByte(' ')
-		}
-		b.WriteString(s.Signature)
-	}
-	return b.String()
-}
-
-func lineSpan(start, end int) string {
-	if end <= start {
-		return fmt.Sprintf("L%d", start)
-	}
-	return fmt.Sprintf("L%d-%d", start, end)
-}
-
-// exampleSymbol picks the symbol the read_symbol hint shows: the first
-// function, method or type, else the first named symbol.
-func exampleSymbol(syms []*Symbol) *Symbol {
-	var first *Symbol
-	var walk func([]*Symbol) *Symbol
-	walk = func(ss []*Symbol) *Symbol {
-		for _, s := range ss {
-			if addressable(s) {
-				switch s.Kind {
-				case "func", "method", "class", "struct", "interface", "trait", "enum", "type":
-					return s
-				}
-				if first == nil {
-					first = s
-				}
-			}
-			if r := walk(s.Children); r != nil {
-				return r
-			}
-		}
-		return nil
-	}
-	if s := walk(syms); s != nil {
-		return s
-	}
-	return first
+	ok, _ := path.Match(p, n)
+	return ok
 }

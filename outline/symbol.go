@@ -1,0 +1,372 @@
+package outline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"cchub/workspace"
+)
+
+// SymbolText is one symbol's source, as read_symbol returns it.
+type SymbolText struct {
+	Path      string  `json:"path"`
+	Symbol    *Symbol `json:"symbol"`
+	FileLines int     `json:"file_lines"`
+	// Body is the symbol's lines StartLine..EndLine (up to ShownEnd),
+	// listed as every tool lists lines: "N\ttext".
+	Body string `json:"text"`
+	// ShownEnd is the last line in Body: EndLine unless a byte budget
+	// cut the symbol short.
+	ShownEnd int `json:"shown_end"`
+	// Source is the whole file the symbol was read from.
+	Source []byte `json:"-"`
+}
+
+// maxMovedListed bounds the places an ambiguous name's error lists.
+const maxMovedListed = 10
+
+// symbolIDForm is what an id looks like, for errors.
+const symbolIDForm = "path:name, path:Type.method or path:line:name (e.g. store/store.go:New, store/store.go:Store.Add, store/store.go:58:New)"
+
+// idLine finds the ":line" (":line:" before a name, or ":line" at the end)
+// that separates an id's path from the rest.
+var idLine = regexp.MustCompile(`:[Ll]?(\d+)(?::|$)`)
+
+// symbolID is one reading of an id: a path, and a line (0 when not
+// given) and/or a name.
+type symbolID struct {
+	path string
+	line int
+	name string
+}
+
+// parseSymbolID returns the readings of id, most specific first. A path
+// or a name (C++ "Ledger::book") may contain colons, so every colon is a
+// possible split; the caller keeps the first reading whose path is a file.
+func parseSymbolID(id string) ([]symbolID, error) {
+	id = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(id), "id="))
+	id = strings.TrimRight(id, "?;,` ") // copied from an error's sentence
+	if strings.HasPrefix(id, ":") {
+		return nil, fmt.Errorf("read_symbol: id %q has no path; write it as %s", id, symbolIDForm)
+	}
+	var out []symbolID
+	for _, m := range idLine.FindAllStringSubmatchIndex(id, -1) {
+		path, name := id[:m[0]], strings.TrimSpace(id[m[1]:])
+		line, err := strconv.Atoi(id[m[2]:m[3]])
+		if path == "" || err != nil {
+			continue
+		}
+		if line < 1 {
+			return nil, fmt.Errorf("read_symbol: id %q names line %d, but lines start at 1; write it as %s", id, line, symbolIDForm)
+		}
+		out = append(out, symbolID{path, line, name})
+	}
+	for i := 0; i < len(id); i++ {
+		if id[i] != ':' {
+			continue
+		}
+		path, name := id[:i], strings.TrimSpace(id[i+1:])
+		if path != "" && name != "" && !startsWithDigit(name) {
+			out = append(out, symbolID{path: path, name: name})
+		}
+	}
+	if len(out) == 0 && !strings.Contains(id, ":") && id != "" {
+		return nil, fmt.Errorf("read_symbol: id %q names no file; write it as %s; to find the file that defines it: outline path=. match=%s", id, symbolIDForm, lastPart(id))
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("read_symbol: id %q is not of the form %s", id, symbolIDForm)
+	}
+	return out, nil
+}
+
+func startsWithDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
+
+// ReadSymbol returns the source of the symbol id names: by name (unique
+// in the file), by line and name, or by line alone (the innermost symbol
+// there). maxBytes, if positive, bounds the listed lines; the rest is
+// left for a read that the text names. When a name is ambiguous or
+// gone, the error lists the ids that would work.
+func ReadSymbol(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, id string, maxBytes int) (*SymbolText, error) {
+	ids, err := parseSymbolID(id)
+	if err != nil {
+		return nil, err
+	}
+	want := ids[0]
+	var abs, rel string
+	found := false
+	for _, c := range ids {
+		a, r, err := root.Resolve(c.path)
+		if err != nil {
+			continue
+		}
+		if st, err := os.Stat(a); err == nil && !st.IsDir() {
+			want, abs, rel, found = c, a, r, true
+			break
+		}
+	}
+	if !found {
+		return nil, noSuchFile(ctx, root, ids)
+	}
+	f, src, err := fileOutline(ctx, cache, abs, rel, Options{LongFunctionLines: defaultLongFunctionLines})
+	if err != nil {
+		return nil, fmt.Errorf("read_symbol: %w", err)
+	}
+	sym, err := resolveSymbol(f, want)
+	if err != nil {
+		return nil, err
+	}
+	st := &SymbolText{Path: rel, Symbol: sym, FileLines: f.Lines, ShownEnd: sym.EndLine, Source: src}
+	st.Body = workspace.NumberedLines(src, sym.StartLine, sym.EndLine)
+	if maxBytes > 0 && len(st.Body) > maxBytes {
+		st.Body, st.ShownEnd = cutLines(st.Body, maxBytes, sym.StartLine)
+	}
+	return st, nil
+}
+
+// noSuchFile explains an id whose path is not a file.
+func noSuchFile(ctx context.Context, root *workspace.Root, ids []symbolID) error {
+	want := ids[0]
+	a, r, err := root.Resolve(want.path)
+	if err != nil {
+		return fmt.Errorf("read_symbol: %w", err)
+	}
+	if st, err := os.Stat(a); err == nil && st.IsDir() {
+		return fmt.Errorf("read_symbol: %s is a directory; outline path=%s maps its files, or give a file: %s", r, r, symbolIDForm)
+	}
+	return fmt.Errorf("read_symbol: %w", root.NotFound(ctx, r, false))
+}
+
+// resolveSymbol finds the one symbol want names in f.
+func resolveSymbol(f *File, want symbolID) (*Symbol, error) {
+	if want.name == "" {
+		if s := innermostAt(f.Symbols, want.line); s != nil {
+			return s, nil
+		}
+		return nil, fmt.Errorf("read_symbol: no symbol of %s covers line %d (the file has %d lines); read path=%s offset=%d, or outline path=%s for its symbols",
+			f.Path, want.line, f.Lines, f.Path, want.line, f.Path)
+	}
+	matches := findSymbols(f.Symbols, want.name)
+	if want.line > 0 {
+		for _, m := range matches {
+			if m.StartLine == want.line {
+				return m, nil
+			}
+		}
+		return nil, symbolMoved(f, want, matches)
+	}
+	switch len(matches) {
+	case 1:
+		return matches[0], nil
+	case 0:
+		return nil, symbolMissing(f, want)
+	}
+	return nil, fmt.Errorf("read_symbol: %d symbols of %s are named %s; ask for one:%s", len(matches), f.Path, want.name, candidateIDs(f, matches))
+}
+
+// candidateIDs lists the ids that name each of syms exactly, a line each.
+func candidateIDs(f *File, syms []*Symbol) string {
+	var where []string
+	for i, m := range syms {
+		if i == maxMovedListed {
+			where = append(where, fmt.Sprintf("and %d more: outline path=%s lists them", len(syms)-i, f.Path))
+			break
+		}
+		q := qualifiedIn(f.Symbols, m)
+		if len(findSymbols(f.Symbols, q)) == 1 {
+			where = append(where, fmt.Sprintf("read_symbol id=%s:%s", f.Path, q))
+		} else {
+			where = append(where, fmt.Sprintf("read_symbol id=%s:%d:%s (%s)", f.Path, m.StartLine, q, head(m)))
+		}
+	}
+	return "\n  " + strings.Join(where, "\n  ")
+}
+
+// symbolMissing explains a name f does not have, suggesting names that
+// differ only in case or by a typo.
+func symbolMissing(f *File, want symbolID) error {
+	var near []string
+	q := strings.ToLower(normName(want.name))
+	walkQualified(f.Symbols, "", func(s *Symbol, qual string) {
+		n, nq := strings.ToLower(normName(s.Name)), strings.ToLower(normName(qual))
+		if n == q || nq == q || strings.HasSuffix(nq, "."+q) || nearName(n, q) || nearName(nq, q) {
+			near = append(near, fmt.Sprintf("read_symbol id=%s:%s", f.Path, qual))
+		}
+	})
+	if len(near) > 0 {
+		if len(near) > 3 {
+			near = near[:3]
+		}
+		return fmt.Errorf("read_symbol: %s has no symbol named %s; did you mean:\n  %s", f.Path, want.name, strings.Join(near, "\n  "))
+	}
+	return fmt.Errorf("read_symbol: %s has no symbol named %s; outline path=%s lists its symbols (outline path=%s match=%s finds names containing a part of it)",
+		f.Path, want.name, f.Path, f.Path, lastPart(want.name))
+}
+
+// nearName reports whether a is a typo of b: a few edits apart.
+func nearName(a, b string) bool {
+	limit := max(1, min(len(b)/4, 3))
+	return workspace.EditDistance(a, b, limit) <= limit
+}
+
+func lastPart(name string) string {
+	n := normName(name)
+	if i := strings.LastIndexByte(n, '.'); i >= 0 {
+		return n[i+1:]
+	}
+	return n
+}
+
+// symbolMoved explains why want was not found at its line and names the
+// call that would succeed.
+func symbolMoved(f *File, want symbolID, matches []*Symbol) error {
+	switch len(matches) {
+	case 0:
+		var now string
+		if s := symbolAtLine(f.Symbols, want.line); s != nil {
+			now = fmt.Sprintf("; line %d now starts %s", want.line, head(s))
+		}
+		return fmt.Errorf("read_symbol: %s has no symbol named %s (the file has %d lines%s); outline path=%s lists its symbols",
+			f.Path, want.name, f.Lines, now, f.Path)
+	case 1:
+		m := matches[0]
+		return fmt.Errorf("read_symbol: %s does not start at %s:%d (the file may have changed); it is now at %s: read_symbol id=%s:%s",
+			want.name, f.Path, want.line, workspace.Place(f.Path, m.StartLine, m.EndLine), f.Path, qualifiedIn(f.Symbols, m))
+	}
+	return fmt.Errorf("read_symbol: %s does not start at %s:%d (the file may have changed); %d symbols are named %s now:%s",
+		want.name, f.Path, want.line, len(matches), want.name, candidateIDs(f, matches))
+}
+
+// cutLines keeps the whole listed lines of body that fit in maxBytes (at
+// least one), and returns the number of the last one kept.
+func cutLines(body string, maxBytes, first int) (string, int) {
+	cut, last := 0, first-1
+	for cut < len(body) {
+		nl := strings.IndexByte(body[cut:], '\n')
+		if nl < 0 || (cut+nl+1 > maxBytes && last >= first) {
+			break
+		}
+		cut += nl + 1
+		last++
+	}
+	return body[:cut], last
+}
+
+// addressable reports whether read_symbol can name s.
+func addressable(s *Symbol) bool {
+	return s.Name != "" && s.Kind != "import" && !isBlockKind(s.Kind)
+}
+
+// normName makes the ways a model writes a name comparable: Store.Add,
+// (*Store).Add, Store::add, add() all reduce to dotted plain names.
+func normName(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimSuffix(s, "()")
+	s = strings.ReplaceAll(s, "::", ".")
+	return strings.NewReplacer("(", "", ")", "", "*", "", " ", "").Replace(s)
+}
+
+// findSymbols returns the symbols, nested ones included, that name
+// designates: by their own name or qualified by their containers
+// (Store.Add for a Go method on Store, Item.value for a Python method).
+func findSymbols(syms []*Symbol, name string) []*Symbol {
+	q := normName(name)
+	var out []*Symbol
+	walkQualified(syms, "", func(s *Symbol, qual string) {
+		qual = normName(qual)
+		if normName(s.Name) == q || qual == q || strings.HasSuffix(qual, "."+q) {
+			out = append(out, s)
+		}
+	})
+	return out
+}
+
+// walkQualified calls fn for every addressable symbol with the name
+// read_symbol knows it by.
+func walkQualified(syms []*Symbol, prefix string, fn func(s *Symbol, qual string)) {
+	for _, s := range syms {
+		q := qualified(s, prefix)
+		if addressable(s) {
+			fn(s, q)
+		}
+		walkQualified(s.Children, childPrefix(s, prefix), fn)
+	}
+}
+
+// qualified is the name read_symbol knows s by: its name, after its Go
+// receiver's type or the names of the symbols it is nested in.
+func qualified(s *Symbol, prefix string) string {
+	switch {
+	case s.Receiver != "":
+		return receiverType(s.Receiver) + "." + s.Name
+	case prefix != "":
+		return prefix + "." + s.Name
+	}
+	return s.Name
+}
+
+// childPrefix is the prefix that qualifies the names of s's children.
+func childPrefix(s *Symbol, prefix string) string {
+	if addressable(s) {
+		return qualified(s, prefix)
+	}
+	return prefix
+}
+
+// qualifiedIn returns target's qualified name within syms.
+func qualifiedIn(syms []*Symbol, target *Symbol) string {
+	name := target.Name
+	walkQualified(syms, "", func(s *Symbol, qual string) {
+		if s == target {
+			name = qual
+		}
+	})
+	return name
+}
+
+// innermostAt returns the innermost addressable symbol whose range holds
+// line, or nil.
+func innermostAt(syms []*Symbol, line int) *Symbol {
+	for _, s := range syms {
+		if s.StartLine <= line && line <= s.EndLine {
+			if in := innermostAt(s.Children, line); in != nil {
+				return in
+			}
+			if addressable(s) {
+				return s
+			}
+		}
+	}
+	return nil
+}
+
+// symbolAtLine returns the first addressable symbol starting at line.
+func symbolAtLine(syms []*Symbol, line int) *Symbol {
+	for _, s := range syms {
+		if addressable(s) && s.StartLine == line {
+			return s
+		}
+		if r := symbolAtLine(s.Children, line); r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+// Text renders the symbol for a model: its place, head and size, then
+// its lines, and where to continue when a budget cut it short.
+func (s *SymbolText) Text() string {
+	var b strings.Builder
+	sym := s.Symbol
+	n := sym.EndLine - sym.StartLine + 1
+	fmt.Fprintf(&b, "%s %s (%s of %d)\n", workspace.Place(s.Path, sym.StartLine, sym.EndLine), head(sym), plural(n, "line", "lines"), s.FileLines)
+	b.WriteString(s.Body)
+	if s.ShownEnd < sym.EndLine {
+		fmt.Fprintf(&b, "[cut at line %d to fit the result; continue with read path=%s offset=%d limit=%d]\n",
+			s.ShownEnd, s.Path, s.ShownEnd+1, sym.EndLine-s.ShownEnd)
+	}
+	return b.String()
+}
