@@ -1,12 +1,18 @@
-// Package locate answers "where is it, and what does it say": glob, grep,
-// paged read, outline and read_symbol over one workspace, and the output
-// bound every tool result passes through.
+// Package locate answers "where is it, and what does it say" over one
+// workspace, with three tools: glob (files by path pattern), grep (lines by
+// regular expression) and read (a file a page at a time, or a directory's
+// entries). Outlines and read_symbol are package outline's; the bound on a
+// tool result's size, and the spill file beyond it, are hub's.
 //
-// Every result it formats uses 1-based line numbers and paths relative to
-// the workspace root, and is meant for a model's context: short, with a
-// footer that says what was left out and how to get it. Errors name what was
-// wrong and the call that would succeed.
+// Every result it formats is meant for a model's context and writes places
+// and lines the one way workspace defines: a place is path:LINE or
+// path:START-END (1-based, inclusive, paths relative to the workspace root),
+// a listed line is its number, a tab and its text. A result is short, and
+// says what it left out and how to get it: read's footer names the offset
+// that continues, grep's summary says how many matches were not shown, and
+// glob and grep name the directories they could not read. Errors name what
+// was wrong and the call that would succeed.
 //
-// It does not edit files, talk to language servers, or keep state between
-// calls beyond the workspace's shared parse cache.
+// It does not edit files, parse code, talk to language servers, or keep
+// state between calls.
 package locate

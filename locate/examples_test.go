@@ -73,11 +73,11 @@ func ExampleGrep() {
 	fmt.Println(err)
 	// Output:
 	// Found 3 matches in 2 files
-	// main.go:
-	//   Line 3: func main() { serve() }
-	// src/handler.go:
-	//   Line 3: // ServeHTTP answers.
-	//   Line 4: func ServeHTTP() {}
+	// main.go
+	// 3	func main() { serve() }
+	// src/handler.go
+	// 3	// ServeHTTP answers.
+	// 4	func ServeHTTP() {}
 	// No matches for `ServeHTTP` in the workspace among files matching "main.go" (searched 1 text file; files ignored by .gitignore are not searched). The search is case-sensitive; ignore_case: true widens it.
 	// grep: invalid regexp `serve(`: error parsing regexp: missing closing ): `serve(`; to search for the text as written, pass literal: true (or escape the special characters with \)
 }
@@ -101,12 +101,14 @@ func ExampleRead() {
 	_, err = locate.Read(ctx, root, locate.ReadOptions{Path: "notes.txt", Offset: 40})
 	fmt.Println(err)
 	// Output:
-	//     10	note 10
-	//     11	note 11
-	//     12	note 12
-	// [lines 10-12 of 25; continue with offset=13]
-	//      1	package main
-	// [lines 1-1 of 3; continue with offset=2]
+	// notes.txt:10-12 (of 25 lines)
+	// 10	note 10
+	// 11	note 11
+	// 12	note 12
+	// [continue with read path=notes.txt offset=13]
+	// main.go:1 (of 3 lines)
+	// 1	package main
+	// [continue with read path=main.go offset=2]
 	// .gitignore
 	// build/  (ignored by .gitignore)
 	// main.go
@@ -114,5 +116,5 @@ func ExampleRead() {
 	// src/
 	// [end of directory the workspace root, 5 entries]
 	// no such file: src/hnadler.go; did you mean src/handler.go?
-	// read: offset 40 is past the end of notes.txt, which has 25 lines; read with an offset from 1 to 25
+	// read: offset 40 is past the end of notes.txt, which has 25 lines; its last lines: read path=notes.txt offset=1
 }

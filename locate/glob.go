@@ -47,6 +47,9 @@ type GlobResult struct {
 	Files     []string `json:"files"`
 	Total     int      `json:"total"`
 	Truncated bool     `json:"truncated"`
+	// Unreadable lists the directories that could not be listed: files
+	// in them are missing from Files.
+	Unreadable workspace.UnreadableDirs `json:"unreadable,omitempty"`
 }
 
 // Glob lists the files under opts.Path whose paths match opts.Pattern,
@@ -56,7 +59,7 @@ func Glob(ctx context.Context, root *workspace.Root, opts GlobOptions) (*GlobRes
 	if strings.TrimSpace(opts.Pattern) == "" {
 		return nil, errors.New(`glob: the pattern is empty; give one such as "*.go" (any depth) or "src/**/*.ts"`)
 	}
-	_, rel, st, err := resolveExisting(ctx, root, opts.Path)
+	_, rel, st, err := root.ResolveExisting(ctx, opts.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +80,8 @@ func Glob(ctx context.Context, root *workspace.Root, opts GlobOptions) (*GlobRes
 		mod  time.Time
 	}
 	var hits []hit
-	err = root.Walk(ctx, rel, func(p string, d fs.DirEntry) error {
+	var unreadable workspace.UnreadableDirs
+	err = root.WalkReporting(ctx, rel, func(p string, d fs.DirEntry) error {
 		if d.IsDir() || !match.Match(p) {
 			return nil
 		}
@@ -87,7 +91,7 @@ func Glob(ctx context.Context, root *workspace.Root, opts GlobOptions) (*GlobRes
 		}
 		hits = append(hits, hit{p, mod})
 		return nil
-	})
+	}, unreadable.Add)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +101,7 @@ func Glob(ctx context.Context, root *workspace.Root, opts GlobOptions) (*GlobRes
 		}
 		return hits[i].path < hits[j].path
 	})
-	res := &GlobResult{Pattern: opts.Pattern, Path: rel, Total: len(hits), Files: []string{}}
+	res := &GlobResult{Pattern: opts.Pattern, Path: rel, Total: len(hits), Files: []string{}, Unreadable: unreadable}
 	for i, h := range hits {
 		if i == limit {
 			res.Truncated = true
@@ -118,6 +122,7 @@ func (r *GlobResult) Text() string {
 			b.WriteString(" " + hint)
 		}
 		b.WriteString(" (Files ignored by .gitignore are not listed.)\n")
+		b.WriteString(r.Unreadable.Note("their files are not listed"))
 		return b.String()
 	}
 	for _, f := range r.Files {
@@ -128,6 +133,7 @@ func (r *GlobResult) Text() string {
 		fmt.Fprintf(&b, "[showing %s of %s files, newest first; narrow the pattern or path]\n",
 			thousands(len(r.Files)), thousands(r.Total))
 	}
+	b.WriteString(r.Unreadable.Note("their files are not listed"))
 	return b.String()
 }
 

@@ -216,7 +216,7 @@ func TestGlobErrors(t *testing.T) {
 		t.Errorf("file as path: %v", err)
 	}
 	_, err = Glob(ctx, root, GlobOptions{Pattern: "*", Path: "scr"})
-	var nf *NotFoundError
+	var nf *workspace.NotFoundError
 	if !errors.As(err, &nf) || !errors.Is(err, os.ErrNotExist) || !slices.Contains(nf.Suggestions, "src/") {
 		t.Errorf("missing path: %v", err)
 	}

@@ -27,8 +27,9 @@ const DefaultGrepLimit = 100
 const GrepDescription = "Search file contents line by line for a regular expression (RE2 syntax, as in Go: " +
 	"\\w, \\d and \\b are ASCII), or for plain text with literal: true. `path` is a file or directory; `include` " +
 	"keeps files whose path matches a glob (\"*.go\" at any depth, \"src/**/*.{ts,tsx}\"). Shows the first " +
-	"`limit` (default 100) matching lines in path order as \"path:\" then \"  Line N: text\", and how many " +
-	"there are in all. Skips binary files and files ignored by .gitignore."
+	"`limit` (default 100) matching lines in path order, grouped by file: the path on a line of its own, then " +
+	"each matching line as its number, a tab and its text; and how many there are in all. Skips binary " +
+	"files and files ignored by .gitignore."
 
 // MaxGrepFileBytes is the largest file grep searches. It is far above
 // workspace.MaxFileBytes: grep is how a model finds its way in files too
@@ -78,7 +79,10 @@ type GrepResult struct {
 	SkippedBinary int  `json:"skipped_binary,omitempty"`
 	SkippedLarge  int  `json:"skipped_large,omitempty"`
 	PathIgnored   bool `json:"path_ignored,omitempty"` // Path itself is ignored by .gitignore
-	ignoreCase    bool
+	// Unreadable lists the directories that could not be listed: their
+	// files were not searched.
+	Unreadable workspace.UnreadableDirs `json:"unreadable,omitempty"`
+	ignoreCase bool
 }
 
 // Grep searches the text files under opts.Path (or the one file it names)
@@ -100,7 +104,7 @@ func Grep(ctx context.Context, root *workspace.Root, opts GrepOptions) (*GrepRes
 		}
 		return nil, fmt.Errorf("grep: %w", err)
 	}
-	abs, rel, st, err := resolveExisting(ctx, root, opts.Path)
+	abs, rel, st, err := root.ResolveExisting(ctx, opts.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +121,7 @@ func Grep(ctx context.Context, root *workspace.Root, opts GrepOptions) (*GrepRes
 				return nil, fmt.Errorf("grep: include: %w", err)
 			}
 		}
-		if workers, res.PathIgnored, err = grepTree(ctx, root, rel, inc, m, limit); err != nil {
+		if workers, res.PathIgnored, err = grepTree(ctx, root, rel, inc, m, limit, res.Unreadable.Add); err != nil {
 			return nil, err
 		}
 	} else {
@@ -144,7 +148,7 @@ func Grep(ctx context.Context, root *workspace.Root, opts GrepOptions) (*GrepRes
 
 // grepTree searches the files under dir with runtime.NumCPU() workers fed
 // by one walk. Every worker has returned when it returns.
-func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGlob, m *lineMatcher, limit int) ([]*grepWorker, bool, error) {
+func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGlob, m *lineMatcher, limit int, unreadable func(string, error)) ([]*grepWorker, bool, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan grepJob, 256)
@@ -160,7 +164,7 @@ func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGl
 		}()
 	}
 	seq, visited := 0, false
-	err := root.Walk(ctx, dir, func(p string, d fs.DirEntry) error {
+	err := root.WalkReporting(ctx, dir, func(p string, d fs.DirEntry) error {
 		visited = true
 		if d.IsDir() || (inc != nil && !inc.Match(p)) {
 			return nil
@@ -172,7 +176,7 @@ func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGl
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-	})
+	}, unreadable)
 	close(jobs)
 	wg.Wait()
 	if err == nil {
@@ -283,7 +287,10 @@ func (w *grepWorker) search(seq int, rel string, data []byte) {
 }
 
 func newGrepMatch(rel string, line int, text []byte) GrepMatch {
-	text = bytes.TrimSuffix(text, []byte{'\r'})
+	text = workspace.TrimCR(text)
+	if line == 1 {
+		text, _ = workspace.CutBOM(text)
+	}
 	g := GrepMatch{Path: rel, Line: line}
 	if len(text) > MaxLineChars {
 		if n := utf8.RuneCount(text); n > MaxLineChars {
@@ -322,16 +329,18 @@ func (r *GrepResult) merge(workers []*grepWorker, limit int) {
 	r.Truncated = r.Total > len(r.Matches)
 }
 
-// Text is the result as a model reads it:
+// Text is the result as a model reads it: a summary, then the matching
+// lines grouped by file, each "N\ttext" under its file's path:
 //
 //	Found 3 matches in 2 files
-//	src/a.go:
-//	  Line 12: func main() {
-//	src/b.go:
-//	  Line 3: package b
+//	src/a.go
+//	12	func main() {
+//	40		main()
+//	src/b.go
+//	3	package b
 func (r *GrepResult) Text() string {
 	if r.Total == 0 {
-		return r.noMatchText()
+		return r.noMatchText() + r.Unreadable.Note("their files were not searched")
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Found %s in %s", plural(r.Total, "match", "matches"), plural(r.Files, "file", "files"))
@@ -342,15 +351,12 @@ func (r *GrepResult) Text() string {
 	prev := ""
 	for _, m := range r.Matches {
 		if m.Path != prev {
-			b.WriteString(m.Path + ":\n")
+			b.WriteString(m.Path + "\n")
 			prev = m.Path
 		}
-		fmt.Fprintf(&b, "  Line %d: %s", m.Line, m.Text)
-		if m.Chars > 0 {
-			fmt.Fprintf(&b, " … [line cut: showing %s of %s chars]", thousands(MaxLineChars), thousands(m.Chars))
-		}
-		b.WriteByte('\n')
+		b.WriteString(ReadLine{Line: m.Line, Text: m.Text, Chars: m.Chars}.text())
 	}
+	b.WriteString(r.Unreadable.Note("their files were not searched"))
 	return b.String()
 }
 

@@ -2,6 +2,7 @@ package locate
 
 import (
 	"bytes"
+	"cchub/workspace/wstest"
 	"context"
 	"errors"
 	"fmt"
@@ -30,9 +31,7 @@ var gorootOnce = sync.OnceValue(func() string {
 
 func goroot(t testing.TB) string {
 	dir := gorootOnce()
-	if dir == "" {
-		t.Skip("no go command to find GOROOT")
-	}
+	wstest.RequirePeer(t, "Go's source tree ($(go env GOROOT)/src): the go command", dir != "")
 	return dir
 }
 
@@ -106,13 +105,13 @@ func TestGrepText(t *testing.T) {
 	root := grepFixture(t)
 	res := grep(t, root, GrepOptions{Pattern: "alpha", IgnoreCase: true, Path: "."})
 	want := "Found 8 matches in 7 files\n" +
-		"a.go:\n  Line 3: func Alpha() {}\n  Line 5: // calls Alpha()\n" +
-		"b/c.ts:\n  Line 1: export function Alpha() {}\n" +
-		"b/d.tsx:\n  Line 1: const Alpha = () => <div/>;\n" +
-		"crlf.txt:\n  Line 2: ALPHA beta\n" +
-		"deep/x/y/z.go:\n  Line 2: func Alpha() {}\n" +
-		"notes.md:\n  Line 1: Alpha and alpha and ALPHA on one line\n" +
-		"zz/after.go:\n  Line 1: package zz // Alpha\n"
+		"a.go\n3\tfunc Alpha() {}\n5\t// calls Alpha()\n" +
+		"b/c.ts\n1\texport function Alpha() {}\n" +
+		"b/d.tsx\n1\tconst Alpha = () => <div/>;\n" +
+		"crlf.txt\n2\tALPHA beta\n" +
+		"deep/x/y/z.go\n2\tfunc Alpha() {}\n" +
+		"notes.md\n1\tAlpha and alpha and ALPHA on one line\n" +
+		"zz/after.go\n1\tpackage zz // Alpha\n"
 	if got := res.Text(); got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)
 	}
@@ -120,7 +119,7 @@ func TestGrepText(t *testing.T) {
 		t.Errorf("files %d, skipped binary %d", res.Files, res.SkippedBinary)
 	}
 	one := grep(t, root, GrepOptions{Pattern: "ServeHTTP"})
-	if got := one.Text(); !strings.HasPrefix(got, "Found 1 match in 1 file\nb/b.go:\n  Line 3: ") {
+	if got := one.Text(); !strings.HasPrefix(got, "Found 1 match in 1 file\nb/b.go\n3\t") {
 		t.Errorf("one match: %q", got)
 	}
 }
@@ -185,7 +184,7 @@ func TestGrepLongLine(t *testing.T) {
 	if m.Chars != 5000 || m.Text != strings.Repeat("é", 2000) {
 		t.Errorf("cut line: chars %d, text %d runes", m.Chars, len([]rune(m.Text)))
 	}
-	if !strings.Contains(res.Text(), "  Line 2: "+strings.Repeat("é", 2000)+" … [line cut: showing 2,000 of 5,000 chars]\n") {
+	if !strings.Contains(res.Text(), "\n2\t"+strings.Repeat("é", 2000)+" … [line cut: showing 2,000 of 5,000 chars]\n") {
 		t.Error("the cut line is not marked in the text")
 	}
 	if res.Matches[0].Chars != 0 {
@@ -385,21 +384,23 @@ func TestGrepLateNULIsText(t *testing.T) {
 	}
 }
 
-// The bound's spill file is found again by grep and read, by its path.
+// A spilled output under .cchub (which walks skip) is found again by grep
+// and read when named by its path. (The bound that writes it is hub's.)
 func TestGrepAndReadFindSpilledOutput(t *testing.T) {
-	root := openRoot(t, t.TempDir())
-	out := Bound(root, "grep", numbered(1, 3000), "")
-	m := regexp.MustCompile(`saved to (\S+);`).FindStringSubmatch(out)
-	if m == nil {
-		t.Fatalf("no spill path in %q", out[len(out)-300:])
+	dir := t.TempDir()
+	spill := ".cchub/spill/grep-1.txt"
+	writeTree(t, dir, map[string]string{spill: numbered(1, 3000)})
+	root := openRoot(t, dir)
+	if res := grep(t, root, GrepOptions{Pattern: "^line 2999$"}); res.Total != 0 {
+		t.Errorf("grep of the tree searched .cchub: %q", where(res))
 	}
-	res := grep(t, root, GrepOptions{Pattern: "^line 2999$", Path: m[1]})
-	if !slices.Equal(where(res), []string{m[1] + ":2999"}) {
+	res := grep(t, root, GrepOptions{Pattern: "^line 2999$", Path: spill})
+	if !slices.Equal(where(res), []string{spill + ":2999"}) {
 		t.Errorf("grep of the spill file: %q", where(res))
 	}
-	page := read(t, root, ReadOptions{Path: m[1], Offset: 2999, Limit: 1})
-	if got := page.Text(); got != "  2999\tline 2999\n[lines 2999-2999 of 3000; continue with offset=3000]\n" {
-		t.Errorf("read of the spill file: %q", got)
+	page := read(t, root, ReadOptions{Path: spill, Offset: 2999, Limit: 1})
+	if got, want := page.Text(), spill+":2999 (of 3,000 lines)\n2999\tline 2999\n[continue with read path="+spill+" offset=3000]\n"; got != want {
+		t.Errorf("read of the spill file:\n got %q\nwant %q", got, want)
 	}
 }
 

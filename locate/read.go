@@ -23,9 +23,10 @@ const (
 )
 
 // ReadDescription says what read does, for a tool description.
-const ReadDescription = "Read a text file with line numbers, a page at a time: `offset` is the first line " +
-	"(1-based), `limit` the number of lines (default 2000); lines over 2000 characters are cut. The last " +
-	"line says how to continue. On a directory, lists its entries (directories end in /, entries " +
+const ReadDescription = "Read a text file a page at a time: `offset` is the first line (1-based), `limit` the " +
+	"number of lines (default 2000); lines over 2000 characters are cut. The first line names the place " +
+	"shown (path:START-END), each line is its number, a tab and its text, and the last line says how to " +
+	"continue (the offset to read next). On a directory, lists its entries (directories end in /, entries " +
 	".gitignore ignores are marked). Binary files are refused; a file over 10 MiB needs an offset or limit."
 
 // ReadOptions says what Read shows.
@@ -36,6 +37,10 @@ type ReadOptions struct {
 	Offset int `json:"offset,omitempty"`
 	// Limit is how many lines (or entries) to show; 0 means DefaultReadLimit.
 	Limit int `json:"limit,omitempty"`
+	// MaxBytes bounds the page's text (Text()): a page that would be
+	// longer stops at the last whole line that fits, at least one, and its
+	// footer names the offset that continues. 0 means no bound.
+	MaxBytes int `json:"-"`
 }
 
 // ReadLine is one line of a file as shown.
@@ -70,6 +75,9 @@ type ReadResult struct {
 	// NextOffset is the offset that continues the reading; 0 when the
 	// end was shown.
 	NextOffset int `json:"next_offset,omitempty"`
+	// CutAtBytes is the MaxBytes that ended the page before its limit;
+	// 0 when it was not cut.
+	CutAtBytes int `json:"cut_at_bytes,omitempty"`
 	// InvalidUTF8Line is the first line shown that has bytes that are not
 	// UTF-8 (shown as U+FFFD); 0 when there is none.
 	InvalidUTF8Line int `json:"invalid_utf8_line,omitempty"`
@@ -94,7 +102,7 @@ func Read(ctx context.Context, root *workspace.Root, opts ReadOptions) (*ReadRes
 	if opts.Limit < 0 {
 		return nil, fmt.Errorf("read: limit %d is negative; give the number of lines to show, or 0 for %d", opts.Limit, DefaultReadLimit)
 	}
-	abs, rel, st, err := resolveExisting(ctx, root, opts.Path)
+	abs, rel, st, err := root.ResolveExisting(ctx, opts.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +111,12 @@ func Read(ctx context.Context, root *workspace.Root, opts ReadOptions) (*ReadRes
 		limit = DefaultReadLimit
 	}
 	if st.IsDir() {
-		return readDir(ctx, root, abs, rel, offset, limit)
+		res, err := readDir(ctx, root, abs, rel, offset, limit)
+		if err != nil {
+			return nil, err
+		}
+		res.fit(opts.MaxBytes)
+		return res, nil
 	}
 
 	if !st.Mode().IsRegular() {
@@ -143,10 +156,12 @@ func Read(ctx context.Context, root *workspace.Root, opts ReadOptions) (*ReadRes
 		return nil, fmt.Errorf("read %s: %w", rel, err)
 	}
 	res, err := fileResult(rel, pg, offset)
-	if res != nil {
-		res.Content = whole
+	if err != nil {
+		return nil, err
 	}
-	return res, err
+	res.Content = whole
+	res.fit(opts.MaxBytes)
+	return res, nil
 }
 
 // fileResult turns a page of the file rel, read from offset, into a result.
@@ -157,8 +172,8 @@ func fileResult(rel string, pg page, offset int) (*ReadResult, error) {
 		return res, nil
 	}
 	if offset > pg.total {
-		return nil, fmt.Errorf("read: offset %d is past the end of %s, which has %s; read with an offset from 1 to %d",
-			offset, rel, plural(pg.total, "line", "lines"), pg.total)
+		return nil, fmt.Errorf("read: offset %d is past the end of %s, which has %s; its last lines: read path=%s offset=%d",
+			offset, rel, plural(pg.total, "line", "lines"), rel, max(1, pg.total-99))
 	}
 	if last := offset + len(pg.lines) - 1; last < pg.total {
 		res.NextOffset = last + 1
@@ -166,8 +181,14 @@ func fileResult(rel string, pg page, offset int) (*ReadResult, error) {
 	return res, nil
 }
 
-// Text is the page as a model reads it: numbered lines ("%6d\t%s") and a
-// footer that says what was shown and how to continue.
+// Text is the page as a model reads it: a header that names the place
+// shown, the lines ("N\ttext"), and a footer that says how to continue:
+//
+//	src/a.go:10-12 (of 5,120 lines)
+//	10	func main() {
+//	11		serve()
+//	12	}
+//	[continue with read path=src/a.go offset=13]
 func (r *ReadResult) Text() string {
 	if r.IsDir {
 		return r.dirText()
@@ -176,34 +197,109 @@ func (r *ReadResult) Text() string {
 		return r.Path + " is empty (0 bytes).\n"
 	}
 	var b strings.Builder
+	b.WriteString(r.header(r.Offset + len(r.Lines) - 1))
 	for _, l := range r.Lines {
-		fmt.Fprintf(&b, "%6d\t%s", l.Line, l.Text)
-		if l.Chars > 0 {
-			fmt.Fprintf(&b, " … [line cut: showing %s of %s chars]", thousands(MaxLineChars), thousands(l.Chars))
-		}
-		b.WriteByte('\n')
+		b.WriteString(l.text())
 	}
-	if r.InvalidUTF8Line > 0 {
-		fmt.Fprintf(&b, "[note: %s has bytes that are not valid UTF-8 (first shown at line %d); they are shown as \uFFFD]\n", r.Path, r.InvalidUTF8Line)
-	}
-	b.WriteString(pageFooter("lines", "file", r.Offset, len(r.Lines), r.Total, "line", "lines"))
+	b.WriteString(r.invalidNote(r.InvalidUTF8Line))
+	b.WriteString(r.footer(r.NextOffset))
 	return b.String()
 }
 
-func pageFooter(what, whole string, offset, shown, total int, one, many string) string {
-	last := offset + shown - 1
-	switch {
-	case last < total:
-		return fmt.Sprintf("[%s %d-%d of %d; continue with offset=%d]\n", what, offset, last, total, last+1)
-	case offset <= 1:
-		unit := many
-		if total == 1 {
-			unit = one
-		}
-		return fmt.Sprintf("[end of %s, %d %s]\n", whole, total, unit)
-	default:
-		return fmt.Sprintf("[%s %d-%d of %d; end of %s]\n", what, offset, last, total, whole)
+// header names the lines shown, offset..last, as a place.
+func (r *ReadResult) header(last int) string {
+	return fmt.Sprintf("%s (of %s)\n", workspace.Place(r.Path, r.Offset, last), plural(r.Total, "line", "lines"))
+}
+
+// text is the line as shown: "N\ttext\n", with a note when it was cut.
+func (l ReadLine) text() string {
+	var b strings.Builder
+	t := l.Text
+	if l.Chars > 0 {
+		t += fmt.Sprintf(" … [line cut: showing %s of %s chars]", thousands(MaxLineChars), thousands(l.Chars))
 	}
+	workspace.WriteLine(&b, l.Line, t)
+	return b.String()
+}
+
+func (r *ReadResult) invalidNote(line int) string {
+	if line <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("[note: %s has bytes that are not valid UTF-8 (first shown at %s); they are shown as \uFFFD]\n", r.Path, workspace.Place(r.Path, line, line))
+}
+
+// footer says how to go on from next (0: the end was shown).
+func (r *ReadResult) footer(next int) string {
+	whole := "file"
+	if r.IsDir {
+		whole = "directory " + displayDir(r.Path)
+	}
+	switch {
+	case next == 0:
+		return "[end of " + whole + "]\n"
+	case r.CutAtBytes > 0:
+		return fmt.Sprintf("[stopped at the output limit of %s; continue with read path=%s offset=%d]\n", byteSize(r.CutAtBytes), r.Path, next)
+	default:
+		return fmt.Sprintf("[continue with read path=%s offset=%d]\n", r.Path, next)
+	}
+}
+
+// fit ends the page early, at the last whole line (or entry) that keeps
+// Text within maxBytes; it keeps at least one. The header and footer are
+// reckoned with the numbers of the uncut page, which are never shorter.
+func (r *ReadResult) fit(maxBytes int) {
+	shown := len(r.Lines)
+	if r.IsDir {
+		shown = len(r.Entries)
+	}
+	if maxBytes <= 0 || shown <= 1 || len(r.Text()) <= maxBytes {
+		return
+	}
+	last := r.Offset + shown - 1
+	cut := *r
+	cut.CutAtBytes = maxBytes
+	budget := maxBytes
+	if r.IsDir {
+		budget -= len(cut.dirHeader()) + len(cut.dirFooter(last, last+1))
+	} else {
+		budget -= len(cut.footer(last + 1))
+		budget -= len(cut.header(last)) + len(cut.invalidNote(r.InvalidUTF8Line))
+	}
+	keep := 0
+	for ; keep < shown; keep++ {
+		var n int
+		if r.IsDir {
+			n = len(r.Entries[keep].text())
+		} else {
+			n = len(r.Lines[keep].text())
+		}
+		if budget -= n; budget < 0 {
+			break
+		}
+	}
+	keep = max(keep, 1)
+	if keep == shown {
+		return
+	}
+	r.CutAtBytes = maxBytes
+	r.NextOffset = r.Offset + keep
+	if r.IsDir {
+		r.Entries = r.Entries[:keep]
+		return
+	}
+	r.Lines = r.Lines[:keep]
+	if r.InvalidUTF8Line >= r.NextOffset {
+		r.InvalidUTF8Line = 0
+	}
+}
+
+// byteSize writes a size for a message: "48 KB" or "300 bytes".
+func byteSize(n int) string {
+	if n >= 1024 && n%1024 == 0 {
+		return thousands(n/1024) + " KB"
+	}
+	return plural(n, "byte", "bytes")
 }
 
 // page is one window of a file's lines.
@@ -232,13 +328,13 @@ func pageLines(r io.Reader, offset, limit int) (page, error) {
 		text, full := cur, chars
 		if lastc == '\r' {
 			full--
-			if len(text) > 0 && text[len(text)-1] == '\r' {
-				text = text[:len(text)-1]
-			}
+			text = workspace.TrimCR(text)
 		}
-		if line == 1 && bytes.HasPrefix(text, []byte("\uFEFF")) {
-			text = text[3:]
-			full--
+		if line == 1 {
+			if t, ok := workspace.CutBOM(text); ok {
+				text = t
+				full--
+			}
 		}
 		l := ReadLine{Line: line}
 		if full > MaxLineChars {
@@ -397,8 +493,8 @@ func readDir(ctx context.Context, root *workspace.Root, abs, rel string, offset,
 		return res, nil
 	}
 	if offset > len(all) {
-		return nil, fmt.Errorf("read: offset %d is past the end of directory %s, which has %s; read with an offset from 1 to %d",
-			offset, displayDir(rel), plural(len(all), "entry", "entries"), len(all))
+		return nil, fmt.Errorf("read: offset %d is past the end of directory %s, which has %s; its last entries: read path=%s offset=%d",
+			offset, displayDir(rel), plural(len(all), "entry", "entries"), rel, max(1, len(all)-99))
 	}
 	stop := min(len(all), offset-1+limit)
 	res.Entries = all[offset-1 : stop]
@@ -408,27 +504,50 @@ func readDir(ctx context.Context, root *workspace.Root, abs, rel string, offset,
 	return res, nil
 }
 
+// dirText lists the entries, one a line, and ends with the footer files
+// have, after the range shown:
+//
+//	[entries 1-2,000 of 3,100; continue with read path=src offset=2001]
 func (r *ReadResult) dirText() string {
 	var b strings.Builder
 	if r.Total == 0 {
 		return "Directory " + displayDir(r.Path) + " is empty.\n"
 	}
-	if r.DirIgnored {
-		fmt.Fprintf(&b, "[%s is ignored by .gitignore: glob and grep do not look inside it]\n", displayDir(r.Path))
-	}
+	b.WriteString(r.dirHeader())
 	for _, e := range r.Entries {
-		b.WriteString(e.Name)
-		if e.IsDir {
-			b.WriteByte('/')
-		}
-		if e.Link != "" {
-			b.WriteString(" -> " + e.Link)
-		}
-		if e.Ignored {
-			b.WriteString("  (ignored by .gitignore)")
-		}
-		b.WriteByte('\n')
+		b.WriteString(e.text())
 	}
-	b.WriteString(pageFooter("entries", "directory "+displayDir(r.Path), r.Offset, len(r.Entries), r.Total, "entry", "entries"))
+	b.WriteString(r.dirFooter(r.Offset+len(r.Entries)-1, r.NextOffset))
 	return b.String()
+}
+
+// dirFooter is footer with the range of entries shown, offset..last.
+func (r *ReadResult) dirFooter(last, next int) string {
+	if r.Offset <= 1 && next == 0 {
+		return fmt.Sprintf("[end of directory %s, %s]\n", displayDir(r.Path), plural(r.Total, "entry", "entries"))
+	}
+	return fmt.Sprintf("[entries %d-%d of %s; %s", r.Offset, last, thousands(r.Total), r.footer(next)[1:])
+}
+
+func (r *ReadResult) dirHeader() string {
+	if r.DirIgnored {
+		return fmt.Sprintf("[%s is ignored by .gitignore: glob and grep do not look inside it]\n", displayDir(r.Path))
+	}
+	return ""
+}
+
+// text is the entry as listed: its name, "/" for a directory, a link's
+// target, and whether .gitignore ignores it.
+func (e ReadEntry) text() string {
+	s := e.Name
+	if e.IsDir {
+		s += "/"
+	}
+	if e.Link != "" {
+		s += " -> " + e.Link
+	}
+	if e.Ignored {
+		s += "  (ignored by .gitignore)"
+	}
+	return s + "\n"
 }

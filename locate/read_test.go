@@ -1,12 +1,15 @@
 package locate
 
 import (
+	"cchub/workspace/wstest"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -38,11 +41,11 @@ func TestReadPaging(t *testing.T) {
 	res := read(t, root, ReadOptions{Path: "big.txt"})
 	text := res.Text()
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-	if len(lines) != 2001 || lines[0] != "     1\tline 1" || lines[1999] != "  2000\tline 2000" {
-		t.Errorf("first page: %d lines, %q ... %q", len(lines), lines[0], lines[1999])
+	if len(lines) != 2002 || lines[0] != "big.txt:1-2000 (of 5,120 lines)" || lines[1] != "1\tline 1" || lines[2000] != "2000\tline 2000" {
+		t.Errorf("first page: %d lines, %q, %q ... %q", len(lines), lines[0], lines[1], lines[2000])
 	}
-	if lines[2000] != "[lines 1-2000 of 5120; continue with offset=2001]" || res.NextOffset != 2001 || res.Total != 5120 {
-		t.Errorf("footer %q, next %d, total %d", lines[2000], res.NextOffset, res.Total)
+	if lines[2001] != "[continue with read path=big.txt offset=2001]" || res.NextOffset != 2001 || res.Total != 5120 {
+		t.Errorf("footer %q, next %d, total %d", lines[2001], res.NextOffset, res.Total)
 	}
 
 	res = read(t, root, ReadOptions{Path: "big.txt", Offset: 2001})
@@ -50,23 +53,24 @@ func TestReadPaging(t *testing.T) {
 		t.Errorf("second page: first %+v, %d lines, next %d", res.Lines[0], len(res.Lines), res.NextOffset)
 	}
 	res = read(t, root, ReadOptions{Path: "big.txt", Offset: 4001})
-	if !strings.HasSuffix(res.Text(), "  5120\tline 5120\n[lines 4001-5120 of 5120; end of file]\n") || res.NextOffset != 0 {
+	if !strings.HasPrefix(res.Text(), "big.txt:4001-5120 (of 5,120 lines)\n4001\tline 4001\n") ||
+		!strings.HasSuffix(res.Text(), "\n5120\tline 5120\n[end of file]\n") || res.NextOffset != 0 {
 		t.Errorf("last page ends %q", res.Text()[len(res.Text())-80:])
 	}
 	res = read(t, root, ReadOptions{Path: "big.txt", Offset: 10, Limit: 3})
-	if got := res.Text(); got != "    10\tline 10\n    11\tline 11\n    12\tline 12\n[lines 10-12 of 5120; continue with offset=13]\n" {
+	if got := res.Text(); got != "big.txt:10-12 (of 5,120 lines)\n10\tline 10\n11\tline 11\n12\tline 12\n[continue with read path=big.txt offset=13]\n" {
 		t.Errorf("window: %q", got)
 	}
 	res = read(t, root, ReadOptions{Path: "small.go"})
-	if got := res.Text(); got != "     1\tpackage a\n     2\t\n     3\tfunc A() {}\n[end of file, 3 lines]\n" {
+	if got := res.Text(); got != "small.go:1-3 (of 3 lines)\n1\tpackage a\n2\t\n3\tfunc A() {}\n[end of file]\n" {
 		t.Errorf("small file: %q", got)
 	}
 	res = read(t, root, ReadOptions{Path: "big.txt", Offset: 5120})
-	if got := res.Text(); got != "  5120\tline 5120\n[lines 5120-5120 of 5120; end of file]\n" {
+	if got := res.Text(); got != "big.txt:5120 (of 5,120 lines)\n5120\tline 5120\n[end of file]\n" {
 		t.Errorf("last line: %q", got)
 	}
-	// Line numbers wider than six digits still come before a tab.
-	if got := (&ReadResult{Path: "x", Offset: 1234567, Total: 1234567, Lines: []ReadLine{{Line: 1234567, Text: "x"}}}).Text(); !strings.HasPrefix(got, "1234567\tx\n") {
+	// Line numbers are not padded, however wide.
+	if got := (&ReadResult{Path: "x", Offset: 1234567, Total: 1234567, Lines: []ReadLine{{Line: 1234567, Text: "x"}}}).Text(); got != "x:1234567 (of 1,234,567 lines)\n1234567\tx\n[end of file]\n" {
 		t.Errorf("wide number: %q", got)
 	}
 }
@@ -98,14 +102,14 @@ func TestReadLineEndings(t *testing.T) {
 	})
 	root := openRoot(t, dir)
 	for _, c := range []struct{ path, want string }{
-		{"crlf.txt", "     1\tone\n     2\ttwo\n     3\t\n     4\tfour\n[end of file, 4 lines]\n"},
-		{"nonl.txt", "     1\tone\n     2\ttwo\n[end of file, 2 lines]\n"},
-		{"bom.txt", "     1\tfirst\n     2\tsecond\n[end of file, 2 lines]\n"},
+		{"crlf.txt", "crlf.txt:1-4 (of 4 lines)\n1\tone\n2\ttwo\n3\t\n4\tfour\n[end of file]\n"},
+		{"nonl.txt", "nonl.txt:1-2 (of 2 lines)\n1\tone\n2\ttwo\n[end of file]\n"},
+		{"bom.txt", "bom.txt:1-2 (of 2 lines)\n1\tfirst\n2\tsecond\n[end of file]\n"},
 		{"empty.txt", "empty.txt is empty (0 bytes).\n"},
-		{"newline.txt", "     1\t\n[end of file, 1 line]\n"},
-		{"lone-cr.txt", "     1\ta\rb\n[end of file, 1 line]\n"},
-		{"cr-only.txt", "     1\tx\n[end of file, 1 line]\n"},
-		{"blank-end.go", "     1\ta\n     2\t\n[end of file, 2 lines]\n"},
+		{"newline.txt", "newline.txt:1 (of 1 line)\n1\t\n[end of file]\n"},
+		{"lone-cr.txt", "lone-cr.txt:1 (of 1 line)\n1\ta\rb\n[end of file]\n"},
+		{"cr-only.txt", "cr-only.txt:1 (of 1 line)\n1\tx\n[end of file]\n"},
+		{"blank-end.go", "blank-end.go:1-2 (of 2 lines)\n1\ta\n2\t\n[end of file]\n"},
 	} {
 		if got := read(t, root, ReadOptions{Path: c.path}).Text(); got != c.want {
 			t.Errorf("%s: %q, want %q", c.path, got, c.want)
@@ -131,7 +135,7 @@ func TestReadLongLine(t *testing.T) {
 	if l := res.Lines[3]; l.Chars != 2001 || len(l.Text) != 2000 {
 		t.Errorf("2001 chars: %d of %d", len(l.Text), l.Chars)
 	}
-	if !strings.Contains(res.Text(), "     1\t"+strings.Repeat("ü", 2000)+" … [line cut: showing 2,000 of 2,500 chars]\n     2\tshort\n") {
+	if !strings.Contains(res.Text(), "\n1\t"+strings.Repeat("ü", 2000)+" … [line cut: showing 2,000 of 2,500 chars]\n2\tshort\n") {
 		t.Error("the cut is not marked")
 	}
 }
@@ -158,9 +162,9 @@ func TestReadRefusesAndExplains(t *testing.T) {
 	}
 
 	res := read(t, root, ReadOptions{Path: "latin1.txt"})
-	want := "     1\tcaf\uFFFD\n     2\tplain\n     3\tna\uFFFDve \uFFFD\n" +
-		"[note: latin1.txt has bytes that are not valid UTF-8 (first shown at line 1); they are shown as \uFFFD]\n" +
-		"[end of file, 3 lines]\n"
+	want := "latin1.txt:1-3 (of 3 lines)\n1\tcaf\uFFFD\n2\tplain\n3\tna\uFFFDve \uFFFD\n" +
+		"[note: latin1.txt has bytes that are not valid UTF-8 (first shown at latin1.txt:1); they are shown as \uFFFD]\n" +
+		"[end of file]\n"
 	if got := res.Text(); got != want || res.InvalidUTF8Line != 1 {
 		t.Errorf("invalid UTF-8: %q", got)
 	}
@@ -173,7 +177,7 @@ func TestReadRefusesAndExplains(t *testing.T) {
 		t.Errorf("too large: %v", err)
 	}
 	res = read(t, root, ReadOptions{Path: "huge.log", Offset: 999, Limit: 2})
-	if got := res.Text(); got != "   999\tline 999\n  1000\tline 1000\n[lines 999-1000 of 1001; continue with offset=1001]\n" {
+	if got := res.Text(); got != "huge.log:999-1000 (of 1,001 lines)\n999\tline 999\n1000\tline 1000\n[continue with read path=huge.log offset=1001]\n" {
 		t.Errorf("window of a large file: %q", got)
 	}
 }
@@ -202,7 +206,7 @@ func TestReadDirectory(t *testing.T) {
 	want = "build\n" +
 		"deep/\n" +
 		"generated.go  (ignored by .gitignore)\n" +
-		"[entries 2-4 of 7; continue with offset=5]\n"
+		"[entries 2-4 of 7; continue with read path=src offset=5]\n"
 	if got := res.Text(); got != want {
 		t.Errorf("src page:\n%s\nwant:\n%s", got, want)
 	}
@@ -223,7 +227,7 @@ func TestReadDirectory(t *testing.T) {
 
 func TestReadStateAndGitFilesByPath(t *testing.T) {
 	root := ignoreTree(t)
-	if got := read(t, root, ReadOptions{Path: ".cchub/spill/x.txt"}).Text(); got != "     1\tneedle\n[end of file, 1 line]\n" {
+	if got := read(t, root, ReadOptions{Path: ".cchub/spill/x.txt"}).Text(); got != ".cchub/spill/x.txt:1 (of 1 line)\n1\tneedle\n[end of file]\n" {
 		t.Errorf("spill file: %q", got)
 	}
 	if got := read(t, root, ReadOptions{Path: ".cchub/spill"}).Text(); got != "x.txt\n[end of directory .cchub/spill/, 1 entry]\n" {
@@ -272,7 +276,7 @@ func TestReadConfinement(t *testing.T) {
 			t.Errorf("Read(%q): %v, want the Resolve error %v", p, err, want)
 		}
 	}
-	if got := read(t, root, ReadOptions{Path: filepath.Join(dir, "in-link")}).Text(); got != "     1\tin\n[end of file, 1 line]\n" {
+	if got := read(t, root, ReadOptions{Path: filepath.Join(dir, "in-link")}).Text(); got != "in-link:1 (of 1 line)\n1\tin\n[end of file]\n" {
 		t.Errorf("absolute path through a link inside: %q", got)
 	}
 }
@@ -280,9 +284,7 @@ func TestReadConfinement(t *testing.T) {
 func TestReadOnGOROOT(t *testing.T) {
 	src := filepath.Join(goroot(t), "src", "net", "http")
 	data, err := os.ReadFile(filepath.Join(src, "server.go"))
-	if err != nil {
-		t.Skip(err)
-	}
+	wstest.RequirePeer(t, "Go's source tree: "+filepath.Join(src, "server.go"), err == nil)
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	root := openRoot(t, src)
 	for off := 1; off <= len(lines); off += DefaultReadLimit {
@@ -295,5 +297,91 @@ func TestReadOnGOROOT(t *testing.T) {
 		if res.Total != len(lines) {
 			t.Fatalf("total %d, want %d", res.Total, len(lines))
 		}
+	}
+}
+
+// With MaxBytes, a page stops at the last whole line that fits, and its
+// footer names the next line exactly: reading on from each footer's offset
+// gives the file back, without a gap or an overlap.
+func TestReadMaxBytesPagesThroughTheFile(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 5000; i++ {
+		fmt.Fprintf(&b, "line %d %s\n", i, strings.Repeat("x", i%97))
+	}
+	content := b.String()
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"big.txt": content})
+	root := openRoot(t, dir)
+	const maxBytes = 48 << 10
+	footerRE := regexp.MustCompile(`\n\[(stopped at the output limit of 48 KB; )?continue with read path=big\.txt offset=(\d+)\]\n$`)
+	var got strings.Builder
+	offset, pages, cut := 1, 0, 0
+	for pages < 100 {
+		pages++
+		text := read(t, root, ReadOptions{Path: "big.txt", Offset: offset, MaxBytes: maxBytes}).Text()
+		if len(text) > maxBytes {
+			t.Fatalf("page at %d is %d bytes, over %d", offset, len(text), maxBytes)
+		}
+		lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+		n := offset
+		for _, l := range lines[1 : len(lines)-1] {
+			num, rest, ok := strings.Cut(l, "\t")
+			if !ok || num != strconv.Itoa(n) {
+				t.Fatalf("page at %d: line %q, want number %d", offset, l, n)
+			}
+			got.WriteString(rest + "\n")
+			n++
+		}
+		if want := fmt.Sprintf("big.txt:%s (of 5,000 lines)", workspace.Span(offset, n-1)); lines[0] != want {
+			t.Fatalf("header %q, want %q", lines[0], want)
+		}
+		if strings.HasSuffix(text, "\n[end of file]\n") {
+			break
+		}
+		m := footerRE.FindStringSubmatch(text)
+		if m == nil {
+			t.Fatalf("page at %d ends %q", offset, text[max(0, len(text)-100):])
+		}
+		if m[1] != "" {
+			cut++
+		}
+		if next, _ := strconv.Atoi(m[2]); next != n {
+			t.Fatalf("page at %d shows up to line %d, and its footer continues at %d", offset, n-1, next)
+		}
+		offset = n
+	}
+	if got.String() != content {
+		t.Fatalf("the pages put together are not the file (%d bytes of %d)", got.Len(), len(content))
+	}
+	if cut < 3 {
+		t.Errorf("only %d of %d pages were cut by MaxBytes", cut, pages)
+	}
+	// Without MaxBytes the page is the limit's.
+	if res := read(t, root, ReadOptions{Path: "big.txt"}); len(res.Lines) != DefaultReadLimit || res.CutAtBytes != 0 {
+		t.Errorf("unbounded: %d lines, cut at %d", len(res.Lines), res.CutAtBytes)
+	}
+}
+
+// A line longer than MaxBytes is still shown, alone and cut as any long
+// line is; a directory listing is bounded the same way.
+func TestReadMaxBytesShowsOneLineAtLeast(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"min.js": strings.Repeat("a", 5000) + "\nb\n"}
+	for i := 0; i < 50; i++ {
+		files[fmt.Sprintf("d/entry-%02d.txt", i)] = ""
+	}
+	writeTree(t, dir, files)
+	root := openRoot(t, dir)
+	res := read(t, root, ReadOptions{Path: "min.js", MaxBytes: 100})
+	want := "min.js:1 (of 2 lines)\n1\t" + strings.Repeat("a", 2000) + " … [line cut: showing 2,000 of 5,000 chars]\n" +
+		"[stopped at the output limit of 100 bytes; continue with read path=min.js offset=2]\n"
+	if got := res.Text(); got != want || res.NextOffset != 2 {
+		t.Errorf("one long line:\n got %q\nwant %q", got, want)
+	}
+	res = read(t, root, ReadOptions{Path: "d", Offset: 3, MaxBytes: 200})
+	text := res.Text()
+	if len(text) > 200 || len(res.Entries) < 3 || res.NextOffset != 3+len(res.Entries) || !strings.HasPrefix(text, "entry-02.txt\n") ||
+		!strings.HasSuffix(text, fmt.Sprintf("[entries 3-%d of 50; stopped at the output limit of 200 bytes; continue with read path=d offset=%d]\n", res.NextOffset-1, res.NextOffset)) {
+		t.Errorf("directory page (%d bytes):\n%s", len(text), text)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"cchub/workspace"
 )
 
 // Errors an edit can fail with; each is wrapped in a message that says what
@@ -55,26 +57,40 @@ type Applied struct {
 }
 
 // Apply edits data (the bytes of the file at path, which is only for
-// messages) as ch asks, or explains why it will not.
+// messages) as ch asks, or explains why it will not. When the chain finds
+// nothing and every line of old_string starts with a line number and a tab,
+// the numbers consecutive (lines copied from read output), it tries once
+// more without them (see numberedMatches).
 func Apply(data []byte, path string, ch Change) (*Applied, error) {
-	ft := decode(data)
-	old, repl := normalizeEOL(ch.Old), normalizeEOL(ch.New)
+	ft := workspace.DecodeText(data)
+	old, repl := workspace.ToLF(ch.Old), workspace.ToLF(ch.New)
 	if old == "" {
 		return nil, failf(ErrEmptyOld, "old_string is empty: give the text to replace, or use write to replace all of %s", path)
 	}
 	if old == repl {
 		return nil, failf(ErrNoChange, "old_string and new_string are the same: there is nothing to change")
 	}
-	body := ft.body
+	body := ft.Body
 	cs := findCandidates(body, old)
+	if len(cs) == 0 {
+		if plain, bare, ok := stripLineNumbers(old); ok {
+			if plain == stripLineNumberPrefixes(repl, bare) {
+				return nil, failf(ErrNoChange, "old_string and new_string are the same once the line numbers copied from read are dropped: there is nothing to change")
+			}
+			cs = numberedMatches(body, plain, bare)
+			if len(cs) == 0 {
+				return nil, notFound(body, path, plain)
+			}
+		}
+	}
 	if len(cs) == 0 {
 		return nil, notFound(body, path, old)
 	}
 	if len(cs) > 1 && !ch.ReplaceAll {
-		return nil, ambiguous(body, cs)
+		return nil, ambiguous(body, path, cs)
 	}
 	for _, c := range cs {
-		if err := proportionate(body, old, c); err != nil {
+		if err := proportionate(body, path, old, c); err != nil {
 			return nil, err
 		}
 	}
@@ -82,7 +98,7 @@ func Apply(data []byte, path string, ch Change) (*Applied, error) {
 		matched := body[cs[0].start:cs[0].end]
 		for _, o := range cs[1:] {
 			if body[o.start:o.end] != matched {
-				return nil, failf(ErrAmbiguous, "old_string matches %d places whose text differs (lines %s); replace_all needs the exact text: read it and copy it", len(cs), lineList(body, cs))
+				return nil, failf(ErrAmbiguous, "old_string matches %d places whose text differs (%s); replace_all needs the exact text: read it and copy it", len(cs), placeList(body, path, cs))
 			}
 		}
 		cs = nonOverlapping(cs)
@@ -94,7 +110,7 @@ func Apply(data []byte, path string, ch Change) (*Applied, error) {
 	var firstRep string
 	prev := 0
 	for k, c := range cs {
-		rep, err := replacement(body, repl, c, tabs)
+		rep, err := replacement(body, path, repl, c, tabs)
 		if err != nil {
 			return nil, err
 		}
@@ -107,16 +123,14 @@ func Apply(data []byte, path string, ch Change) (*Applied, error) {
 	}
 	b.WriteString(body[prev:])
 	newBody := b.String()
-	if strings.HasSuffix(body, "\n") && !strings.HasSuffix(newBody, "\n") && newBody != "" {
-		newBody += "\n" // the file keeps its final newline
-	}
+	newBody = ft.KeepFinalNewline(newBody)
 	first := lineAt(newBody, cs[0].start)
 	last := first + strings.Count(strings.TrimSuffix(firstRep, "\n"), "\n")
 	if firstRep == "" || firstRep == "\n" {
 		last = first - 1
 	}
 	return &Applied{
-		Data:         ft.restore(newBody),
+		Data:         ft.Encode(newBody),
 		Replacements: len(cs),
 		FirstLine:    first,
 		LastLine:     last,
@@ -136,9 +150,53 @@ func nonOverlapping(cs []candidate) []candidate {
 	return kept
 }
 
+// numberedMatches finds old_string with the line numbers a model copied
+// from read output dropped (plain), by the whole chain. A model copies
+// whole lines, so only places that cover whole lines (indentation and
+// trailing blanks aside) count: the text without its numbers must not land
+// inside some other line. new_string loses its copied numbers too.
+func numberedMatches(body, plain string, bare []string) []candidate {
+	if isBlank(plain) {
+		return nil
+	}
+	var kept []candidate
+	for _, c := range findCandidates(body, plain) {
+		if !coversLines(body, c.start, c.end) {
+			continue
+		}
+		inner := c.fixNew
+		c.fixNew = func(s string) string {
+			s = stripLineNumberPrefixes(s, bare)
+			if inner != nil {
+				s = inner(s)
+			}
+			return s
+		}
+		kept = append(kept, c)
+	}
+	return kept
+}
+
+// coversLines says whether body[start:end] is whole lines but for blanks
+// before it on its first line and after it on its last.
+func coversLines(body string, start, end int) bool {
+	ls := strings.LastIndexByte(body[:start], '\n') + 1
+	if !isBlank(body[ls:start]) {
+		return false
+	}
+	if end > start && body[end-1] == '\n' {
+		return true
+	}
+	le := len(body)
+	if nl := strings.IndexByte(body[end:], '\n'); nl >= 0 {
+		le = end + nl
+	}
+	return isBlank(body[end:le])
+}
+
 // replacement is new_string as it must land at c: rewritten as old_string
 // was to match and, for a line-wise match, carried onto the file's lines.
-func replacement(body, repl string, c candidate, tabs func() bool) (string, error) {
+func replacement(body, path, repl string, c candidate, tabs func() bool) (string, error) {
 	if c.fixNew != nil {
 		repl = c.fixNew(repl)
 	}
@@ -150,14 +208,14 @@ func replacement(body, repl string, c candidate, tabs func() bool) (string, erro
 	if !ok {
 		first := lineAt(body, c.start)
 		last := first + strings.Count(strings.TrimSuffix(span, "\n"), "\n")
-		return "", failf(ErrNotFound, "old_string differs from lines %d-%d of the file in lines that new_string changes; read them again (read offset=%d limit=%d) and copy them exactly", first, last, first, last-first+1)
+		return "", failf(ErrNotFound, "old_string differs from %s in lines that new_string changes; read them again (read path=%s offset=%d limit=%d) and copy them exactly", workspace.Place(path, first, last), path, first, last-first+1)
 	}
 	return rep, nil
 }
 
 // proportionate refuses a forgiving match whose span is far larger than
 // old_string: that is how loose matchers replaced whole functions.
-func proportionate(body, old string, c candidate) error {
+func proportionate(body, path, old string, c candidate) error {
 	span := body[c.start:c.end]
 	if span == old {
 		return nil
@@ -169,31 +227,36 @@ func proportionate(body, old string, c candidate) error {
 	gotLines := strings.Count(strings.TrimSuffix(span, "\n"), "\n") + 1
 	if gotLines > wantLines+max(2, wantLines/4) || len(span) > 3*len(old)+200 {
 		first := lineAt(body, c.start)
-		return failf(ErrSpanTooLarge, "old_string is not in the file as given, and the closest match spans lines %d-%d (%d lines) for an old_string of %d lines; re-read the file (read offset=%d limit=%d) and give the exact text", first, first+gotLines-1, gotLines, wantLines, first, gotLines)
+		return failf(ErrSpanTooLarge, "old_string is not in the file as given, and the closest match spans %s (%d lines) for an old_string of %d lines; re-read the file (read path=%s offset=%d limit=%d) and give the exact text", workspace.Place(path, first, first+gotLines-1), gotLines, wantLines, path, first, gotLines)
 	}
 	return nil
 }
 
-func ambiguous(body string, cs []candidate) error {
-	return failf(ErrAmbiguous, "Found %d matches for old_string (lines %s). Include more surrounding lines to make it unique, or set replace_all.", len(cs), lineList(body, cs))
+func ambiguous(body, path string, cs []candidate) error {
+	return failf(ErrAmbiguous, "Found %d matches for old_string (at %s). Include more surrounding lines to make it unique, or set replace_all.", len(cs), placeList(body, path, cs))
 }
 
-func lineList(body string, cs []candidate) string {
+// placeList writes where candidates start, as places: "a.go:12, a.go:40".
+func placeList(body, path string, cs []candidate) string {
 	var ns []string
 	for i, c := range cs {
 		if i == 10 {
 			ns = append(ns, fmt.Sprintf("and %d more", len(cs)-10))
 			break
 		}
-		ns = append(ns, fmt.Sprint(lineAt(body, c.start)))
+		l := lineAt(body, c.start)
+		ns = append(ns, workspace.Place(path, l, l))
 	}
 	return strings.Join(ns, ", ")
 }
 
 func notFound(body, path, old string) error {
 	msg := fmt.Sprintf("in %s. Read the lines again with read (offset/limit) and copy them exactly, indentation included", path)
+	if _, _, ok := stripLineNumbers(old); !ok && numberedLines(old) {
+		msg += ", without the line numbers read puts before them"
+	}
 	if first, last, ok := nearest(body, old); ok {
-		msg += fmt.Sprintf(". The closest text is at lines %d-%d (read offset=%d limit=%d)", first, last, first, last-first+1)
+		msg += fmt.Sprintf(". The closest text is at %s (read path=%s offset=%d limit=%d)", workspace.Place(path, first, last), path, first, last-first+1)
 	}
 	return failf(ErrNotFound, "old_string was not found %s.", msg)
 }
@@ -305,14 +368,14 @@ func snippet(body string, first, last int) string {
 	for n := from; n <= to; n++ {
 		if to-from+1 > snippetMax && n == from+snippetMax/2 {
 			skip := to - snippetMax/2 - n
-			fmt.Fprintf(&b, "   ...\t(%d lines)\n", skip+1)
+			fmt.Fprintf(&b, "...\t(%d lines)\n", skip+1)
 			for k := 0; k <= skip; k++ {
 				lineText()
 			}
 			n += skip
 			continue
 		}
-		fmt.Fprintf(&b, "%6d\t%s\n", n, lineText())
+		workspace.WriteLine(&b, n, lineText())
 	}
 	return b.String()
 }

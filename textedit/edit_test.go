@@ -2,6 +2,7 @@ package textedit
 
 import (
 	"bytes"
+	"cchub/workspace/wstest"
 	"errors"
 	"fmt"
 	"os"
@@ -38,7 +39,7 @@ func goroot(tb testing.TB) string {
 	return gorootDir
 }
 
-// pyStdlib is Python's stdlib directory; the test is skipped without it.
+// pyStdlib is Python's stdlib directory, a peer (see requirePeer).
 func pyStdlib(tb testing.TB) string {
 	tb.Helper()
 	pyOnce.Do(func() {
@@ -50,29 +51,16 @@ func pyStdlib(tb testing.TB) string {
 			}
 		}
 	})
-	if pyDir == "" {
-		tb.Skip("python3 and its stdlib are not available")
-	}
+	wstest.RequirePeer(tb, "python3 and its standard library (apt-get install python3)", pyDir != "")
 	return pyDir
 }
 
-func readGo(tb testing.TB, rel string) string {
-	tb.Helper()
-	data, err := os.ReadFile(filepath.Join(goroot(tb), "src", rel))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return string(data)
-}
+// readGo and readPy read copies of Go's and Python's own source kept in
+// testdata/: tests that assert exact text must not change with the host's
+// Go or Python.
+func readGo(tb testing.TB, rel string) string { return readCopy(tb, "goroot/"+rel) }
 
-func readPy(tb testing.TB, rel string) string {
-	tb.Helper()
-	data, err := os.ReadFile(filepath.Join(pyStdlib(tb), rel))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return string(data)
-}
+func readPy(tb testing.TB, rel string) string { return readCopy(tb, "pystdlib/"+rel) }
 
 // mustOnce returns s's only occurrence in body, failing if it is not
 // there exactly once: tests state their premises.
@@ -125,7 +113,7 @@ func TestExactEditOnRealFile(t *testing.T) {
 	if a.FirstLine != first || a.LastLine != first+4 || a.Replacements != 1 {
 		t.Errorf("region = %d-%d (%d), want %d-%d (1)", a.FirstLine, a.LastLine, a.Replacements, first, first+4)
 	}
-	if !strings.Contains(a.Snippet, fmt.Sprintf("%6d\t\tc.setState", first+2)) {
+	if !strings.Contains(a.Snippet, fmt.Sprintf("\n%d\t\tc.setState", first+2)) {
 		t.Errorf("snippet does not number the new line %d:\n%s", first+2, a.Snippet)
 	}
 }
@@ -141,7 +129,7 @@ func TestAmbiguousMessageListsLines(t *testing.T) {
 		if i < 0 {
 			break
 		}
-		lines = append(lines, fmt.Sprint(lineOf(body, off+i+1)))
+		lines = append(lines, fmt.Sprintf("f:%d", lineOf(body, off+i+1)))
 		off += i + 1
 	}
 	if deeper := strings.Count(body, "\t"+old); deeper == 0 {
@@ -155,7 +143,7 @@ func TestAmbiguousMessageListsLines(t *testing.T) {
 	if len(shown) > 10 {
 		shown = append(shown[:10:10], fmt.Sprintf("and %d more", len(lines)-10))
 	}
-	want := fmt.Sprintf("Found %d matches for old_string (lines %s). Include more surrounding lines to make it unique, or set replace_all.", len(lines), strings.Join(shown, ", "))
+	want := fmt.Sprintf("Found %d matches for old_string (at %s). Include more surrounding lines to make it unique, or set replace_all.", len(lines), strings.Join(shown, ", "))
 	if !strings.Contains(err.Error(), want) {
 		t.Errorf("error = %q\nwant it to contain %q", err, want)
 	}
@@ -219,7 +207,7 @@ func TestNotFoundNamesNearestLines(t *testing.T) {
 	// take it, but the error shows where the model should look.
 	old := "func (c *conn) isHijacked() bool {\n\tc.mu.Lock()\n\tdefer c.mu.Unlock()\n\treturn c.hijacked\n}"
 	err := refused(t, body, Change{Old: old, New: "x"}, ErrNotFound)
-	want := fmt.Sprintf("The closest text is at lines %d-%d (read offset=%d limit=5)", first, first+4, first)
+	want := fmt.Sprintf("The closest text is at f:%d-%d (read path=f offset=%d limit=5)", first, first+4, first)
 	if !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "read") {
 		t.Errorf("error = %q\nwant it to contain %q", err, want)
 	}
@@ -243,7 +231,7 @@ func TestDisproportionateSpanRefused(t *testing.T) {
 	old := "return " + m[1] + " def " + m[2]
 	mustOnce(t, collapse(body, nil), old)
 	err := refused(t, body, Change{Old: old, New: "return None def " + m[2]}, ErrSpanTooLarge)
-	if !strings.Contains(err.Error(), "read offset=") {
+	if !strings.Contains(err.Error(), "(read path=f offset=") {
 		t.Errorf("span error does not say how to re-read: %v", err)
 	}
 	// The same text within a proportionate span is taken.
@@ -574,21 +562,21 @@ func FuzzApply(f *testing.F) {
 		if err != nil {
 			return
 		}
-		ft := decode([]byte(body))
-		o, n := normalizeEOL(old), normalizeEOL(nw)
-		if strings.Count(ft.body, o) == 1 && !strings.Contains(o, "\r") {
-			i := strings.Index(ft.body, o)
-			inRun := isSpaceByte(o[0]) && i > 0 && isSpaceByte(ft.body[i-1]) ||
-				isSpaceByte(o[len(o)-1]) && i+len(o) < len(ft.body) && isSpaceByte(ft.body[i+len(o)])
-			want := ft.body[:i] + n + ft.body[i+len(o):]
-			if strings.HasSuffix(ft.body, "\n") && !strings.HasSuffix(want, "\n") && want != "" {
+		ft := workspace.DecodeText([]byte(body))
+		o, n := workspace.ToLF(old), workspace.ToLF(nw)
+		if strings.Count(ft.Body, o) == 1 && !strings.Contains(o, "\r") {
+			i := strings.Index(ft.Body, o)
+			inRun := isSpaceByte(o[0]) && i > 0 && isSpaceByte(ft.Body[i-1]) ||
+				isSpaceByte(o[len(o)-1]) && i+len(o) < len(ft.Body) && isSpaceByte(ft.Body[i+len(o)])
+			want := ft.Body[:i] + n + ft.Body[i+len(o):]
+			if strings.HasSuffix(ft.Body, "\n") && !strings.HasSuffix(want, "\n") && want != "" {
 				want += "\n"
 			}
-			if !inRun && string(a.Data) != string(ft.restore(want)) {
-				t.Fatalf("unique exact old_string not replaced as text:\n got %q\nwant %q", a.Data, ft.restore(want))
+			if !inRun && string(a.Data) != string(ft.Encode(want)) {
+				t.Fatalf("unique exact old_string not replaced as text:\n got %q\nwant %q", a.Data, ft.Encode(want))
 			}
 		}
-		if ft.crlf && strings.Contains(strings.ReplaceAll(string(a.Data), "\r\n", ""), "\n") {
+		if ft.CRLF && strings.Contains(strings.ReplaceAll(string(a.Data), "\r\n", ""), "\n") {
 			t.Fatalf("CRLF file got a bare LF: %q", a.Data)
 		}
 	})
@@ -615,7 +603,7 @@ func TestLargeBlocks(t *testing.T) {
 		t.Fatal("premise: line 1001 of server.go holds the first \"err\"")
 	}
 	err := refused(t, body, Change{Old: strings.Replace(block, "err", "er", 1), New: "x"}, ErrNotFound)
-	if !strings.Contains(err.Error(), "lines 1001-1600") {
+	if !strings.Contains(err.Error(), "f:1001-1600") {
 		t.Errorf("not-found names another range: %v", err)
 	}
 }
@@ -639,7 +627,7 @@ func TestSnippetBounded(t *testing.T) {
 				continue
 			}
 			shown++
-			if want := fmt.Sprintf("%6d\t%s", n, lines[n-1]); l != want {
+			if want := fmt.Sprintf("%d\t%s", n, lines[n-1]); l != want {
 				t.Errorf("snippet line %q, want %q", l, want)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 	"sync"
 
 	"cchub/workspace"
@@ -55,7 +56,7 @@ func (s *Seen) Fresh(rel string, data []byte) error {
 	if !ok || h == sha256.Sum256(data) {
 		return nil
 	}
-	return failf(ErrStale, "%s changed on disk since you last read it; read it again, then edit", rel)
+	return failf(ErrStale, "%s changed on disk since you last read it; read it again (read path=%s), then edit", rel, rel)
 }
 
 // Files serializes changes per file and writes them atomically. The zero
@@ -158,7 +159,7 @@ func (f *Files) Write(path, content string, opts WriteOptions, seen *Seen) (*Wri
 			return nil, err
 		}
 		if opts.KeepStyle {
-			data = decode(old).restore(normalizeEOL(content))
+			data = workspace.DecodeText(old).Encode(workspace.ToLF(content))
 		}
 	}
 	if err := workspace.WriteAtomic(abs, data, 0o644); err != nil {
@@ -169,17 +170,31 @@ func (f *Files) Write(path, content string, opts WriteOptions, seen *Seen) (*Wri
 	return &WriteResult{Path: rel, Created: created, Lines: lines, Bytes: len(data)}, nil
 }
 
-// Text is the model-facing answer of an edit.
+// Text is the model-facing answer of an edit: the changed place, then the
+// changed lines with a few lines around them, numbered:
+//
+//	Edited src/a.go:12-13
+//	9	func f() {
+//	...
+//
+// A deletion names the line where the text was; several replacements
+// show the first.
 func (r *EditResult) Text() string {
-	what := fmt.Sprintf("lines %d-%d", r.FirstLine, r.LastLine)
+	var b strings.Builder
+	b.WriteString("Edited " + workspace.Place(r.Path, r.FirstLine, r.LastLine))
+	var notes []string
 	if r.LastLine < r.FirstLine {
-		what = fmt.Sprintf("deleted text at line %d", r.FirstLine)
+		notes = append(notes, "deleted text")
 	}
-	n := ""
 	if r.Replacements > 1 {
-		n = fmt.Sprintf(" (%d places; first shown)", r.Replacements)
+		notes = append(notes, fmt.Sprintf("%d places; first shown", r.Replacements))
 	}
-	return fmt.Sprintf("Edited %s: %s%s\n%s", r.Path, what, n, r.Snippet)
+	if len(notes) > 0 {
+		b.WriteString(" (" + strings.Join(notes, "; ") + ")")
+	}
+	b.WriteByte('\n')
+	b.WriteString(r.Snippet)
+	return b.String()
 }
 
 // Text is the model-facing answer of a write.

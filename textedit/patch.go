@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"cchub/workspace"
 )
 
 // The patch format coding agents write:
@@ -68,7 +70,7 @@ const (
 // the line and what was expected there) and tolerant of what models add
 // around it: surrounding blank lines, CRLF, a heredoc wrapper.
 func ParsePatch(text string) ([]FileOp, error) {
-	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	lines := strings.Split(workspace.ToLF(text), "\n")
 	// Trim everything before Begin and after End (models wrap patches in
 	// shell heredocs or prose).
 	start, end := -1, -1

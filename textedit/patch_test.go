@@ -232,7 +232,7 @@ func TestPatchAllOrNothing(t *testing.T) {
 	msg := err.Error()
 	// The error names the file and hunk, quotes the lines that did not
 	// fit, and says what to do.
-	for _, s := range []string{"py/colorsys.py", "hunk 1", "patch line 8", "     if s == 0.0:", "-        return v, v, v, v", "were not found after line", "Read the file again", "nothing was changed"} {
+	for _, s := range []string{"py/colorsys.py", "hunk 1", "patch line 8", "     if s == 0.0:", "-        return v, v, v, v", "were not found after py/colorsys.py:", "Read the file again", "nothing was changed"} {
 		if !strings.Contains(msg, s) {
 			t.Errorf("error lacks %q:\n%s", s, msg)
 		}

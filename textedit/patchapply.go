@@ -126,12 +126,12 @@ func (f *Files) ApplyPatch(patch string, seen *Seen) (*PatchResult, error) {
 			if err := seen.Fresh(r.rel, data); err != nil {
 				return nil, err
 			}
-			ft := decode(data)
-			body, added, removed, err := applyHunks(ft.body, op.Hunks, r.rel)
+			ft := workspace.DecodeText(data)
+			body, added, removed, err := applyHunks(ft.Body, op.Hunks, r.rel)
 			if err != nil {
 				return nil, err
 			}
-			out := ft.restore(body)
+			out := ft.Encode(body)
 			pf := PatchedFile{Kind: "updated", Path: r.rel, Added: added, Removed: removed}
 			if r.moveAbs != "" && r.moveAbs != r.abs {
 				if _, err := os.Lstat(r.moveAbs); err == nil {
@@ -240,8 +240,12 @@ func applyHunks(body string, hunks []Hunk, rel string) (string, int, int, error)
 		if h.Context != "" {
 			idx, _ := seekLines(ls, []string{h.Context}, cursor, false)
 			if idx < 0 {
-				return "", 0, 0, fmt.Errorf("%w: Update File %s: hunk %d (patch line %d): its @@ line %q was not found after line %d; read the file again and regenerate the hunk",
-					ErrPatchDoesNotFit, rel, hi+1, h.line, h.Context, cursor)
+				where := "in the file"
+				if cursor > 0 {
+					where = "after " + workspace.Place(rel, cursor, cursor)
+				}
+				return "", 0, 0, fmt.Errorf("%w: Update File %s: hunk %d (patch line %d): its @@ line %q was not found %s; read the file again and regenerate the hunk",
+					ErrPatchDoesNotFit, rel, hi+1, h.line, h.Context, where)
 			}
 			cursor = idx + 1
 		}
@@ -343,7 +347,7 @@ func hunkMismatch(rel string, hi int, h Hunk, cursor int) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Update File %s: hunk %d (patch line %d) did not fit: its context and removed lines were not found", rel, hi+1, h.line)
 	if cursor > 0 {
-		fmt.Fprintf(&b, " after line %d", cursor)
+		fmt.Fprintf(&b, " after %s", workspace.Place(rel, cursor, cursor))
 	}
 	if h.AtEOF {
 		b.WriteString(" at the end of the file")

@@ -1,53 +1,9 @@
 package textedit
 
 import (
-	"bytes"
+	"slices"
 	"strings"
 )
-
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
-
-// fileText is a file's content as the matcher sees it: without a BOM and
-// with CRLF turned into LF when the file uses CRLF throughout. restore puts
-// both back.
-type fileText struct {
-	body string
-	bom  bool
-	crlf bool
-}
-
-func decode(data []byte) fileText {
-	var ft fileText
-	if bytes.HasPrefix(data, utf8BOM) {
-		ft.bom = true
-		data = data[len(utf8BOM):]
-	}
-	s := string(data)
-	if n := strings.Count(s, "\n"); n > 0 && strings.Count(s, "\r\n") == n {
-		ft.crlf = true
-		s = strings.ReplaceAll(s, "\r\n", "\n")
-	}
-	ft.body = s
-	return ft
-}
-
-func (ft fileText) restore(body string) []byte {
-	if ft.crlf {
-		body = strings.ReplaceAll(body, "\n", "\r\n")
-	}
-	if ft.bom {
-		return append(append([]byte(nil), utf8BOM...), body...)
-	}
-	return []byte(body)
-}
-
-// normalizeEOL makes a model's text use LF, as the matcher's view does.
-func normalizeEOL(s string) string {
-	if !strings.Contains(s, "\r") {
-		return s
-	}
-	return strings.ReplaceAll(s, "\r\n", "\n")
-}
 
 // line is one line of a body: its byte range without the newline.
 type line struct {
@@ -99,3 +55,83 @@ func indentWidth(s string) int {
 }
 
 func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
+
+// A model that copies lines from read or grep output into old_string may
+// copy their numbers too: "12\tcode" (or the older "    12\tcode").
+// stripLineNumbers says whether every line of s carries such a prefix, the
+// numbers consecutive, and returns s without them. A line that is only its
+// number is an empty line whose tab the model trimmed (bare lists them);
+// at least one line must have the tab.
+func stripLineNumbers(s string) (plain string, bare []string, ok bool) {
+	ls, trailingNL := oldLines(s)
+	prev, tabs := 0, 0
+	for i, l := range ls {
+		n, rest, tab, ok := cutLineNumber(l)
+		if !ok || i > 0 && n != prev+1 {
+			return "", nil, false
+		}
+		if tab {
+			tabs++
+		} else {
+			bare = append(bare, l)
+		}
+		prev, ls[i] = n, rest
+	}
+	if tabs == 0 {
+		return "", nil, false
+	}
+	plain = strings.Join(ls, "\n")
+	if trailingNL {
+		plain += "\n"
+	}
+	return plain, bare, true
+}
+
+// numberedLines says whether every line of s starts with a line number and
+// a tab, consecutive or not (lines copied from grep output, say).
+func numberedLines(s string) bool {
+	ls, _ := oldLines(s)
+	for _, l := range ls {
+		if _, _, tab, ok := cutLineNumber(l); !ok || !tab {
+			return false
+		}
+	}
+	return true
+}
+
+// stripLineNumberPrefixes drops the number prefix from each line of
+// new_string that has one (its copied lines carry numbers, its new lines do
+// not), and empties the lines that are one of old_string's bare numbers.
+func stripLineNumberPrefixes(s string, bare []string) string {
+	ls := strings.Split(s, "\n")
+	for i, l := range ls {
+		if _, rest, tab, ok := cutLineNumber(l); ok && tab {
+			ls[i] = rest
+		} else if ok && slices.Contains(bare, l) {
+			ls[i] = ""
+		}
+	}
+	return strings.Join(ls, "\n")
+}
+
+// cutLineNumber splits "12\tcode" (also "    12\tcode") into 12 and "code";
+// tab is false for a line that is only a number ("12"), taken as an empty
+// line whose tab was trimmed.
+func cutLineNumber(l string) (n int, rest string, tab, ok bool) {
+	i := len(l) - len(strings.TrimLeft(l, " "))
+	j := i
+	for j < len(l) && l[j] >= '0' && l[j] <= '9' && j-i < 9 {
+		n = n*10 + int(l[j]-'0')
+		j++
+	}
+	if j == i || n == 0 {
+		return 0, "", false, false
+	}
+	switch {
+	case j == len(l):
+		return n, "", false, true
+	case l[j] == '\t':
+		return n, l[j+1:], true, true
+	}
+	return 0, "", false, false
+}
