@@ -91,6 +91,12 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 			t.call(ctx, "read_symbol", map[string]any{"id": id})
 		}
 	}
+	// Where is a name defined, and what do its docs say?
+	t.call(ctx, "outline", map[string]any{"path": ".", "match": "Report"})
+	t.call(ctx, "outline", map[string]any{"path": "store/report.go", "detail": true})
+	// Knowing the name is enough: no outline, no line number.
+	t.call(ctx, "read_symbol", map[string]any{"id": "store/store.go:Store.Remove"})
+	t.call(ctx, "read_symbol", map[string]any{"id": "store/store.go:Name"})
 
 	t.section("Structural search: shapes, not characters")
 	// $X used twice must capture the same text: the guard returns what it
@@ -100,6 +106,8 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 	t.call(ctx, "search", map[string]any{"pattern": "fmt.Errorf($MSG, $$$ARGS)", "lang": "go"})
 	t.call(ctx, "search", map[string]any{"pattern": "$A.mu.Lock()", "counts": true})
 	t.call(ctx, "search", map[string]any{"pattern": "$s.Add($X)", "lang": "go"})
+	// Two statements match two consecutive statements of one block.
+	t.call(ctx, "search", map[string]any{"pattern": "$A.mu.Lock()\ndefer $A.mu.Unlock()", "lang": "go"})
 
 	t.section("Edit: forgiving inside, strict outside")
 	t.call(ctx, "read", map[string]any{"path": "store/store.go", "offset": 66, "limit": 9})
@@ -110,6 +118,7 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 		"new_string": "    if _, dup := s.items[it.SKU]; dup {\n        return fmt.Errorf(\"%w: %s\", ErrExists, it.SKU)\n    }",
 	})
 	t.call(ctx, "edit", map[string]any{"path": "store/store.go", "old_string": "s.mu.Lock()", "new_string": "s.mu.RLock()"})
+	t.call(ctx, "write", map[string]any{"path": "store/doc.go", "content": "// Package store keeps the stock of one shop.\npackage store\n"})
 	t.call(ctx, "apply_patch", map[string]any{"patch": "*** Begin Patch\n*** Update File: main.go\n@@ func main() {\n+\t// Patched by the demo.\n*** Add File: NOTES.md\n+Touched by cchub demo.\n*** End Patch"})
 	// Another process changes the file behind the conversation's back.
 	if f, err := os.OpenFile(filepath.Join(ws, "store", "store.go"), os.O_APPEND|os.O_WRONLY, 0); err == nil {
@@ -123,6 +132,9 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 	t.call(ctx, "grep", map[string]any{"pattern": "Store("})
 	t.call(ctx, "read", map[string]any{"path": "go.mdo"})
 	t.call(ctx, "read_symbol", map[string]any{"id": "nosuchfile.go:1:Foo"})
+	t.call(ctx, "read_symbol", map[string]any{"id": "store/store.go:store.add"})
+	t.call(ctx, "read", map[string]any{"file_path": "go.mod"})
+	t.call(ctx, "search", map[string]any{"pattern": "def $F($$$A):\n    return $X", "lang": "go"})
 	return t.err
 }
 
@@ -195,13 +207,13 @@ func (t *tour) tourFiles(ctx context.Context) []string {
 }
 
 // interestingID picks a function or method of a few lines from an
-// outline's text, to read by id, or falls back to the footer's example.
+// outline's text, to read by name, or falls back to the footer's example.
 func interestingID(path, outline string) string {
 	for _, m := range funcLine.FindAllStringSubmatch(outline, -1) {
 		start, _ := strconv.Atoi(m[1])
 		end, _ := strconv.Atoi(m[2])
 		if end-start >= 4 && end-start <= 40 {
-			return fmt.Sprintf("%s:%d:%s", path, start, m[3])
+			return path + ":" + m[3]
 		}
 	}
 	if m := exampleIDPattern.FindStringSubmatch(outline); m != nil {
@@ -211,8 +223,9 @@ func interestingID(path, outline string) string {
 }
 
 var (
-	funcLine         = regexp.MustCompile(`(?m)^L(\d+)-(\d+) (?:func|method) (?:\([^)]*\) )?(\w+)`)
-	exampleIDPattern = regexp.MustCompile(`e\.g\. id=(\S+)`)
+	// A function's outline line: START-END name(params) results.
+	funcLine         = regexp.MustCompile(`(?m)^(\d+)-(\d+) ([A-Za-z_][\w.]*)\(`)
+	exampleIDPattern = regexp.MustCompile(`read_symbol id=(\S+)`)
 )
 
 func indent(s string) string {

@@ -26,7 +26,7 @@ func TestMCPEditAfterReadThenStaleRefused(t *testing.T) {
 	if isErr {
 		t.Fatal(text)
 	}
-	if !strings.HasPrefix(text, "Edited store/store.go: lines 67-69") || !strings.Contains(text, "    69\t\tif _, dup := s.items[it.SKU]; dup {") {
+	if !strings.HasPrefix(text, "Edited store/store.go:67-69") || !strings.Contains(text, "\n69\t\tif _, dup := s.items[it.SKU]; dup {") {
 		t.Fatalf("edit answer:\n%s", text)
 	}
 	data, _ := os.ReadFile(path)

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"cchub/locate"
+	"cchub/outline"
 	"cchub/textedit"
 	"cchub/workspace"
 )
@@ -13,8 +14,9 @@ type Hub struct {
 	Root   *workspace.Root
 	Parses *workspace.ParseCache
 
-	files *textedit.Files
-	runs  runs
+	files   *textedit.Files
+	runs    runs
+	oneShot bool
 }
 
 // Options tunes a hub; the zero value is the default.
@@ -24,6 +26,9 @@ type Options struct {
 	// source than this parses the part that did not fit again when
 	// repeated.
 	ParseCacheBytes int
+	// OneShot says the hub serves a single call (a CLI command): a
+	// structural search then parses each file once and keeps no trees.
+	OneShot bool
 }
 
 // New opens the hub for the workspace rooted at dir, with default options.
@@ -35,7 +40,7 @@ func Open(dir string, o Options) (*Hub, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Hub{Root: root, Parses: workspace.NewParseCache(o.ParseCacheBytes), files: textedit.NewFiles(root)}, nil
+	return &Hub{Root: root, Parses: workspace.NewParseCache(o.ParseCacheBytes), files: textedit.NewFiles(root), oneShot: o.OneShot}, nil
 }
 
 // Close releases what the hub holds: cached trees now, servers later.
@@ -64,16 +69,21 @@ func (h *Hub) Read(ctx context.Context, opts locate.ReadOptions, r *Run) (*locat
 }
 
 // Outline maps a file's symbols, or a directory's files.
-func (h *Hub) Outline(ctx context.Context, path string, opts locate.OutlineOptions) (*locate.OutlineResult, error) {
-	return locate.Outline(ctx, h.Root, h.Parses, path, opts)
+func (h *Hub) Outline(ctx context.Context, path string, opts outline.Options) (*outline.Result, error) {
+	return outline.Of(ctx, h.Root, h.Parses, path, opts)
 }
 
-// ReadSymbol returns one symbol's lines by the id outline printed.
-func (h *Hub) ReadSymbol(ctx context.Context, id string) (*locate.SymbolText, error) {
-	return locate.ReadSymbol(ctx, h.Root, h.Parses, id)
+// ReadSymbol returns one symbol's lines (at most maxBytes of them when
+// positive); r now has seen its file.
+func (h *Hub) ReadSymbol(ctx context.Context, id string, maxBytes int, r *Run) (*outline.SymbolText, error) {
+	st, err := outline.ReadSymbol(ctx, h.Root, h.Parses, id, maxBytes)
+	if err == nil {
+		r.Seen.Saw(st.Path, st.Source)
+	}
+	return st, err
 }
 
-// Bounded cuts text for a model's context (see locate.Bound).
+// Bounded cuts text for a model's context (see Bound).
 func (h *Hub) Bounded(tool, text, hint string) string {
-	return locate.Bound(h.Root, tool, text, hint)
+	return Bound(h.Root, tool, text, hint)
 }

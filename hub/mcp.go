@@ -7,14 +7,16 @@ import (
 )
 
 // Version is reported to MCP clients.
-const Version = "0.1.0"
+const Version = "0.2.0"
 
-// Instructions tell an agent, in a few lines, how to spend its context well.
-const Instructions = `cchub serves one code workspace. Paths are relative to its root; lines are 1-based.
-- Find files with glob and text with grep; both answer with paths and line numbers.
-- Before reading a source file, outline it: you get every symbol with its exact line range.
-- Then read only what you need: read_symbol with the id outline prints (path:line:name), or read with offset/limit.
-- Long results are cut and saved under .cchub/; the cut note says how to narrow.`
+// Instructions tell an agent, in a few lines, how to spend its context
+// well, and the one way every tool writes places and lines.
+const Instructions = `cchub serves one code workspace. Paths are relative to its root.
+Places are written path:LINE, path:START-END or path:LINE:COL (1-based, inclusive); listed source lines are LINE<TAB>text.
+- Find files with glob, text with grep, code shapes with search.
+- If you know the symbol, read_symbol id=path:Name (or path:Type.method) reads just it. Otherwise outline the file (kind, name, signature, START-END per symbol) and read_symbol or read offset/limit what you need.
+- edit old_string must match one place; copy it from what you read, without the line numbers.
+- Long results are cut; the note at the end says how to continue or narrow.`
 
 // NewMCPServer returns an MCP server whose tools call into h.
 func NewMCPServer(h *Hub) *mcp.Server {
@@ -39,19 +41,6 @@ func errorResult(err error) *mcp.CallToolResult {
 	r := textResult(err.Error())
 	r.IsError = true
 	return r
-}
-
-// tool adapts a hub call that produces text into an MCP handler; errors
-// become tool errors (isError) carrying the teaching message.
-// The MCP session is the conversation: it gets one Run.
-func tool[In any](h *Hub, name, hint string, run func(ctx context.Context, r *Run, in In) (string, error)) mcp.ToolHandlerFor[In, any] {
-	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
-		text, err := run(ctx, h.sessionRun(req), in)
-		if err != nil {
-			return errorResult(err), nil, nil
-		}
-		return textResult(h.Bounded(name, text, hint)), nil, nil
-	}
 }
 
 // sessionRun is the Run of the request's MCP session, made on its first

@@ -2,29 +2,17 @@ package hub
 
 import (
 	"bufio"
+	"cchub/workspace/wstest"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// requirePeer skips when a real peer is missing, unless the run promised to
-// have installed every peer (make test sets CCHUB_REQUIRE_PEERS=1): then a
-// missing peer is a failure, not a silent skip.
-func requirePeer(t *testing.T, what string, ok bool) {
-	t.Helper()
-	if ok {
-		return
-	}
-	if os.Getenv("CCHUB_REQUIRE_PEERS") == "1" {
-		t.Fatalf("%s is missing; `make test` installs it into .tools/", what)
-	}
-	t.Skipf("%s is missing; run `make test` to install it", what)
-}
-
-// buildCchub builds the binary once per test process.
+// buildCchub builds the binary into the test's temporary directory.
 func buildCchub(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "cchub")
@@ -35,17 +23,17 @@ func buildCchub(t *testing.T) string {
 	return bin
 }
 
+// mcpClientDir holds the independent MCP client: a driver on the official
+// TypeScript SDK, pinned by its package-lock.json.
+const mcpClientDir = "testdata/mcp-client"
+
 // TestMCPWithTheTypeScriptSDKClient drives `cchub mcp` over real stdio with
 // the official TypeScript SDK, the way other agents' clients call it.
 func TestMCPWithTheTypeScriptSDKClient(t *testing.T) {
 	node, err := exec.LookPath("node")
-	requirePeer(t, "node", err == nil)
-	sdk := os.Getenv("MCP_SDK_DIR")
-	_, statErr := os.Stat(filepath.Join(sdk, "package.json"))
-	requirePeer(t, "the MCP TypeScript SDK (MCP_SDK_DIR)", sdk != "" && statErr == nil)
-	client, _ := filepath.Abs(filepath.Join("..", "..", "shared", "tools", "mcp-client.mjs"))
-	_, statErr = os.Stat(client)
-	requirePeer(t, "shared/tools/mcp-client.mjs", statErr == nil)
+	wstest.RequirePeer(t, "node, which runs the TypeScript SDK client (Node.js 20 or later: apt-get install nodejs npm)", err == nil)
+	_, err = os.Stat(filepath.Join(mcpClientDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json"))
+	wstest.RequirePeer(t, "the MCP TypeScript SDK in hub/"+mcpClientDir+"/node_modules (make test installs it: npm ci in hub/"+mcpClientDir+")", err == nil)
 
 	bin := buildCchub(t)
 	ws := copyWorkspace(t, "go")
@@ -57,16 +45,21 @@ func TestMCPWithTheTypeScriptSDKClient(t *testing.T) {
 	{"tool": "read", "args": {"path": "../outside"}},
 	{"tool": "grep", "args": {"pattern": "Store("}},
 	{"tool": "search", "args": {"pattern": "if $X != nil { return $X }", "lang": "go"}},
-	{"tool": "edit", "args": {"path": "store/persist.go", "old_string": "    if err != nil {\n        return err\n    }", "new_string": "    if err != nil {\n        return fmt.Errorf(\"save: %w\", err)\n    }"}}]`
+	{"tool": "edit", "args": {"path": "store/persist.go", "old_string": "    if err != nil {\n        return err\n    }", "new_string": "    if err != nil {\n        return fmt.Errorf(\"save: %w\", err)\n    }"}},
+	{"tool": "read", "raw": true, "args": {"file_path": "go.mod"}},
+	{"tool": "write", "args": {"path": "notes/todo.txt", "content": "written by the TypeScript client\n"}}]`
 	sf := filepath.Join(t.TempDir(), "script.json")
 	if err := os.WriteFile(sf, []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(node, client, sf, "--", bin, "mcp", "--root", ws)
-	cmd.Env = append(os.Environ(), "MCP_SDK_DIR="+sdk)
+	cmd := exec.Command(node, filepath.Join(mcpClientDir, "client.mjs"), sf, "--", bin, "mcp", "--root", ws)
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("mcp-client: %v\n%s", err, out)
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("mcp client: %v\nstdout:\n%s\nstderr:\n%s", err, out, stderr)
 	}
 	type step struct {
 		List          []string `json:"list"`
@@ -86,34 +79,54 @@ func TestMCPWithTheTypeScriptSDKClient(t *testing.T) {
 		}
 		steps = append(steps, s)
 	}
-	if len(steps) != 9 {
-		t.Fatalf("got %d steps, want 9:\n%s", len(steps), out)
+	if len(steps) != 11 {
+		t.Fatalf("got %d steps, want 11:\n%s", len(steps), out)
 	}
-	if len(steps[0].List) != 9 || steps[0].Bytes > 20*1024 {
-		t.Errorf("tools/list = %v (%d bytes)", steps[0].List, steps[0].Bytes)
+	for _, name := range []string{"glob", "grep", "read", "outline", "read_symbol", "edit", "write", "apply_patch", "search"} {
+		if !slices.Contains(steps[0].List, name) {
+			t.Errorf("tools/list lacks %s: %v", name, steps[0].List)
+		}
+	}
+	if steps[0].Bytes > 20*1024 {
+		t.Errorf("tools/list is %d bytes, over 20 KB", steps[0].Bytes)
 	}
 	for i, s := range steps[1:5] {
 		if s.IsError || s.ProtocolError || s.Text == "" {
 			t.Errorf("step %d (%s) failed: %s", i+1, s.Tool, s.Text)
 		}
 	}
-	if !strings.Contains(steps[4].Text, "module ") {
-		t.Errorf("read go.mod shows no module line: %s", steps[4].Text)
+	if !strings.Contains(steps[4].Text, "module example.com/shop") {
+		t.Errorf("read go.mod does not show the file's module line: %s", steps[4].Text)
 	}
+	// Strict outside: a path out of the root is a tool error (not a protocol
+	// error) that says why.
 	if !steps[5].IsError || steps[5].ProtocolError || !strings.Contains(steps[5].Text, "outside the workspace root") {
 		t.Errorf("read ../outside: want a tool error about the root, got %+v", steps[5])
 	}
 	if !steps[6].IsError || !strings.Contains(steps[6].Text, "literal") {
 		t.Errorf("invalid regex: want a tool error suggesting literal, got %+v", steps[6])
 	}
-	if steps[7].IsError || !strings.Contains(steps[7].Text, "store/persist.go:12:2  $X = err") {
-		t.Errorf("search: %+v", steps[7])
+	if steps[7].IsError || steps[7].ProtocolError || !strings.Contains(steps[7].Text, "store/persist.go:12") {
+		t.Errorf("search: want the guard in store/persist.go at line 12, got %+v", steps[7])
 	}
-	if steps[8].IsError || !strings.HasPrefix(steps[8].Text, "Edited store/persist.go: lines 12-14") {
+	// Tolerant inside: old_string with spaces where the file has tabs lands,
+	// in the file's tabs.
+	if steps[8].IsError || steps[8].ProtocolError || !strings.Contains(steps[8].Text, "store/persist.go") {
 		t.Errorf("edit: %+v", steps[8])
 	}
 	got, err := os.ReadFile(filepath.Join(ws, "store", "persist.go"))
 	if err != nil || !strings.Contains(string(got), "\tif err != nil {\n\t\treturn fmt.Errorf(\"save: %w\", err)\n\t}\n") {
 		t.Errorf("the edit did not land in the file's tabs:\n%s", got)
+	}
+	// Arguments outside the schema (a field name another agent's tools use)
+	// are refused with a message that names the field.
+	if !steps[9].IsError || !strings.Contains(steps[9].Text, "file_path") {
+		t.Errorf("read with file_path: want an error naming the field, got %+v", steps[9])
+	}
+	if steps[10].IsError || steps[10].ProtocolError {
+		t.Errorf("write: %+v", steps[10])
+	}
+	if got, err := os.ReadFile(filepath.Join(ws, "notes", "todo.txt")); err != nil || string(got) != "written by the TypeScript client\n" {
+		t.Errorf("write: file holds %q (%v)", got, err)
 	}
 }

@@ -136,17 +136,22 @@ func TestMCPRoundTripOutlineThenReadSymbol(t *testing.T) {
 	if !strings.HasPrefix(outline, file+" (") {
 		t.Fatalf("outline header does not start with the path:\n%s", outline)
 	}
-	m := regexp.MustCompile(`(?m)^L(\d+)-(\d+) (?:func|method|struct|type) (?:\([^)]*\) )?([A-Za-z_]\w*)`).FindStringSubmatch(outline)
+	// A symbol line is START-END, then a kind word or, for a function, its
+	// name and parameters.
+	m := regexp.MustCompile(`(?m)^(\d+)-(\d+) (?:(?:struct|type|interface) )?([A-Za-z_][\w.]*)\(`).FindStringSubmatch(outline)
 	if m == nil {
 		t.Fatalf("no symbol line in outline:\n%s", outline)
 	}
-	id := file + ":" + m[1] + ":" + m[3]
-	body, isErr := callText(t, cs, "read_symbol", map[string]any{"id": id})
-	if isErr {
-		t.Fatalf("read_symbol %s: %s", id, body)
-	}
-	if !strings.Contains(body, m[3]) || !strings.Contains(body, "L"+m[1]+"-"+m[2]) {
-		t.Fatalf("read_symbol %s does not show the symbol and its range L%s-%s:\n%s", id, m[1], m[2], body)
+	// The name as outline shows it is an id read_symbol takes, with or
+	// without the line.
+	for _, id := range []string{file + ":" + m[3], file + ":" + m[1] + ":" + m[3]} {
+		body, isErr := callText(t, cs, "read_symbol", map[string]any{"id": id})
+		if isErr {
+			t.Fatalf("read_symbol %s: %s", id, body)
+		}
+		if !strings.HasPrefix(body, file+":"+m[1]+"-"+m[2]+" ") || !strings.Contains(body, "\n"+m[1]+"\t") {
+			t.Fatalf("read_symbol %s does not show the symbol at %s:%s-%s:\n%s", id, file, m[1], m[2], body)
+		}
 	}
 }
 

@@ -7,8 +7,11 @@ import (
 )
 
 // Search finds a structural pattern, on trees from the hub's parse cache,
-// so a second search of the same files parses nothing.
+// so a second search of the same files parses nothing (a one-shot hub
+// parses each file once and keeps nothing).
 func (h *Hub) Search(ctx context.Context, opts structsearch.Options) (*structsearch.Result, error) {
-	opts.Cache = h.Parses
+	if !h.oneShot {
+		opts.Cache = h.Parses
+	}
 	return structsearch.Search(ctx, h.Root, opts)
 }

@@ -31,35 +31,33 @@ const editDescription = "Replace text in a file: old_string must identify exactl
 	"include surrounding lines to make it unique), unless replace_all is set. The file keeps its line endings, BOM and mode. " +
 	"The answer shows the changed lines, numbered. An edit to a file that changed since you read it is refused: read it again."
 
+const patchDescription = "Apply a multi-file patch (add, delete, update, move) in this format, not a unified diff:\n" +
+	"*** Begin Patch\n*** Update File: path\n@@ a line near the change\n context line\n-removed line\n+added line\n*** End Patch\n" +
+	"Every file is checked before any is written; then all change or none."
+
 func addEditTools(s *mcp.Server, h *Hub) {
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        "edit",
-		Description: editDescription,
-	}, tool(h, "edit", "", func(ctx context.Context, r *Run, in editIn) (string, error) {
-		res, err := h.Edit(in.Path, textedit.Change{Old: in.OldString, New: in.NewString, ReplaceAll: in.ReplaceAll}, r)
-		if err != nil {
-			return "", err
-		}
-		return res.Text(), nil
-	}))
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        "write",
-		Description: "Create a file or replace all of it, atomically. Prefer edit for changes to an existing file.",
-	}, tool(h, "write", "", func(ctx context.Context, r *Run, in writeIn) (string, error) {
-		res, err := h.Write(in.Path, in.Content, textedit.WriteOptions{KeepStyle: in.KeepLineEnding}, r)
-		if err != nil {
-			return "", err
-		}
-		return res.Text(), nil
-	}))
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        "apply_patch",
-		Description: "Apply a multi-file patch (add, delete, update, move). Every file is checked before any is written; then all change or none.",
-	}, tool(h, "apply_patch", "", func(ctx context.Context, r *Run, in patchIn) (string, error) {
-		res, err := h.ApplyPatch(in.Patch, r)
-		if err != nil {
-			return "", err
-		}
-		return res.Text(), nil
-	}))
+	addTool(s, h, toolSpec{name: "edit", description: editDescription, destructive: true},
+		func(ctx context.Context, r *Run, in editIn) (string, error) {
+			res, err := h.Edit(in.Path, textedit.Change{Old: in.OldString, New: in.NewString, ReplaceAll: in.ReplaceAll}, r)
+			if err != nil {
+				return "", err
+			}
+			return res.Text(), nil
+		})
+	addTool(s, h, toolSpec{name: "write", description: "Create a file or replace all of it, atomically. Prefer edit for changes to an existing file.", destructive: true, idempotent: true},
+		func(ctx context.Context, r *Run, in writeIn) (string, error) {
+			res, err := h.Write(in.Path, in.Content, textedit.WriteOptions{KeepStyle: in.KeepLineEnding}, r)
+			if err != nil {
+				return "", err
+			}
+			return res.Text(), nil
+		})
+	addTool(s, h, toolSpec{name: "apply_patch", description: patchDescription, destructive: true},
+		func(ctx context.Context, r *Run, in patchIn) (string, error) {
+			res, err := h.ApplyPatch(in.Patch, r)
+			if err != nil {
+				return "", err
+			}
+			return res.Text(), nil
+		})
 }

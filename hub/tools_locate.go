@@ -6,11 +6,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"cchub/locate"
+	"cchub/outline"
 )
 
 type globIn struct {
 	Pattern string `json:"pattern" jsonschema:"glob: without a slash it matches file names at any depth (*.go); with one, whole paths (cmd/**/main.go)"`
 	Path    string `json:"path,omitempty" jsonschema:"directory to search under, relative to the root (default: the root)"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"most files to list (default 100)"`
 }
 
 type grepIn struct {
@@ -29,62 +31,81 @@ type readIn struct {
 }
 
 type outlineIn struct {
-	Path string `json:"path" jsonschema:"source file (or directory, for a map of its files), relative to the root"`
+	Path   string `json:"path" jsonschema:"source file (or directory, for a map of its files), relative to the root"`
+	Match  string `json:"match,omitempty" jsonschema:"keep only symbols whose name contains this (case-insensitive), or matches this glob (Serve*, *Handler)"`
+	Detail bool   `json:"detail,omitempty" jsonschema:"also show doc summaries, decorators, every member of a var/const group and the blocks of long functions"`
 }
 
 type readSymbolIn struct {
-	ID string `json:"id" jsonschema:"symbol id as outline prints it: path:line:name, e.g. hub/hub.go:20:New"`
+	ID string `json:"id" jsonschema:"path:Name, path:Type.method or path:line:Name, e.g. store/store.go:New or store/store.go:Store.Add; path:line reads the symbol around that line"`
 }
 
+// maxDirFiles bounds the files a directory outline parses for a model;
+// the CLI parses them all.
+const maxDirFiles = 200
+
+// readBudget is what one read or read_symbol result may list, leaving the
+// bound's room for the header and the continuation note: a long page ends
+// early and names the next offset, so a read never needs a spill file.
+const readBudget = MaxResultBytes - 2048
+
+const outlineDescription = "A source file's symbols, one line each: START-END, kind, name and signature (functions and methods show no kind word; Go methods are Type.method); " +
+	"groups of variables or fields are folded onto one line. detail=true adds doc summaries; match filters by name. " +
+	"On a directory, a map of its files and their top-level symbols (with match: where a name is defined). " +
+	"Outline a file before reading it, then read_symbol or read offset/limit just the lines you need."
+
+const readSymbolDescription = "Read one symbol's lines (a function, method, type, class, constant), numbered, by name: " +
+	"id=path:Name, path:Type.method (Class.method, Ledger::book), or path:line:Name when a name is defined more than once; " +
+	"path:LINE reads the innermost symbol around that line. No outline is needed when you know the name; " +
+	"an ambiguous or unknown name answers with the ids that would work."
+
 func addLocateTools(s *mcp.Server, h *Hub) {
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        "glob",
-		Description: locate.GlobDescription,
-	}, tool(h, "glob", "use a narrower pattern or path", func(ctx context.Context, run *Run, in globIn) (string, error) {
-		r, err := h.Glob(ctx, locate.GlobOptions{Pattern: in.Pattern, Path: in.Path})
-		if err != nil {
-			return "", err
-		}
-		return r.Text(), nil
-	}))
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        "grep",
-		Description: locate.GrepDescription,
-	}, tool(h, "grep", "add include or path, or a more specific pattern", func(ctx context.Context, run *Run, in grepIn) (string, error) {
-		r, err := h.Grep(ctx, locate.GrepOptions{Pattern: in.Pattern, Literal: in.Literal, IgnoreCase: in.IgnoreCase, Path: in.Path, Include: in.Include, Limit: in.Limit})
-		if err != nil {
-			return "", err
-		}
-		return r.Text(), nil
-	}))
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        "read",
-		Description: locate.ReadDescription + " For source files, outline first and read_symbol what you need.",
-	}, tool(h, "read", "read a smaller window with offset/limit", func(ctx context.Context, run *Run, in readIn) (string, error) {
-		r, err := h.Read(ctx, locate.ReadOptions{Path: in.Path, Offset: in.Offset, Limit: in.Limit}, run)
-		if err != nil {
-			return "", err
-		}
-		return r.Text(), nil
-	}))
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        "outline",
-		Description: "A source file's symbols (types, functions, methods, constants, code that runs at import) with exact line ranges, signatures and doc summaries; on a directory, a map of its files. Outline before reading.",
-	}, tool(h, "outline", "outline a single file or a subdirectory", func(ctx context.Context, run *Run, in outlineIn) (string, error) {
-		r, err := h.Outline(ctx, in.Path, locate.OutlineOptions{})
-		if err != nil {
-			return "", err
-		}
-		return r.Text(), nil
-	}))
-	mcp.AddTool(s, &mcp.Tool{
-		Name:        "read_symbol",
-		Description: "Read one symbol's lines, numbered, by the id outline prints (path:line:name).",
-	}, tool(h, "read_symbol", "outline the symbol to find its parts, then read a range with read offset/limit", func(ctx context.Context, run *Run, in readSymbolIn) (string, error) {
-		r, err := h.ReadSymbol(ctx, in.ID)
-		if err != nil {
-			return "", err
-		}
-		return r.Text(), nil
-	}))
+	addTool(s, h, toolSpec{name: "glob", description: locate.GlobDescription, readOnly: true,
+		hint: "use a narrower pattern or path"},
+		func(ctx context.Context, run *Run, in globIn) (string, error) {
+			r, err := h.Glob(ctx, locate.GlobOptions{Pattern: in.Pattern, Path: in.Path, Limit: in.Limit})
+			if err != nil {
+				return "", err
+			}
+			return r.Text(), nil
+		})
+	addTool(s, h, toolSpec{name: "grep", description: locate.GrepDescription, readOnly: true,
+		hint: "add include or path, or a more specific pattern"},
+		func(ctx context.Context, run *Run, in grepIn) (string, error) {
+			r, err := h.Grep(ctx, locate.GrepOptions{Pattern: in.Pattern, Literal: in.Literal, IgnoreCase: in.IgnoreCase, Path: in.Path, Include: in.Include, Limit: in.Limit})
+			if err != nil {
+				return "", err
+			}
+			return r.Text(), nil
+		})
+	addTool(s, h, toolSpec{name: "read", description: locate.ReadDescription + " For source files, outline first and read_symbol what you need.", readOnly: true,
+		hint: "read a smaller window with offset/limit"},
+		func(ctx context.Context, run *Run, in readIn) (string, error) {
+			r, err := h.Read(ctx, locate.ReadOptions{Path: in.Path, Offset: in.Offset, Limit: in.Limit, MaxBytes: readBudget}, run)
+			if err != nil {
+				return "", err
+			}
+			return r.Text(), nil
+		})
+	addTool(s, h, toolSpec{name: "outline", description: outlineDescription, readOnly: true,
+		hint: "outline a single file or a subdirectory, or filter with match"},
+		func(ctx context.Context, run *Run, in outlineIn) (string, error) {
+			r, err := h.Outline(ctx, in.Path, outline.Options{Match: in.Match, Detail: in.Detail, MaxFiles: maxDirFiles})
+			if err != nil {
+				return "", err
+			}
+			if r.Dir != nil {
+				return r.Dir.TextWithin(MaxResultBytes - 1024), nil
+			}
+			return r.Text(), nil
+		})
+	addTool(s, h, toolSpec{name: "read_symbol", description: readSymbolDescription, readOnly: true,
+		hint: "outline the symbol to find its parts, then read a range with read offset/limit"},
+		func(ctx context.Context, run *Run, in readSymbolIn) (string, error) {
+			r, err := h.ReadSymbol(ctx, in.ID, readBudget, run)
+			if err != nil {
+				return "", err
+			}
+			return r.Text(), nil
+		})
 }

@@ -17,6 +17,7 @@ import (
 	"cchub/demo"
 	"cchub/hub"
 	"cchub/locate"
+	"cchub/outline"
 	"cchub/structsearch"
 	"cchub/textedit"
 	"cchub/workspace"
@@ -76,7 +77,7 @@ func newRootCmd() *cobra.Command {
 
 // withHub opens the hub for the command's root and closes it afterwards.
 func withHub(g *globals, fn func(h *hub.Hub) error) error {
-	h, err := hub.New(g.root)
+	h, err := hub.Open(g.root, hub.Options{OneShot: true})
 	if err != nil {
 		return badInput(err)
 	}
@@ -242,16 +243,18 @@ func readCmd(g *globals) *cobra.Command {
 }
 
 func outlineCmd(g *globals) *cobra.Command {
-	var o locate.OutlineOptions
+	var o outline.Options
 	c := &cobra.Command{
 		Use:   "outline PATH",
 		Short: "a file's symbols with line ranges (or a directory's map)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return show(c, g, func(h *hub.Hub) (*locate.OutlineResult, error) { return h.Outline(c.Context(), args[0], o) })
+			return show(c, g, func(h *hub.Hub) (*outline.Result, error) { return h.Outline(c.Context(), args[0], o) })
 		},
 	}
-	c.Flags().IntVar(&o.LongFunctionLines, "long-function", 0, "list the blocks of functions longer than this many lines (default 150)")
+	c.Flags().IntVar(&o.LongFunctionLines, "long-function", 0, "list the blocks of functions longer than this many lines (default 150; with --detail)")
+	c.Flags().StringVar(&o.Match, "match", "", "keep only symbols whose name contains this, or matches this glob")
+	c.Flags().BoolVar(&o.Detail, "detail", false, "show doc summaries, decorators, group members and the blocks of long functions")
 	jsonFlag(c, g)
 	return c
 }
@@ -259,10 +262,12 @@ func outlineCmd(g *globals) *cobra.Command {
 func symbolCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "symbol ID",
-		Short: "print one symbol by the id outline prints (path:line:name)",
+		Short: "print one symbol: ID is path:Name, path:Type.method or path:line:Name",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return show(c, g, func(h *hub.Hub) (*locate.SymbolText, error) { return h.ReadSymbol(c.Context(), args[0]) })
+			return show(c, g, func(h *hub.Hub) (*outline.SymbolText, error) {
+				return h.ReadSymbol(c.Context(), args[0], 0, hub.NewRun())
+			})
 		},
 	}
 	jsonFlag(c, g)
@@ -296,27 +301,24 @@ func searchCmd(g *globals) *cobra.Command {
 		Short: "structural search: find code by shape, with $METAVARIABLES",
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Paths = args
-			// A one-shot search parses each file once and keeps nothing.
-			root, err := workspace.Open(g.root)
-			if err != nil {
-				return badInput(err)
-			}
-			r, err := structsearch.Search(c.Context(), root, o)
-			if err != nil {
-				return badInput(err)
-			}
-			if g.asJSON {
-				err = r.WriteJSONLines(c.OutOrStdout())
-			} else {
-				_, err = io.WriteString(c.OutOrStdout(), r.Text(structsearch.TextOptions{Counts: counts}))
-			}
-			if err != nil {
-				return err
-			}
-			if len(r.Matches) == 0 {
-				return errNoMatch
-			}
-			return nil
+			return withHub(g, func(h *hub.Hub) error {
+				r, err := h.Search(c.Context(), o)
+				if err != nil {
+					return badInput(err)
+				}
+				if g.asJSON {
+					err = r.WriteJSONLines(c.OutOrStdout())
+				} else {
+					_, err = io.WriteString(c.OutOrStdout(), r.Text(structsearch.TextOptions{Counts: counts}))
+				}
+				if err != nil {
+					return err
+				}
+				if len(r.Matches) == 0 {
+					return errNoMatch
+				}
+				return nil
+			})
 		},
 	}
 	c.Flags().StringVarP(&o.Pattern, "pattern", "p", "", "the pattern, e.g. 'if $X != nil { return $X }'")

@@ -1,0 +1,123 @@
+package hub
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"cchub/workspace"
+)
+
+// The bound on what one tool result may hand a model.
+const (
+	MaxResultLines = 2000
+	MaxResultBytes = 50 * 1024
+)
+
+// Bound returns text unchanged when it fits the result bound. Otherwise it
+// writes the whole text to a spill file under the workspace's .cchub/spill
+// and returns a preview that fits, ending in a marker that says how much was
+// cut, where the full output is, and how to narrow. tool names the spill
+// file; hint, if not empty, is a tool-specific way to narrow.
+func Bound(root *workspace.Root, tool, text, hint string) string {
+	lines := strings.Count(text, "\n")
+	if !strings.HasSuffix(text, "\n") && text != "" {
+		lines++
+	}
+	if lines <= MaxResultLines && len(text) <= MaxResultBytes {
+		return text
+	}
+	// Leave room for the marker inside the byte bound.
+	const markerRoom = 600
+	cut, shownLines := 0, 0
+	for cut < len(text) && shownLines < MaxResultLines {
+		nl := strings.IndexByte(text[cut:], '\n')
+		end := len(text)
+		if nl >= 0 {
+			end = cut + nl + 1
+		}
+		if end > MaxResultBytes-markerRoom {
+			break
+		}
+		cut = end
+		shownLines++
+	}
+	if cut == 0 {
+		// One enormous first line: cut it at a rune boundary.
+		cut = MaxResultBytes - markerRoom
+		for cut > 0 && !isRuneStart(text[cut]) {
+			cut--
+		}
+	}
+	var where string
+	if rel, err := spill(root, tool, text); err != nil {
+		where = fmt.Sprintf("the full output could not be saved (%v); narrow the call instead", err)
+	} else {
+		where = fmt.Sprintf("full output saved to %s; grep that file or read it with offset/limit", rel)
+	}
+	if hint == "" {
+		hint = "narrow the call (a more specific path or pattern)"
+	}
+	var b strings.Builder
+	b.WriteString(text[:cut])
+	if !strings.HasSuffix(text[:cut], "\n") {
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "[output cut: showed %d of %d lines, %d of %d bytes; %s; or %s]\n",
+		shownLines, lines, cut, len(text), where, hint)
+	return b.String()
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+func spill(root *workspace.Root, tool, text string) (string, error) {
+	dir, err := root.EnsureStateDir()
+	if err != nil {
+		return "", err
+	}
+	dir = filepath.Join(dir, "spill")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	var rnd [4]byte
+	rand.Read(rnd[:])
+	name := fmt.Sprintf("%s-%s-%s.txt", tool, time.Now().UTC().Format("20060102-150405"), hex.EncodeToString(rnd[:]))
+	abs := filepath.Join(dir, name)
+	if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
+		return "", err
+	}
+	pruneSpills(dir, maxSpillFiles)
+	return root.Rel(abs), nil
+}
+
+// maxSpillFiles is how many spilled outputs are kept; a model follows up on
+// the last few, not on last week's.
+const maxSpillFiles = 50
+
+// pruneSpills removes the oldest spill files past keep. Names start with
+// the tool and a UTC timestamp, so modification time orders them.
+func pruneSpills(dir string, keep int) {
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) <= keep {
+		return
+	}
+	type spilled struct {
+		name string
+		mod  time.Time
+	}
+	var all []spilled
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+			all = append(all, spilled{e.Name(), info.ModTime()})
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].mod.After(all[j].mod) })
+	for _, s := range all[min(keep, len(all)):] {
+		os.Remove(filepath.Join(dir, s.name))
+	}
+}

@@ -1,0 +1,242 @@
+package hub
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"cchub/workspace"
+)
+
+// toolSpec is one MCP tool: its name, what it tells a model, how it may be
+// called without asking (annotations), and how to narrow a result that
+// was cut.
+type toolSpec struct {
+	name, description string
+	// readOnly tools change nothing; the others change files, and
+	// destructive ones may replace or delete what is there.
+	readOnly, destructive, idempotent bool
+	// hint says how to narrow a result that the bound cut.
+	hint string
+}
+
+func (t toolSpec) annotations() *mcp.ToolAnnotations {
+	no := false
+	a := &mcp.ToolAnnotations{ReadOnlyHint: t.readOnly, IdempotentHint: t.idempotent || t.readOnly, OpenWorldHint: &no}
+	if !t.readOnly {
+		d := t.destructive
+		a.DestructiveHint = &d
+	}
+	return a
+}
+
+// addTool registers a tool whose arguments decode into In. The SDK's own
+// validation answers a wrong field name with a schema error; decoding
+// here instead says which field was meant and what the tool takes, and
+// accepts a single string where a list of strings is asked for.
+// The MCP session is the conversation: it gets one Run.
+func addTool[In any](s *mcp.Server, h *Hub, spec toolSpec, run func(ctx context.Context, r *Run, in In) (string, error)) {
+	schema, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("hub: schema of %s: %v", spec.name, err))
+	}
+	for _, p := range schema.Properties {
+		// A Go slice is inferred as null-or-array; clients that build a
+		// form from the schema (the MCP Inspector) cannot send either.
+		if len(p.Types) == 2 && p.Types[0] == "null" {
+			p.Type, p.Types = p.Types[1], nil
+		}
+	}
+	fields := fieldsOf(reflect.TypeFor[In](), schema)
+	s.AddTool(&mcp.Tool{
+		Name:        spec.name,
+		Description: spec.description,
+		InputSchema: schema,
+		Annotations: spec.annotations(),
+	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var in In
+		if err := decodeArgs(spec.name, req.Params.Arguments, fields, &in); err != nil {
+			return errorResult(err), nil
+		}
+		text, err := run(ctx, h.sessionRun(req), in)
+		if err != nil {
+			return errorResult(err), nil
+		}
+		return textResult(h.Bounded(spec.name, text, spec.hint)), nil
+	})
+}
+
+// field is one argument a tool takes.
+type field struct {
+	name     string
+	required bool
+	list     bool // a []string: a lone string is taken as a list of one
+}
+
+func fieldsOf(t reflect.Type, schema *jsonschema.Schema) []field {
+	req := map[string]bool{}
+	for _, r := range schema.Required {
+		req[r] = true
+	}
+	var out []field
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		out = append(out, field{name: name, required: req[name], list: f.Type == reflect.TypeFor[[]string]()})
+	}
+	return out
+}
+
+// decodeArgs decodes a tool's arguments into in, or explains what is
+// wrong with them and what the tool takes.
+func decodeArgs(tool string, raw json.RawMessage, fields []field, in any) error {
+	args := map[string]json.RawMessage{}
+	if len(bytes.TrimSpace(raw)) > 0 && string(bytes.TrimSpace(raw)) != "null" {
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return fmt.Errorf("%s: the arguments are not a JSON object (%v); %s", tool, err, takes(tool, fields))
+		}
+	}
+	known := map[string]field{}
+	for _, f := range fields {
+		known[f.name] = f
+	}
+	var unknown []string
+	for k := range args {
+		if _, ok := known[k]; !ok {
+			unknown = append(unknown, k)
+		}
+	}
+	sort.Strings(unknown)
+	if len(unknown) > 0 {
+		var parts []string
+		for _, k := range unknown {
+			if m := meantField(k, fields, args); m != "" {
+				parts = append(parts, fmt.Sprintf("%q (did you mean %q?)", k, m))
+			} else {
+				parts = append(parts, fmt.Sprintf("%q", k))
+			}
+		}
+		return fmt.Errorf("%s: unknown %s %s; %s", tool, plural(len(unknown), "field", "fields"), strings.Join(parts, ", "), takes(tool, fields))
+	}
+	for _, f := range fields {
+		v, ok := args[f.name]
+		if f.required && (!ok || string(v) == "null") {
+			return fmt.Errorf("%s: %q is required; %s", tool, f.name, takes(tool, fields))
+		}
+		if ok && f.list && len(v) > 0 && v[0] == '"' {
+			args[f.name] = append(append([]byte{'['}, v...), ']')
+		}
+	}
+	norm, _ := json.Marshal(args)
+	dec := json.NewDecoder(bytes.NewReader(norm))
+	if err := dec.Decode(in); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return fmt.Errorf("%s: %q must be %s, not a JSON %s; %s", tool, te.Field, jsonKind(te.Type), te.Value, takes(tool, fields))
+		}
+		return fmt.Errorf("%s: bad arguments (%v); %s", tool, err, takes(tool, fields))
+	}
+	return nil
+}
+
+// takes lists a tool's fields, required ones first, for an error.
+func takes(tool string, fields []field) string {
+	var req, opt []string
+	for _, f := range fields {
+		if f.required {
+			req = append(req, f.name)
+		} else {
+			opt = append(opt, f.name)
+		}
+	}
+	s := tool + " takes " + strings.Join(req, ", ")
+	if len(opt) > 0 {
+		if len(req) > 0 {
+			s += ", and optionally "
+		} else {
+			s = tool + " takes, all optional: "
+		}
+		s += strings.Join(opt, ", ")
+	}
+	return s
+}
+
+// fieldAliases are the names other tools give the fields models mean.
+var fieldAliases = map[string]string{
+	"file_path": "path", "filepath": "path", "file": "path", "filename": "path", "path_name": "path",
+	"dir": "path", "directory": "path", "target_file": "path", "relative_path": "path",
+	"old_str": "old_string", "old": "old_string", "old_text": "old_string", "search": "old_string", "find": "old_string",
+	"new_str": "new_string", "new": "new_string", "new_text": "new_string", "replace": "new_string", "replacement": "new_string",
+	"text": "content", "contents": "content", "data": "content", "file_text": "content",
+	"query": "pattern", "regex": "pattern", "glob": "pattern", "expr": "pattern",
+	"language": "lang", "symbol": "id", "name": "id", "symbol_id": "id",
+	"start_line": "offset", "line": "offset", "from": "offset", "max_lines": "limit", "count": "limit", "lines": "limit",
+	"case_insensitive": "ignore_case", "fixed_strings": "literal", "glob_pattern": "include", "include_pattern": "include",
+	"paths_list": "paths", "files": "paths", "replaceall": "replace_all", "all": "replace_all",
+	"diff": "patch", "input": "patch",
+}
+
+// meantField guesses which of fields an unknown name k stands for: an
+// alias other tools use, the same name in another case or spelling, or a
+// near typo; never a field the call already gives.
+func meantField(k string, fields []field, given map[string]json.RawMessage) string {
+	has := func(name string) bool {
+		for _, f := range fields {
+			if f.name == name {
+				_, dup := given[name]
+				return !dup
+			}
+		}
+		return false
+	}
+	flat := strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(k))
+	for _, f := range fields {
+		if strings.NewReplacer("_", "", "-", "").Replace(f.name) == flat && has(f.name) {
+			return f.name
+		}
+	}
+	if a, ok := fieldAliases[strings.ToLower(k)]; ok && has(a) {
+		return a
+	}
+	if a, ok := fieldAliases[flat]; ok && has(a) {
+		return a
+	}
+	for _, f := range fields {
+		if workspace.EditDistance(strings.ToLower(k), f.name, 2) <= 2 && has(f.name) {
+			return f.name
+		}
+	}
+	return ""
+}
+
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		return "a whole number"
+	case reflect.Slice:
+		return "a list"
+	}
+	return "a " + t.String()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
