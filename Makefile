@@ -1,20 +1,25 @@
 # cchub: `make demo` tours every capability, `make test` runs the tests,
 # `make bench` measures against peer tools. Each installs what it needs,
-# pinned, into .tools/ (git-ignored).
+# pinned, into .tools/ or hub/testdata/mcp-client/node_modules (both
+# git-ignored), and stops with a hint when a program it cannot install is
+# missing.
 
 GO        ?= go
 TOOLS     := $(CURDIR)/.tools
 BIN       := $(TOOLS)/bin
-# Peers, pinned.
-MCP_SDK_VERSION := 1.32.2
+# Peers, pinned. The TypeScript MCP client's SDK is pinned by
+# hub/testdata/mcp-client/package-lock.json.
 RIPGREP_VERSION := 13.0.0-4+b2
 HYPERFINE_VERSION := 1.15.0-2
 
-MCP_SDK_DIR := $(TOOLS)/npm/node_modules/@modelcontextprotocol/sdk
-export MCP_SDK_DIR
+# The independent MCP client (the official TypeScript SDK) that the tests,
+# besides the Go SDK's own client, drive `cchub mcp` with over stdio.
+MCP_CLIENT_DIR := hub/testdata/mcp-client
+MCP_CLIENT_STAMP := $(MCP_CLIENT_DIR)/node_modules/.package-lock.json
+
 export PATH := $(BIN):$(PATH)
 
-.PHONY: all build demo test bench tools-test tools-bench fmt vet clean
+.PHONY: all build demo test bench tools-test tools-bench check-peers fmt vet clean
 
 all: build
 
@@ -24,13 +29,23 @@ build:
 demo: build
 	$(BIN)/cchub demo
 
-# The independent MCP client (the official TypeScript SDK) that the tests
-# drive `cchub mcp` with, besides the Go SDK's own client.
-$(MCP_SDK_DIR)/package.json:
-	mkdir -p $(TOOLS)/npm
-	cd $(TOOLS)/npm && npm install --no-audit --no-fund --silent @modelcontextprotocol/sdk@$(MCP_SDK_VERSION)
+# Programs the tests need and cannot install themselves: each missing one
+# stops the run, saying how to get it.
+check-peers:
+	@ok=1; \
+	command -v node >/dev/null || { echo "node is needed by the tests (the TypeScript MCP client): Node.js 20 or later, e.g. apt-get install nodejs npm" >&2; ok=0; }; \
+	command -v npm >/dev/null || { echo "npm is needed by the tests (it installs the TypeScript MCP client): apt-get install npm" >&2; ok=0; }; \
+	command -v python3 >/dev/null || { echo "python3 is needed by the tests (outline/edit/search corpora: its standard library): apt-get install python3" >&2; ok=0; }; \
+	command -v "$$($(GO) env CC)" >/dev/null || { echo "a C compiler ($$($(GO) env CC)) is needed: the tree-sitter grammars are cgo, and so is -race: apt-get install gcc" >&2; ok=0; }; \
+	[ $$ok = 1 ]
 
-tools-test: $(MCP_SDK_DIR)/package.json
+# npm ci installs exactly what the lockfile pins; again only when the
+# lockfile (or package.json) is newer than the install.
+$(MCP_CLIENT_STAMP): $(MCP_CLIENT_DIR)/package-lock.json $(MCP_CLIENT_DIR)/package.json | check-peers
+	cd $(MCP_CLIENT_DIR) && npm ci --no-audit --no-fund
+	touch $@
+
+tools-test: check-peers $(MCP_CLIENT_STAMP)
 
 test: tools-test
 	$(GO) vet ./...
@@ -49,10 +64,11 @@ $(TOOLS)/npm/node_modules/.bin/ast-grep:
 
 tools-bench: $(BIN)/rg $(BIN)/hyperfine $(TOOLS)/npm/node_modules/.bin/ast-grep
 
-bench: build tools-bench
-	$(GO) test -run '^$$' -bench . -benchtime 3x ./locate/ ./textedit/ ./structsearch/
+bench: build tools-bench $(MCP_CLIENT_STAMP)
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./locate/ ./outline/ ./textedit/ ./structsearch/
 	bash bench/grep-vs-rg.sh
 	bash bench/search-vs-astgrep.sh
+	bash bench/context-bytes.sh
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -12,8 +12,8 @@
 # (time with a shell loop even when hyperfine is installed), NO_MCP (skip
 # the warm search in one `cchub mcp`), STRICT (exit 1 when a ratio misses
 # its target: selective <= 0.1x ast-grep, unselective <= 1.0x), AST_GREP,
-# MCP_CLIENT, MCP_SDK_DIR (where the tools are; defaults: .tools and
-# ../shared/tools/mcp-client.mjs).
+# MCP_CLIENT (where the tools are; defaults: .tools and the repository's own
+# TypeScript MCP client, hub/testdata/mcp-client/client.mjs).
 #
 # Both tools are asked the same question:
 #   - the same process shape: one cold process per search, startup
@@ -39,8 +39,7 @@ PY_DIR=${2:-$(python3 -c 'import sysconfig; print(sysconfig.get_path("stdlib"))'
 RUNS=${RUNS:-5}
 SHOW=${SHOW:-2}
 AST_GREP=${AST_GREP:-$PWD/.tools/npm/node_modules/.bin/ast-grep}
-MCP_CLIENT=${MCP_CLIENT:-$PWD/../shared/tools/mcp-client.mjs}
-export MCP_SDK_DIR=${MCP_SDK_DIR:-$PWD/.tools/npm/node_modules/@modelcontextprotocol/sdk}
+MCP_CLIENT=${MCP_CLIENT:-$PWD/hub/testdata/mcp-client/client.mjs}
 CCHUB=$PWD/.tools/bin/cchub
 HYPERFINE=$(command -v .tools/bin/hyperfine || command -v hyperfine || true)
 
@@ -102,7 +101,7 @@ EOF
 # warm_ms LANG DIR PATTERN — the ms of two identical search calls in one
 # `cchub mcp`, as "first second".
 warm_ms() {
-	if [ -n "${NO_MCP:-}" ] || [ ! -f "$MCP_CLIENT" ] || [ ! -d "$MCP_SDK_DIR" ]; then
+	if [ -n "${NO_MCP:-}" ] || [ ! -f "$MCP_CLIENT" ] || [ ! -d "$(dirname "$MCP_CLIENT")/node_modules" ]; then
 		echo "- -"
 		return
 	fi

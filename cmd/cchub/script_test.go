@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -13,12 +14,19 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts runs the CLI as a user would, from txtar scripts under
-// testdata/script: exit codes, stdout, stderr.
+// testdata/script: exit codes, stdout, stderr. $CCHUB_REPO is the checkout
+// the test runs in, for scripts that need its files (the demo's bundled
+// workspace).
 func TestScripts(t *testing.T) {
+	repo, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("HOME", env.WorkDir)
+			env.Setenv("CCHUB_REPO", repo)
 			return nil
 		},
 	})
