@@ -1,7 +1,9 @@
 package structsearch
 
 import (
+	"cchub/workspace/wstest"
 	"context"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -15,9 +17,7 @@ import (
 func goroot(tb testing.TB) string {
 	tb.Helper()
 	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		tb.Skipf("go env GOROOT: %v", err)
-	}
+	wstest.RequirePeer(tb, fmt.Sprintf("Go's source tree: go env GOROOT (%v)", err), err == nil)
 	return filepath.Join(strings.TrimSpace(string(out)), "src")
 }
 
@@ -85,9 +85,7 @@ func BenchmarkMatchParsed(b *testing.B) {
 // for a common pattern: nearly every file is parsed.
 func BenchmarkSearchPython(b *testing.B) {
 	out, err := exec.Command("python3", "-c", `import sysconfig;print(sysconfig.get_path("stdlib"))`).Output()
-	if err != nil {
-		b.Skipf("python3: %v", err)
-	}
+	wstest.RequirePeer(b, fmt.Sprintf("python3 and its standard library (%v): apt-get install python3", err), err == nil)
 	root, err := workspace.Open(strings.TrimSpace(string(out)))
 	if err != nil {
 		b.Fatal(err)

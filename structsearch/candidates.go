@@ -37,7 +37,7 @@ func (p *Pattern) candidates(root *sitter.Node, src []byte) []*sitter.Node {
 	if anchors == nil {
 		return p.queryCandidates(root)
 	}
-	w := &anchorWalk{g: grammarOf(p.Lang.Grammar), kind: p.root.kind, occ: occ, c: sitter.NewTreeCursor(root)}
+	w := &anchorWalk{g: grammarOf(p.Lang.Grammar), kinds: p.kinds, occ: occ, c: sitter.NewTreeCursor(root)}
 	defer w.c.Close()
 	w.visit(anchors)
 	return w.out
@@ -46,11 +46,11 @@ func (p *Pattern) candidates(root *sitter.Node, src []byte) []*sitter.Node {
 // anchorWalk visits the nodes that hold an anchor (the union of the paths
 // from the root down to each), each node once, in document order.
 type anchorWalk struct {
-	g    *grammar
-	kind string
-	occ  [][]int // where each run occurs (nil: everywhere)
-	c    *sitter.TreeCursor
-	out  []*sitter.Node
+	g     *grammar
+	kinds map[string]bool // the kinds of candidate
+	occ   [][]int         // where each run occurs (nil: everywhere)
+	c     *sitter.TreeCursor
+	out   []*sitter.Node
 }
 
 // holdsAll says whether [start, end) holds an occurrence of every run, as
@@ -68,12 +68,12 @@ func (w *anchorWalk) holdsAll(start, end int) bool {
 	return true
 }
 
-// visit records the cursor's node if it has the pattern root's kind, and
+// visit records the cursor's node if it has a candidate's kind, and
 // visits those of its children that hold one of offs (sorted, and all
 // inside the node). It leaves the cursor where it found it.
 func (w *anchorWalk) visit(offs []int) {
 	n := w.c.CurrentNode()
-	if w.g.kind(n).name == w.kind {
+	if w.kinds[w.g.kind(n).name] {
 		w.out = append(w.out, n)
 	}
 	if w.c.GoToFirstChildForByte(uint32(offs[0])) < 0 {
@@ -117,7 +117,8 @@ func (w *anchorWalk) visit(offs []int) {
 }
 
 // queryCandidates finds every node of the pattern root's kind (every node,
-// for a pattern that is one metavariable) with a tree-sitter query.
+// for a pattern that is one metavariable; every container, for a
+// sequence) with a tree-sitter query.
 func (p *Pattern) queryCandidates(root *sitter.Node) []*sitter.Node {
 	qc := sitter.NewQueryCursor()
 	defer qc.Close()

@@ -127,8 +127,21 @@ type reading struct {
 	misread string
 }
 
-// compileIn parses the fragment in one wrapping context.
+// compileIn parses the fragment in one wrapping context. A fragment with a
+// line that is only a $$$ is read first with that line ended by a `;` (see
+// terminateGaps), and as written if that does not parse.
 func compileIn(frag string, w wrap, lang *workspace.Language, g *grammar) reading {
+	if v := terminateGaps(frag, lang.Name); v != frag {
+		if r := readIn(v, w, lang, g); r.p != nil && r.misread == "" {
+			return r
+		}
+	}
+	return readIn(frag, w, lang, g)
+}
+
+// readIn parses the fragment in one wrapping context: as one node, or as
+// a sequence of statements.
+func readIn(frag string, w wrap, lang *workspace.Language, g *grammar) reading {
 	src, start, end := w.place(frag)
 	parser := sitter.NewParser()
 	defer parser.Close()
@@ -147,15 +160,32 @@ func compileIn(frag string, w wrap, lang *workspace.Language, g *grammar) readin
 		loose = true
 	}
 	n, exact := spanning(root, []byte(src), start, end)
-	loose = loose || !exact
-	if n == nil {
-		return reading{why: "not one node (several statements or declarations?)"}
+	var p *Pattern
+	switch _, run, why := siblingRun(root, n, []byte(src), start, end, lang.Name, g); {
+	case run != nil:
+		p = &Pattern{Lang: lang, Context: w.name, seq: true, root: buildSequence(run, []byte(src), g)}
+	case why != "":
+		return reading{why: why}
+	case n == nil:
+		return reading{why: "not one node, nor statements of one block"}
+	default:
+		loose = loose || !exact
+		p = &Pattern{Lang: lang, Context: w.name, root: build(n, []byte(src), g)}
 	}
-	p := &Pattern{Lang: lang, Context: w.name, root: build(n, []byte(src), g)}
 	if kw := keywordAsName(p.root, g); kw != "" && reservedWords[lang.Name] {
 		return reading{why: fmt.Sprintf("read the keyword `%s` as a name", kw)}
 	}
-	return reading{p: p, loose: loose, misread: misreading(lang.Name, p.root, g)}
+	r := reading{p: p, loose: loose}
+	if p.seq {
+		for _, el := range p.root.kids {
+			if r.misread = misreading(lang.Name, el, g); r.misread != "" {
+				break
+			}
+		}
+	} else {
+		r.misread = misreading(lang.Name, p.root, g)
+	}
+	return r
 }
 
 // firstError returns the first error or missing node of the parse that is

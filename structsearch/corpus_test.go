@@ -1,6 +1,8 @@
 package structsearch
 
 import (
+	"cchub/workspace/wstest"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,16 +18,18 @@ type file struct {
 	src []byte
 }
 
+// corpusHow says where the corpora come from.
+const corpusHow = "GOROOT/src comes with Go; Python's standard library with python3 (apt-get install python3)"
+
 // corpus reads every file of lang under dir (recursively), skipping files
-// workspace would not hand out as text. It skips the test when dir does not
-// exist.
+// workspace would not hand out as text. A missing dir, or one without such
+// files, is a missing peer.
 func corpus(tb testing.TB, dir, lang string) []file {
 	tb.Helper()
-	if _, err := os.Stat(dir); err != nil {
-		tb.Skipf("corpus %s: %v", dir, err)
-	}
+	_, err := os.Stat(dir)
+	wstest.RequirePeer(tb, fmt.Sprintf("corpus directory: %v; %s", err, corpusHow), err == nil)
 	var out []file
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil
 		}
@@ -43,8 +47,6 @@ func corpus(tb testing.TB, dir, lang string) []file {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if len(out) == 0 {
-		tb.Skipf("no %s files under %s", lang, dir)
-	}
+	wstest.RequirePeer(tb, fmt.Sprintf("%s files under %s; %s", lang, dir, corpusHow), len(out) > 0)
 	return out
 }

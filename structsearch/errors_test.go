@@ -19,7 +19,7 @@ func TestCompileErrors(t *testing.T) {
 		{"javascript", `$$$args`, []string{"upper case", "write $$$ARGS"}},
 		{"javascript", `obj.on$EVENT($H)`, []string{"`$EVENT`", `"on$EVENT"`, "whole node"}},
 		{"go", `$A$B`, []string{"whole node"}},
-		{"go", `foo(`, []string{"`foo(` is not valid go", "expression: syntax error at its end", "statement: syntax error at 1:4 near `(`", "top level:", "-l"}},
+		{"go", `foo(`, []string{"`foo(` is not valid go", "expression: syntax error at its end", "statement: syntax error at 1:4 near `(`", "top level:", "set lang to the language it is written in"}},
 		{"go", "if $X {\n\treturn $X $X\n}", []string{"statement: syntax error at 2:"}},
 		{"python", `def f(:`, []string{"not valid python", "statement: syntax error at 1:7"}},
 		{"java", `class { $$$ }`, []string{"not valid java", "class member:"}},
@@ -61,8 +61,13 @@ func TestSearchErrors(t *testing.T) {
 		want []string
 	}{
 		{"unknown language", Options{Pattern: `f($A)`, Lang: "cobol"}, []string{`unknown language "cobol"`, "go, java, javascript, python"}},
-		{"valid nowhere", Options{Pattern: `foo(`}, []string{"`foo(` is valid code in none of", "c, cpp, go", "-l LANG"}},
-		{"invalid in the language asked", Options{Pattern: `$X is None`, Lang: "go"}, []string{"not valid go"}},
+		{"valid nowhere", Options{Pattern: `foo(`}, []string{"`foo(` is valid code in none of", "c, cpp, go", "search with lang=LANG"}},
+		{"invalid in the language asked", Options{Pattern: `$X is None`, Lang: "go"}, []string{"not valid go", "this pattern parses as python: search with lang=python", "(as go: expression: "}},
+		{"python for go", Options{Pattern: "def f(x):\n    return x", Lang: "go"}, []string{
+			"`def f(x):\n    return x` is not valid go, but this pattern parses as python: search with lang=python (as go: expression: syntax error"}},
+		{"javascript for python", Options{Pattern: "($X) => $Y", Lang: "python"}, []string{
+			"is not valid python, but this pattern parses as javascript, tsx, typescript: search with lang=javascript, lang=tsx or lang=typescript"}},
+		{"valid in no language", Options{Pattern: `foo(`, Lang: "go"}, []string{"is not valid go in any context cchub tries (expression: syntax error at its end"}},
 		{"bad metavariable", Options{Pattern: `f($a)`}, []string{"upper case"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

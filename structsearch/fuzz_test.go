@@ -15,6 +15,10 @@ var fuzzLangs = []struct{ name, src string }{
 	{"python", pySrc},
 	{"javascript", jsSrc},
 	{"rust", rustSrc},
+	{"go", goSeqSrc},
+	{"c", cSeqSrc},
+	{"java", javaSeqSrc},
+	{"python", pySeqSrc},
 }
 
 var fuzzSeeds = []string{
@@ -23,6 +27,11 @@ var fuzzSeeds = []string{
 	`match $X { $$$ }`, `$A.unwrap()`, `class $C { $$$ }`, `func ($R *$T) $M($$$) $$$R { $$$ }`,
 	`$x`, `obj.on$EVENT`, `foo(`, `)`, `$`, `$$`, `$$$$`, `$A$B`, "µ", "", "\x00", `"unterminated`, `/*`, `//`,
 	"if $X:\n\treturn $X\n  else", `case $X:`, `import $I`, `#include <$H>`, `$1`, `${X}`, `$X.$Y.$Z()`,
+	// Sequences of statements.
+	"$A.mu.Lock()\ndefer $A.mu.Unlock()", "$A.Lock()\n$$$\n$A.Unlock()", "$$$B\nreturn $X", "defer $A.mu.Unlock()\n$$$R",
+	"$_\n$_", "$$$A\n$$$B", "a(); b()", "free($P);\n$$$\n$P = NULL;", "$L.acquire()\ntry:\n    $$$\nfinally:\n    $L.release()",
+	"    x = 1\n    y = 2", "x = 1\n    y = 2", "case 1:\n\t$$$\ncase 2:\n\t$$$", "$$$;\n$X;", "let $G = $M.lock().unwrap();\n*$G",
+	"$L.lock();\n$$$\n$L.unlock();", "#include <stdlib.h>\n#include $H", "}\n{", "$X\n\n// c\n$Y",
 }
 
 // FuzzCompile: any pattern in any language compiles or fails with an
@@ -68,9 +77,74 @@ func FuzzCompile(f *testing.F) {
 		if len(ms) > 0 && !p.MayMatch(src) {
 			t.Fatalf("Compile(%q, %s): %d matches in a source MayMatch refuses", pattern, tr.lang.Name, len(ms))
 		}
-		for _, m := range ms {
+		for i, m := range ms {
 			if m.StartByte < 0 || m.EndByte > len(src) || m.StartByte > m.EndByte || m.StartLine < 1 || m.StartCol < 1 {
 				t.Fatalf("Compile(%q, %s): a match out of range: %+v", pattern, tr.lang.Name, m)
+			}
+			// Matches come in document order; those of a sequence are
+			// disjoint or one inside a statement of the other, never
+			// the same run twice or two runs that cross.
+			if i > 0 && m.StartByte < ms[i-1].StartByte {
+				t.Fatalf("Compile(%q, %s): matches out of order: %d after %d", pattern, tr.lang.Name, m.StartByte, ms[i-1].StartByte)
+			}
+			if p.seq {
+				for _, o := range ms[:i] {
+					if m.StartByte == o.StartByte && m.EndByte == o.EndByte || m.StartByte < o.EndByte && m.EndByte > o.EndByte {
+						t.Fatalf("Compile(%q, %s): runs %d-%d and %d-%d overlap", pattern, tr.lang.Name, o.StartByte, o.EndByte, m.StartByte, m.EndByte)
+					}
+				}
+			}
+		}
+		if all := p.matchNodes(p.queryCandidates(tr.t.RootNode()), src); !sameMatches(ms, all) {
+			t.Fatalf("Compile(%q, %s): anchored search found %d matches, every candidate %d", pattern, tr.lang.Name, len(ms), len(all))
+		}
+	})
+}
+
+// FuzzPatternLines: the line rewrites a pattern goes through before it is
+// parsed only take away shared indentation (dedent) or end a line that is
+// one $$$ with a `;` (terminateGaps): the lines stay the same lines.
+func FuzzPatternLines(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d := dedent(s)
+		in, out := strings.Split(s, "\n"), strings.Split(d, "\n")
+		if len(in) != len(out) {
+			t.Fatalf("dedent(%q) = %q: %d lines, want %d", s, d, len(out), len(in))
+		}
+		cut := -1
+		for i := range in {
+			if !strings.HasSuffix(in[i], out[i]) || strings.TrimSpace(in[i]) != strings.TrimSpace(out[i]) {
+				t.Fatalf("dedent(%q): line %d %q became %q", s, i+1, in[i], out[i])
+			}
+			if strings.TrimSpace(in[i]) == "" {
+				continue
+			}
+			if n := len(in[i]) - len(out[i]); cut < 0 {
+				cut = n
+			} else if n != cut {
+				t.Fatalf("dedent(%q): lines lost %d and %d characters", s, cut, n)
+			}
+		}
+		if strings.Contains(s, expando) {
+			return
+		}
+		frag, err := rewriteMetas(s)
+		if err != nil {
+			return
+		}
+		for _, lang := range workspace.LanguageNames() {
+			g := terminateGaps(frag, lang)
+			in, out := strings.Split(frag, "\n"), strings.Split(g, "\n")
+			if len(in) != len(out) {
+				t.Fatalf("terminateGaps(%q, %s) = %q: %d lines, want %d", frag, lang, g, len(out), len(in))
+			}
+			for i := range in {
+				if out[i] != in[i] && strings.Replace(out[i], ";", "", 1) != in[i] {
+					t.Fatalf("terminateGaps(%q, %s): line %d %q became %q", frag, lang, i+1, in[i], out[i])
+				}
 			}
 		}
 	})
@@ -105,9 +179,11 @@ func FuzzPrefilter(f *testing.F) {
 	f.Add(goMisc)
 	f.Add("package p\nfunc f() { if x != nil /* c */ { return x } ; a.Lock( ) }\n")
 	f.Add("package p\nvar s = \"if x != nil { return x }\" + `a.Lock()`\n")
+	f.Add("package p\nfunc f() { a.Lock() /* c */ ; defer a.Unlock(); b.Lock(); x(); b.Unlock(); return x }\n")
 	lang := workspace.LanguageByName("go")
 	var patterns []*Pattern
-	for _, src := range []string{`if $X != nil { return $X }`, `$A.Lock()`, `fmt.Println($$$)`, `os.Getenv("HOME")`, `"$S"`, `$X = $X + $Y`, `$F($$$)`} {
+	for _, src := range []string{`if $X != nil { return $X }`, `$A.Lock()`, `fmt.Println($$$)`, `os.Getenv("HOME")`, `"$S"`, `$X = $X + $Y`, `$F($$$)`,
+		"$A.Lock()\ndefer $A.Unlock()", "$A.Lock()\n$$$\n$A.Unlock()", "$$$\nreturn x"} {
 		p, err := Compile(src, lang)
 		if err != nil {
 			f.Fatal(err)

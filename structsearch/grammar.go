@@ -65,6 +65,16 @@ func (g *grammar) kind(n *sitter.Node) *kindInfo {
 	return &g.kinds[s]
 }
 
+// hasNamed says some named kind of the grammar is called name.
+func (g *grammar) hasNamed(name string) bool {
+	for i := range g.kinds {
+		if g.kinds[i].named && g.kinds[i].name == name {
+			return true
+		}
+	}
+	return false
+}
+
 func isStringy(kind string) bool {
 	return strings.Contains(kind, "string") || strings.Contains(kind, "char") || strings.Contains(kind, "rune")
 }

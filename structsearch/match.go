@@ -51,18 +51,23 @@ type matcher struct {
 }
 
 // Match returns every node of root (the tree of src) that the pattern
-// matches, in document order.
+// matches, or for a sequence every run of statements, in document order.
 func (p *Pattern) Match(root *sitter.Node, src []byte) []Match {
 	return p.matchNodes(p.candidates(root, src), src)
 }
 
+// matchNodes matches the pattern at each candidate: the node itself, or
+// for a sequence the statements of the container.
 func (p *Pattern) matchNodes(cands []*sitter.Node, src []byte) []Match {
+	if p.seq {
+		return p.matchSeqs(cands, src)
+	}
 	m := &matcher{src: src, g: grammarOf(p.Lang.Grammar)}
 	var out []Match
 	for _, n := range cands {
 		m.bindings = m.bindings[:0]
 		if m.node(p.root, n) {
-			out = append(out, m.result(n))
+			out = append(out, m.result(n, n))
 		}
 	}
 	return out
@@ -83,43 +88,85 @@ func (m *matcher) node(p *pnode, n *sitter.Node) bool {
 	if p.leaf {
 		return string(m.src[n.StartByte():n.EndByte()]) == p.text
 	}
-	return m.seq(p.kids, m.kids(n, k))
+	return m.seq(p, m.kids(n, k))
 }
 
-// seq matches pattern children against tree children, letting each $$$
-// take as few siblings as it can while the rest still match.
-func (m *matcher) seq(ps []*pnode, ns []tkid) bool {
-	if len(ps) == 0 {
-		return len(ns) == 0
+// list is the matching of a pattern node's children against a list of
+// tree children. Each $$$ takes as few siblings as it can while the rest
+// still match; where several $$$ could share the siblings out many ways,
+// failed is what keeps the search from trying the same split twice.
+type list struct {
+	m  *matcher
+	ps []*pnode
+	// free[i] says the pattern children from i on use no metavariable
+	// that occurs anywhere else in the pattern, so whether they match
+	// from a given tree child does not depend on the captures before.
+	free   []bool
+	ns     []tkid
+	failed map[[2]int]bool // (pattern child, tree child) known not to match
+}
+
+func (m *matcher) list(p *pnode, ns []tkid) *list {
+	return &list{m: m, ps: p.kids, free: p.free, ns: ns}
+}
+
+// seq matches the children of pattern node p against all of ns.
+func (m *matcher) seq(p *pnode, ns []tkid) bool {
+	return m.list(p, ns).all(0, 0)
+}
+
+// all says ps[i:] matches all of ns[j:].
+func (l *list) all(i, j int) bool {
+	if i == len(l.ps) {
+		return j == len(l.ns)
 	}
-	p := ps[0]
+	if l.knownToFail(i, j) {
+		return false
+	}
+	m, p, ns := l.m, l.ps[i], l.ns[j:]
+	mark := len(m.bindings)
 	if p.multi {
 		// The rest needs a tree child for each pattern child that is not
 		// a $$$ itself.
-		need := 0
-		for _, q := range ps[1:] {
-			if !q.multi {
-				need++
-			}
-		}
+		need := l.need(i + 1)
 		for k := 0; k <= len(ns)-need; k++ {
-			mark := len(m.bindings)
-			if m.bind(p, ns[:k]) && m.seq(ps[1:], ns[k:]) {
+			if m.bind(p, ns[:k]) && l.all(i+1, j+k) {
 				return true
 			}
 			m.bindings = m.bindings[:mark]
 		}
-		return false
-	}
-	if len(ns) == 0 {
-		return false
-	}
-	mark := len(m.bindings)
-	if m.one(p, ns[0]) && m.seq(ps[1:], ns[1:]) {
+	} else if len(ns) > 0 && m.one(p, ns[0]) && l.all(i+1, j+1) {
 		return true
 	}
 	m.bindings = m.bindings[:mark]
+	l.fail(i, j)
 	return false
+}
+
+// need counts the pattern children from i on that are not $$$: each takes
+// one tree child.
+func (l *list) need(i int) int {
+	n := 0
+	for _, q := range l.ps[i:] {
+		if !q.multi {
+			n++
+		}
+	}
+	return n
+}
+
+func (l *list) knownToFail(i, j int) bool {
+	return l.failed != nil && l.failed[[2]int{i, j}]
+}
+
+func (l *list) fail(i, j int) {
+	if i >= len(l.free) || !l.free[i] {
+		return
+	}
+	if l.failed == nil {
+		l.failed = map[[2]int]bool{}
+	}
+	l.failed[[2]int{i, j}] = true
 }
 
 // one matches a pattern child against one tree child: text against text,
@@ -229,9 +276,11 @@ func (m *matcher) tokens(nodes []tkid) []string {
 	return out
 }
 
-func (m *matcher) result(n *sitter.Node) Match {
-	start, end := int(n.StartByte()), int(n.EndByte())
-	sp, ep := n.StartPoint(), n.EndPoint()
+// result is the match that spans from the start of first to the end of
+// last (the same node, but for a sequence).
+func (m *matcher) result(first, last *sitter.Node) Match {
+	start, end := int(first.StartByte()), int(last.EndByte())
+	sp, ep := first.StartPoint(), last.EndPoint()
 	r := Match{
 		StartByte: start, EndByte: end,
 		StartLine: int(sp.Row) + 1, StartCol: column(m.src, start, int(sp.Column)),

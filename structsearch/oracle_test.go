@@ -1,6 +1,7 @@
 package structsearch
 
 import (
+	"cchub/workspace/wstest"
 	"context"
 	"fmt"
 	"go/ast"
@@ -42,9 +43,7 @@ func TestOracleGoAST(t *testing.T) {
 			dirs = append(dirs, d)
 		}
 	}
-	if len(dirs) == 0 {
-		t.Skip("none of the oracle directories is in GOROOT")
-	}
+	wstest.RequirePeer(t, "Go's source tree: the oracle directories under "+src, len(dirs) > 0)
 	// The files go/parser reads without error; the others (testdata
 	// written to fail) have no oracle.
 	files := map[string]*ast.File{}
@@ -71,6 +70,10 @@ func TestOracleGoAST(t *testing.T) {
 		{`fmt.Println($$$)`, oraclePrintln},
 		{`$X = append($X, $$$)`, oracleAppendSelf},
 		{`for $K, $V := range $M { $$$ }`, oracleRangeKV},
+		// Sequences: runs of statements of one list.
+		{"$A.Lock()\ndefer $A.Unlock()", starts(oracleLockDefer(false))},
+		{"$A.mu.Lock()\ndefer $A.mu.Unlock()", starts(oracleLockDefer(true))},
+		{"$A.Lock()\n$$$\n$A.Unlock()", starts(oracleLockThenUnlock)},
 	} {
 		t.Run(c.pattern, func(t *testing.T) {
 			want := map[string]bool{}
@@ -249,4 +252,152 @@ func oracleRangeKV(f *ast.File, fset *token.FileSet, _ []byte) []int {
 		return true
 	})
 	return out
+}
+
+// A seqOracle says where a sequence matches: the byte ranges of the runs.
+type seqOracle func(f *ast.File, fset *token.FileSet, src []byte) [][2]int
+
+func starts(o seqOracle) oracle {
+	return func(f *ast.File, fset *token.FileSet, src []byte) []int {
+		var out []int
+		for _, r := range o(f, fset, src) {
+			out = append(out, r[0])
+		}
+		return out
+	}
+}
+
+// stmtLists calls fn with every list of statements in f: the bodies of
+// blocks and of case and select clauses.
+func stmtLists(f *ast.File, fn func([]ast.Stmt)) {
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.BlockStmt:
+			fn(s.List)
+		case *ast.CaseClause:
+			fn(s.Body)
+		case *ast.CommClause:
+			fn(s.Body)
+		}
+		return true
+	})
+}
+
+// methodCall returns the receiver of s if s is the statement `X.name()`
+// (deferred, with defer), or nil.
+func methodCall(s ast.Stmt, name string, deferred bool) ast.Expr {
+	var call *ast.CallExpr
+	switch s := s.(type) {
+	case *ast.ExprStmt:
+		if !deferred {
+			call, _ = s.X.(*ast.CallExpr)
+		}
+	case *ast.DeferStmt:
+		if deferred {
+			call = s.Call
+		}
+	}
+	if call == nil || len(call.Args) != 0 {
+		return nil
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != name {
+		return nil
+	}
+	return sel.X
+}
+
+// oracleLockDefer: `X.Lock()` and right after it `defer X.Unlock()`, X the
+// same tokens; with mu, X is `A.mu`. Pairs cannot overlap.
+func oracleLockDefer(mu bool) seqOracle {
+	return func(f *ast.File, fset *token.FileSet, src []byte) [][2]int {
+		var out [][2]int
+		stmtLists(f, func(list []ast.Stmt) {
+			for i := 0; i+1 < len(list); i++ {
+				lock, unlock := methodCall(list[i], "Lock", false), methodCall(list[i+1], "Unlock", true)
+				if lock == nil || unlock == nil || !sameExpr(fset, src, lock, unlock) {
+					continue
+				}
+				if mu {
+					if sel, ok := lock.(*ast.SelectorExpr); !ok || sel.Sel.Name != "mu" {
+						continue
+					}
+				}
+				out = append(out, [2]int{offset(fset, list[i].Pos()), offset(fset, list[i+1].End())})
+				i++
+			}
+		})
+		return out
+	}
+}
+
+// oracleLockThenUnlock: `X.Lock()`, then any statements, then the first
+// `X.Unlock()` after it in the same list; leftmost first, the next run
+// looked for after the Unlock.
+func oracleLockThenUnlock(f *ast.File, fset *token.FileSet, src []byte) [][2]int {
+	var out [][2]int
+	stmtLists(f, func(list []ast.Stmt) {
+		for i := 0; i < len(list); i++ {
+			lock := methodCall(list[i], "Lock", false)
+			if lock == nil {
+				continue
+			}
+			for j := i + 1; j < len(list); j++ {
+				if u := methodCall(list[j], "Unlock", false); u != nil && sameExpr(fset, src, lock, u) {
+					out = append(out, [2]int{offset(fset, list[i].Pos()), offset(fset, list[j].End())})
+					i = j
+					break
+				}
+			}
+		}
+	})
+	return out
+}
+
+// TestOracleSequencesInServer compares, on net/http/server.go, the runs a
+// Lock / defer Unlock sequence finds with those go/ast finds walking the
+// statement lists: the same starts and the same ends.
+func TestOracleSequencesInServer(t *testing.T) {
+	dir := filepath.Join(goroot(t), "net", "http")
+	src, err := os.ReadFile(filepath.Join(dir, "server.go"))
+	wstest.RequirePeer(t, "Go's source tree: "+filepath.Join(dir, "server.go"), err == nil)
+	fset := token.NewFileSet()
+	af, err := parser.ParseFile(fset, "server.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := workspace.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		pattern string
+		oracle  seqOracle
+	}{
+		{"$A.mu.Lock()\ndefer $A.mu.Unlock()", oracleLockDefer(true)},
+		{"$A.Lock()\ndefer $A.Unlock()", oracleLockDefer(false)},
+		{"$A.Lock()\n$$$\n$A.Unlock()", oracleLockThenUnlock},
+	} {
+		t.Run(c.pattern, func(t *testing.T) {
+			var want []string
+			for _, r := range c.oracle(af, fset, src) {
+				want = append(want, fmt.Sprintf("%d-%d", r[0], r[1]))
+			}
+			res, err := Search(context.Background(), root, Options{Pattern: c.pattern, Lang: "go", Paths: []string{"server.go"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, m := range res.Matches {
+				got = append(got, fmt.Sprintf("%d-%d", m.StartByte, m.EndByte))
+			}
+			if len(want) == 0 {
+				t.Fatal("go/ast found no such sequence in server.go")
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("structsearch found %d runs %v\ngo/ast found     %d runs %v", len(got), got, len(want), want)
+			}
+			t.Logf("server.go: structsearch %d runs, go/ast %d", len(got), len(want))
+		})
+	}
 }

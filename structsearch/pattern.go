@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -28,6 +29,11 @@ type Pattern struct {
 	root  *pnode
 	runs  [][]string // literal tokens that stand next to each other
 	query *sitter.Query
+	// seq patterns are several statements: root is a "sequence" whose
+	// kids are the statements, matched against runs of the children of
+	// the kinds of container in kinds.
+	seq   bool
+	kinds map[string]bool // the kinds of node a match can be (or, for seq, be in)
 }
 
 // pnode is one node of a compiled pattern.
@@ -39,6 +45,9 @@ type pnode struct {
 	meta  string // metavariable name without '$'s; "" if not one
 	multi bool   // $$$NAME
 	kids  []*pnode
+	// free[i] says kids[i:] hold no metavariable that occurs elsewhere in
+	// the pattern (see list).
+	free []bool
 }
 
 var (
@@ -50,7 +59,7 @@ var (
 
 // Compile parses source as a pattern for lang. Each wrapping context is
 // tried in order; the first whose parse holds the fragment as one clean
-// node wins. Failing that, a loose reading is used: one whose only errors
+// node, or as consecutive statements of one block (a sequence), wins. Failing that, a loose reading is used: one whose only errors
 // are `$$$` standing where the grammar wants a statement, member or
 // parameter (the grammar cannot know it stands for several), or one that
 // holds the fragment without its trailing `;`. Only when nothing else
@@ -91,14 +100,27 @@ func Compile(source string, lang *workspace.Language) (*Pattern, error) {
 	if misread != nil {
 		return misread.finish()
 	}
-	return nil, fmt.Errorf("%w: `%s` is not valid %s in any context cchub tries (%s); check the syntax, or pass the right language with -l",
-		ErrBadPattern, source, lang.Name, strings.Join(tries, "; "))
+	return nil, &invalidError{source: source, lang: lang.Name, tries: tries}
 }
+
+// invalidError says a pattern is valid in no context of a language, and
+// where each context's parse broke.
+type invalidError struct {
+	source, lang string
+	tries        []string // context: why not
+}
+
+func (e *invalidError) Error() string {
+	return fmt.Sprintf("%v: `%s` is not valid %s in any context cchub tries (%s); check its syntax, or set lang to the language it is written in",
+		ErrBadPattern, e.source, e.lang, strings.Join(e.tries, "; "))
+}
+
+func (e *invalidError) Unwrap() error { return ErrBadPattern }
 
 // prepare checks what is wrong with a pattern in any language and returns
 // it with its metavariables rewritten for parsing.
 func prepare(source string) (string, error) {
-	frag := strings.TrimSpace(source)
+	frag := strings.TrimSpace(dedent(source))
 	if frag == "" {
 		return "", fmt.Errorf("%w: the pattern is empty; give code with $NAME where anything may stand, e.g. `$A.Close()`", ErrBadPattern)
 	}
@@ -106,6 +128,36 @@ func prepare(source string) (string, error) {
 		return "", fmt.Errorf("%w: the pattern contains %q, which cchub reserves for metavariables", ErrBadPattern, expando)
 	}
 	return rewriteMetas(frag)
+}
+
+// dedent removes the indentation all the lines of s share, blank lines
+// aside: statements copied from inside a function keep their own, and
+// Python reads them as a block.
+func dedent(s string) string {
+	lines := strings.Split(s, "\n")
+	common := ""
+	first := true
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+		switch {
+		case first:
+			common, first = indent, false
+		default:
+			for !strings.HasPrefix(indent, common) {
+				common = common[:len(common)-1]
+			}
+		}
+	}
+	if common == "" {
+		return s
+	}
+	for i, l := range lines {
+		lines[i] = strings.TrimPrefix(l, common)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // rewriteMetas replaces $NAME, $$$NAME, $_ and $$$ with identifiers the
@@ -167,6 +219,13 @@ func build(n *sitter.Node, src []byte, g *grammar) *pnode {
 		// The metavariable itself, or a node that only wraps it (an
 		// expression statement, a one-element list, a hole).
 		if n.ChildCount() == 0 || onlyWraps(n, src, g) {
+			return &pnode{kind: n.Type(), meta: name, multi: multi}
+		}
+	}
+	if t := strings.TrimSpace(text); strings.HasSuffix(t, ";") {
+		// `$$$;`, a statement of its own: any statements.
+		u := strings.TrimSpace(strings.TrimSuffix(t, ";"))
+		if name, multi, ok := metaText(u); ok && multi && wrapsOnly(n, src, g, u) {
 			return &pnode{kind: n.Type(), meta: name, multi: multi}
 		}
 	}
@@ -321,10 +380,29 @@ func (p *Pattern) finish() (*Pattern, error) {
 	}
 	walk(p.root)
 	flush()
+	markFree(p.root)
 	q := "(_) @n"
-	if p.root.meta == "" {
+	switch {
+	case p.seq:
+		// Every kind of container the grammar has.
+		g := grammarOf(p.Lang.Grammar)
+		p.kinds = map[string]bool{}
+		for _, k := range g.kinds {
+			if _, ok := seqContainers[p.Lang.Name][k.name]; ok && k.named {
+				p.kinds[k.name] = true
+			}
+		}
+		var alts []string
+		for k := range p.kinds {
+			alts = append(alts, "("+k+")")
+		}
+		sort.Strings(alts)
+		q = fmt.Sprintf("[%s] @n", strings.Join(alts, " "))
+	case p.root.meta == "":
+		p.kinds = map[string]bool{p.root.kind: true}
 		q = fmt.Sprintf("(%s) @n", p.root.kind)
-		if !isNamedKind(p.root.kind) {
+		if !isNamedKind(p.root.kind) || !grammarOf(p.Lang.Grammar).hasNamed(p.root.kind) {
+			// A token (Python's bare `return` is its keyword).
 			q = fmt.Sprintf("%q @n", p.root.kind)
 		}
 	}
@@ -334,6 +412,45 @@ func (p *Pattern) finish() (*Pattern, error) {
 	}
 	p.query = query
 	return p, nil
+}
+
+// markFree sets free on every node of the pattern rooted at root.
+func markFree(root *pnode) {
+	total := metaCounts(root, map[string]int{})
+	var walk func(n *pnode)
+	walk = func(n *pnode) {
+		if len(n.kids) == 0 {
+			return
+		}
+		n.free = make([]bool, len(n.kids))
+		suffix := map[string]int{}
+		for i := len(n.kids) - 1; i >= 0; i-- {
+			metaCounts(n.kids[i], suffix)
+			n.free[i] = true
+			for name, c := range suffix {
+				if c != total[name] {
+					n.free[i] = false
+					break
+				}
+			}
+		}
+		for _, k := range n.kids {
+			walk(k)
+		}
+	}
+	walk(root)
+}
+
+// metaCounts adds to counts how often each capturing metavariable occurs
+// under n.
+func metaCounts(n *pnode, counts map[string]int) map[string]int {
+	if n.meta != "" && n.meta != "_" {
+		counts[n.meta]++
+	}
+	for _, k := range n.kids {
+		metaCounts(k, counts)
+	}
+	return counts
 }
 
 func isNamedKind(k string) bool {

@@ -1,7 +1,9 @@
 package structsearch
 
 import (
+	"cchub/workspace/wstest"
 	"context"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -61,9 +63,7 @@ func gorootDirs(rels ...string) func(testing.TB) []string {
 func pythonDirs(rels ...string) func(testing.TB) []string {
 	return func(tb testing.TB) []string {
 		out, err := exec.Command("python3", "-c", `import sysconfig;print(sysconfig.get_path("stdlib"))`).Output()
-		if err != nil {
-			tb.Skipf("python3: %v", err)
-		}
+		wstest.RequirePeer(tb, fmt.Sprintf("python3 (%v), whose standard library is a corpus: apt-get install python3", err), err == nil)
 		var dirs []string
 		for _, r := range rels {
 			dirs = append(dirs, filepath.Join(strings.TrimSpace(string(out)), r))

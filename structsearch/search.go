@@ -64,7 +64,7 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 		}
 		p, err := Compile(opts.Pattern, lang)
 		if err != nil {
-			return nil, err
+			return nil, wrongLanguage(err)
 		}
 		patterns[lang.Name] = p
 	} else {
@@ -82,7 +82,7 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 			patterns[name] = p
 		}
 		if len(patterns) == 0 {
-			return nil, fmt.Errorf("%w: `%s` is valid code in none of %s; check its syntax, or fix the language with -l LANG to see where it breaks",
+			return nil, fmt.Errorf("%w: `%s` is valid code in none of %s; check its syntax, or search with lang=LANG to see where it breaks in LANG",
 				ErrBadPattern, opts.Pattern, strings.Join(errs, ", "))
 		}
 	}
@@ -193,6 +193,39 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 		return a.StartByte < b.StartByte
 	})
 	return res, nil
+}
+
+// wrongLanguage turns a pattern's error in the language asked for into one
+// that names the languages the pattern does parse in, if there are any:
+// most often the pattern is right and the language is not.
+func wrongLanguage(err error) error {
+	var inv *invalidError
+	if !errors.As(err, &inv) {
+		return err
+	}
+	var others []string
+	for _, name := range workspace.LanguageNames() {
+		if name == inv.lang {
+			continue
+		}
+		if p, err := Compile(inv.source, workspace.LanguageByName(name)); err == nil {
+			p.Close()
+			others = append(others, name)
+		}
+	}
+	if len(others) == 0 {
+		return err
+	}
+	var with []string
+	for _, name := range others {
+		with = append(with, "lang="+name)
+	}
+	how := with[0]
+	if len(with) > 1 {
+		how = strings.Join(with[:len(with)-1], ", ") + " or " + with[len(with)-1]
+	}
+	return fmt.Errorf("%w: `%s` is not valid %s, but this pattern parses as %s: search with %s (as %s: %s)",
+		ErrBadPattern, inv.source, inv.lang, strings.Join(others, ", "), how, inv.lang, strings.Join(inv.tries, "; "))
 }
 
 // searchFile reads, prefilters, parses and matches one file. Files that

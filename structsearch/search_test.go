@@ -70,7 +70,7 @@ func TestSearchEveryLanguage(t *testing.T) {
 		t.Errorf("Invalid = %v, want none", r.Invalid)
 	}
 	text := r.Text(TextOptions{})
-	for _, w := range []string{"Found 6 matches in 5 files", "main.go:5:2  $X = y", "     5\t\tdispose(", "     7\t\t)"} {
+	for _, w := range []string{"Found 6 matches in 5 files", "main.go:5:2  $X = y\n5\t\tdispose(\n6\t\t\ty,\n7\t\t)\n"} {
 		if !strings.Contains(text, w) {
 			t.Errorf("text lacks %q:\n%s", w, text)
 		}
@@ -204,6 +204,22 @@ func TestSearchIsRepeatable(t *testing.T) {
 	}
 }
 
+// Each match shows its first lines as LINE<TAB>text, the number not
+// padded, and says how many more it has and where it ends.
+func TestTextLines(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"long.py": "x = 1\ndispose(\n    a,\n    b,\n    c,\n    d,\n    e,\n    f,\n)\n",
+	})
+	r, err := Search(context.Background(), root, Options{Pattern: `dispose($$$)`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "long.py:2:1\n2\tdispose(\n3\t    a,\n4\t    b,\n5\t    c,\n6\t    d,\n…\t(3 more lines, to line 9)\n"
+	if text := r.Text(TextOptions{}); !strings.Contains(text, want) {
+		t.Errorf("text:\n%s\nwant it to hold:\n%s", text, want)
+	}
+}
+
 // Windows line endings and text that is not all UTF-8 are searched like
 // the rest; the lines shown carry no carriage returns, and a long capture
 // is cut between characters, not inside one.
@@ -226,7 +242,7 @@ func TestSearchOddText(t *testing.T) {
 	if strings.Contains(text, "\r") {
 		t.Errorf("text holds a carriage return:\n%q", text)
 	}
-	if !strings.Contains(text, "     6\t\t)\n") {
+	if !strings.Contains(text, "\n6\t\t)\n") {
 		t.Errorf("text lacks the call's last line:\n%s", text)
 	}
 	if !strings.Contains(text, `$X = "`+strings.Repeat("é", 76)+"...") {

@@ -18,8 +18,9 @@ type TextOptions struct {
 }
 
 // Text renders the result for a model or a terminal: a summary line, then
-// each match as path:line:col with its captures and its first lines,
-// numbered; or, with Counts, one count per file.
+// each match as path:LINE:COL with its captures and its first lines as
+// LINE<TAB>text (the number not padded), a longer match ending in
+// "…<TAB>(N more lines, to line END)"; or, with Counts, one count per file.
 func (r *Result) Text(o TextOptions) string {
 	var b strings.Builder
 	files := map[string]int{}
@@ -29,7 +30,7 @@ func (r *Result) Text(o TextOptions) string {
 	if len(r.Matches) == 0 {
 		fmt.Fprintf(&b, "No matches for `%s` (%s; %d of %d files could match and were parsed).", r.Pattern, r.langSummary(), r.Parsed, r.Files)
 		if r.Files == 0 {
-			b.WriteString(" No file in those languages was searched: check the path, or the language with -l.")
+			b.WriteString(" No file in those languages was searched: check the paths, and lang if you set it.")
 		}
 		b.WriteString("\n")
 		r.invalidNote(&b)
@@ -61,10 +62,15 @@ func (r *Result) Text(o TextOptions) string {
 		for i, l := range lines {
 			l = strings.TrimSuffix(l, "\r")
 			if i == matchLines {
-				fmt.Fprintf(&b, "   ...\t(%d more lines, to line %d)\n", len(lines)-matchLines, m.EndLine)
+				more := len(lines) - matchLines
+				unit := "lines"
+				if more == 1 {
+					unit = "line"
+				}
+				fmt.Fprintf(&b, "…\t(%d more %s, to line %d)\n", more, unit, m.EndLine)
 				break
 			}
-			fmt.Fprintf(&b, "%6d\t%s\n", m.StartLine+i, l)
+			fmt.Fprintf(&b, "%d\t%s\n", m.StartLine+i, l)
 		}
 	}
 	if len(shown) < len(r.Matches) {
