@@ -69,6 +69,7 @@ bench: build tools-bench $(MCP_CLIENT_STAMP)
 	bash bench/grep-vs-rg.sh
 	bash bench/search-vs-astgrep.sh
 	bash bench/context-bytes.sh
+	bash bench/mistakes.sh
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

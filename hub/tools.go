@@ -120,14 +120,25 @@ func decodeArgs(tool string, raw json.RawMessage, fields []field, in any) error 
 	sort.Strings(unknown)
 	if len(unknown) > 0 {
 		var parts []string
+		fixed := map[string]json.RawMessage{}
+		for k, v := range args {
+			if _, ok := known[k]; ok {
+				fixed[k] = v
+			}
+		}
 		for _, k := range unknown {
 			if m := meantField(k, fields, args); m != "" {
 				parts = append(parts, fmt.Sprintf("%q (did you mean %q?)", k, m))
+				fixed[m] = args[k]
 			} else {
 				parts = append(parts, fmt.Sprintf("%q", k))
 			}
 		}
-		return fmt.Errorf("%s: unknown %s %s; %s", tool, plural(len(unknown), "field", "fields"), strings.Join(parts, ", "), takes(tool, fields))
+		msg := fmt.Sprintf("%s: unknown %s %s; %s", tool, plural(len(unknown), "field", "fields"), strings.Join(parts, ", "), takes(tool, fields))
+		if call := exampleCall(tool, fields, fixed); call != "" {
+			msg += "; e.g. " + call
+		}
+		return errors.New(msg)
 	}
 	for _, f := range fields {
 		v, ok := args[f.name]
@@ -148,6 +159,31 @@ func decodeArgs(tool string, raw json.RawMessage, fields []field, in any) error 
 		return fmt.Errorf("%s: bad arguments (%v); %s", tool, err, takes(tool, fields))
 	}
 	return nil
+}
+
+// exampleCall writes the call args would make with the right field names,
+// as tool key=value, when every required field is given; long or spaced
+// values are elided (the model has them already).
+func exampleCall(tool string, fields []field, args map[string]json.RawMessage) string {
+	parts := []string{tool}
+	for _, f := range fields {
+		v, ok := args[f.name]
+		if !ok {
+			if f.required {
+				return ""
+			}
+			continue
+		}
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			s = string(v)
+		}
+		if len(s) > 60 || strings.ContainsAny(s, " \t\n") || s == "" {
+			s = "…"
+		}
+		parts = append(parts, f.name+"="+s)
+	}
+	return strings.Join(parts, " ")
 }
 
 // takes lists a tool's fields, required ones first, for an error.

@@ -27,6 +27,9 @@ func TestCompileErrors(t *testing.T) {
 		{"go", `µX`, []string{"reserves"}},
 		// A keyword read as a name is no reading of Go.
 		{"go", `import $I`, []string{"read the keyword `import` as a name"}},
+		// Several siblings that are no statements of a block cannot be a
+		// sequence: cchub says so, instead of answering nothing.
+		{"go", "case 1:\n\t$$$\ncase 2:\n\t$$$", []string{"not valid go", "side by side in an expression_switch_statement", "does not match as a sequence"}},
 	} {
 		t.Run(c.lang+"/"+c.pattern, func(t *testing.T) {
 			p, err := Compile(c.pattern, workspace.LanguageByName(c.lang))

@@ -284,6 +284,12 @@ func unexpand(s string) string {
 
 // onlyWraps says n's text is that of its one significant child.
 func onlyWraps(n *sitter.Node, src []byte, g *grammar) bool {
+	return wrapsOnly(n, src, g, strings.TrimSpace(n.Content(src)))
+}
+
+// soleChild is n's one significant child, or nil when it has none or
+// several.
+func soleChild(n *sitter.Node, src []byte, g *grammar) *sitter.Node {
 	var only *sitter.Node
 	for i := 0; i < int(n.ChildCount()); i++ {
 		c := n.Child(i)
@@ -291,11 +297,11 @@ func onlyWraps(n *sitter.Node, src []byte, g *grammar) bool {
 			continue
 		}
 		if only != nil {
-			return false
+			return nil
 		}
 		only = c
 	}
-	return only != nil && strings.TrimSpace(only.Content(src)) == strings.TrimSpace(n.Content(src))
+	return only
 }
 
 func metaText(s string) (name string, multi, ok bool) {

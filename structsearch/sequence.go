@@ -212,17 +212,7 @@ func buildSequence(run []*sitter.Node, src []byte, g *grammar) *pnode {
 
 // wrapsOnly says n's one significant child has the text t.
 func wrapsOnly(n *sitter.Node, src []byte, g *grammar, t string) bool {
-	var only *sitter.Node
-	for i := 0; i < int(n.ChildCount()); i++ {
-		c := n.Child(i)
-		if !significant(c, src, g) {
-			continue
-		}
-		if only != nil {
-			return false
-		}
-		only = c
-	}
+	only := soleChild(n, src, g)
 	return only != nil && strings.TrimSpace(only.Content(src)) == t
 }
 

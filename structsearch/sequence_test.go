@@ -2,7 +2,6 @@ package structsearch
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -342,32 +341,6 @@ func TestGapLinesInBlocks(t *testing.T) {
 		{name: "fn", lang: "rust", pattern: "fn $F(m: &Mutex<u32>) -> u32 {\n    $$$\n    *$G\n}", src: rustSeqSrc,
 			want: []string{"10:1 $F=peek $G=g"}},
 	})
-}
-
-// Several siblings that are no statements of a block cannot be a
-// sequence: cchub says so, instead of answering nothing.
-func TestSequenceRefusals(t *testing.T) {
-	for _, c := range []struct {
-		lang, pattern string
-		want          []string
-	}{
-		{"go", "case 1:\n\t$$$\ncase 2:\n\t$$$", []string{"not valid go", "side by side in an expression_switch_statement", "does not match as a sequence"}},
-	} {
-		t.Run(c.lang+"/"+c.pattern, func(t *testing.T) {
-			p, err := Compile(c.pattern, workspace.LanguageByName(c.lang))
-			if err == nil {
-				t.Fatalf("Compile(%q) = %s, want an error", c.pattern, p)
-			}
-			if !errors.Is(err, ErrBadPattern) {
-				t.Errorf("error does not wrap ErrBadPattern: %v", err)
-			}
-			for _, w := range c.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error lacks %q:\n%v", w, err)
-				}
-			}
-		})
-	}
 }
 
 // Search finds sequences like any pattern, and shows the whole run.

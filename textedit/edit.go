@@ -257,6 +257,8 @@ func notFound(body, path, old string) error {
 	}
 	if first, last, ok := nearest(body, old); ok {
 		msg += fmt.Sprintf(". The closest text is at %s (read path=%s offset=%d limit=%d)", workspace.Place(path, first, last), path, first, last-first+1)
+	} else {
+		msg += fmt.Sprintf(". Nothing in the file is close to it: find the code first (outline path=%s, or grep with path=%s)", path, path)
 	}
 	return failf(ErrNotFound, "old_string was not found %s.", msg)
 }

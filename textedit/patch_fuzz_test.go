@@ -102,10 +102,21 @@ func FuzzParsePatch(f *testing.F) {
 		"*** Begin Patch\n*** Update File: a\n*** Move to: \n*** End Patch",
 		"*** Begin Patch\n*** Update File: a\n@@\n-x\n*** End of File\n-y\n*** End Patch",
 		"",
+		// unified diffs, refused with the same change in this format
+		"--- a/x.go\n+++ b/x.go\n@@ -1,3 +1,3 @@ func f() {\n a\n-b\n+c\n\n d\n",
+		"diff --git a/n b/n\nnew file mode 100644\n--- /dev/null\n+++ b/n\n@@ -0,0 +1 @@\n+x\n\\ No newline at end of file\n",
 	} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
+		// A unified diff's conversion is itself a patch this parser reads
+		// (or refuses with a syntax error), never a panic.
+		if conv, ok := fromUnifiedDiff(text); ok {
+			if !strings.HasPrefix(conv, beginPatch+"\n") || !strings.HasSuffix(conv, endPatch) {
+				t.Fatalf("conversion is not framed: %q", conv)
+			}
+			ParsePatch(conv)
+		}
 		ops, err := ParsePatch(text)
 		if err != nil {
 			if ops != nil {

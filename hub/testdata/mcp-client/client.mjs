@@ -14,6 +14,9 @@
 //                                       types) and the reply is not checked
 //                                       against the tool's output schema
 //   {"sleep": MS}                       wait
+//   {"exec": "shell command"}           run a command (sh -c) between calls,
+//                                       e.g. to change a file behind the
+//                                       server's back
 //
 // It prints one JSON line per step, in order:
 //   list:  {"step": i, "list": [names], "bytes": n, "ms": n}
@@ -22,12 +25,14 @@
 //          a JSON-RPC error instead of a result adds "protocolError": true and
 //          its "code"; "text" is then the error's message
 //   sleep: {"step": i, "slept": MS, "ms": n}
+//   exec:  {"step": i, "exec": "...", "status": n, "ms": n}
 //
 // The server's stderr passes through to this process's stderr. Exit status:
 // 0 when every step ran (whatever the tools answered), 2 for bad usage or a
 // bad script, 1 when the server could not be started or the connection broke.
 // MCP_TIMEOUT_MS bounds each request (default 120000).
 import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CallToolResultSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
@@ -48,8 +53,8 @@ try {
 }
 if (!Array.isArray(script)) usage("the script must be a JSON array of steps");
 script.forEach((s, i) => {
-  if (s === null || typeof s !== "object" || !(s.list || typeof s.tool === "string" || typeof s.sleep === "number")) {
-    usage(`step ${i} is not {"list": true}, {"tool": NAME, ...} or {"sleep": MS}: ${JSON.stringify(s)}`);
+  if (s === null || typeof s !== "object" || !(s.list || typeof s.tool === "string" || typeof s.sleep === "number" || typeof s.exec === "string")) {
+    usage(`step ${i} is not {"list": true}, {"tool": NAME, ...}, {"sleep": MS} or {"exec": CMD}: ${JSON.stringify(s)}`);
   }
 });
 
@@ -75,6 +80,9 @@ for (const [i, step] of script.entries()) {
     if (step.list) {
       const r = await client.listTools(undefined, { timeout });
       print({ step: i, list: r.tools.map((t) => t.name), bytes: Buffer.byteLength(JSON.stringify(r.tools)), ms: ms() });
+    } else if (typeof step.exec === "string") {
+      const r = spawnSync("sh", ["-c", step.exec], { stdio: ["ignore", "ignore", "inherit"] });
+      print({ step: i, exec: step.exec, status: r.status, ms: ms() });
     } else if (typeof step.sleep === "number") {
       await new Promise((r) => setTimeout(r, step.sleep));
       print({ step: i, slept: step.sleep, ms: ms() });
