@@ -166,6 +166,20 @@ func TestMCPArgumentsAreForgivenWhereHarmless(t *testing.T) {
 	if isErr || strings.Count(text, ".go\n") != 2 {
 		t.Fatalf("glob with limit 2:\n%s", text)
 	}
+	// Numbers and booleans spelled as strings, as some clients send them.
+	text, isErr = callText(t, cs, "read", map[string]any{"path": "store/store.go", "offset": "58", "limit": " 3"})
+	if isErr || !strings.HasPrefix(text, "store/store.go:58-60 ") {
+		t.Fatalf("offset and limit as strings:\n%s", text)
+	}
+	text, isErr = callText(t, cs, "grep", map[string]any{"pattern": "New(", "literal": "true"})
+	if isErr || !strings.Contains(text, "58\tfunc New(") {
+		t.Fatalf("literal as a string:\n%s", text)
+	}
+	// What cannot be read one way only is refused, saying what was wanted.
+	text, isErr = callText(t, cs, "read", map[string]any{"path": "store/store.go", "offset": "sixty"})
+	if !isErr || !strings.Contains(text, `"offset" must be a whole number, not a JSON string`) {
+		t.Fatalf("offset as a word:\n%s", text)
+	}
 }
 
 // TestMCPToolsCarryAnnotationsAndPlainSchemas: clients auto-approve and

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -78,7 +79,8 @@ func addTool[In any](s *mcp.Server, h *Hub, spec toolSpec, run func(ctx context.
 type field struct {
 	name     string
 	required bool
-	list     bool // a []string: a lone string is taken as a list of one
+	kind     reflect.Kind // a string that spells a number or a bool is taken as one
+	list     bool         // a []string: a lone string is taken as a list of one
 }
 
 func fieldsOf(t reflect.Type, schema *jsonschema.Schema) []field {
@@ -93,7 +95,7 @@ func fieldsOf(t reflect.Type, schema *jsonschema.Schema) []field {
 		if name == "" || name == "-" {
 			continue
 		}
-		out = append(out, field{name: name, required: req[name], list: f.Type == reflect.TypeFor[[]string]()})
+		out = append(out, field{name: name, required: req[name], kind: f.Type.Kind(), list: f.Type == reflect.TypeFor[[]string]()})
 	}
 	return out
 }
@@ -145,8 +147,8 @@ func decodeArgs(tool string, raw json.RawMessage, fields []field, in any) error 
 		if f.required && (!ok || string(v) == "null") {
 			return fmt.Errorf("%s: %q is required; %s", tool, f.name, takes(tool, fields))
 		}
-		if ok && f.list && len(v) > 0 && v[0] == '"' {
-			args[f.name] = append(append([]byte{'['}, v...), ']')
+		if ok && len(v) > 0 && v[0] == '"' {
+			args[f.name] = loosen(f, v)
 		}
 	}
 	norm, _ := json.Marshal(args)
@@ -184,6 +186,30 @@ func exampleCall(tool string, fields []field, args map[string]json.RawMessage) s
 		parts = append(parts, f.name+"="+s)
 	}
 	return strings.Join(parts, " ")
+}
+
+// loosen takes a JSON string given for a field of another type as that
+// type where it cannot be misread: "10" for a number, "true" for a bool, a
+// lone path for a list of paths. Anything else is left for the decoder to
+// refuse.
+func loosen(f field, v json.RawMessage) json.RawMessage {
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		return v
+	}
+	switch {
+	case f.list:
+		return append(append([]byte{'['}, v...), ']')
+	case f.kind == reflect.Int:
+		if _, err := strconv.Atoi(strings.TrimSpace(s)); err == nil {
+			return json.RawMessage(strings.TrimSpace(s))
+		}
+	case f.kind == reflect.Bool:
+		if b, err := strconv.ParseBool(strings.TrimSpace(s)); err == nil {
+			return json.RawMessage(strconv.FormatBool(b))
+		}
+	}
+	return v
 }
 
 // takes lists a tool's fields, required ones first, for an error.
