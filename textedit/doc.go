@@ -7,7 +7,14 @@
 // the first way that finds anything decides: one place is edited, several
 // places (or a near tie between look-alike blocks) are an ambiguity error,
 // a place far larger than old_string is refused. It never says which way
-// matched, and it never picks one of several candidates.
+// matched, and it never picks one of several candidates. When nothing
+// matches and every line of old_string carries the consecutive line numbers
+// read prints ("12<TAB>code"), the chain runs once more without them; the
+// numbers never choose between places.
+//
+// apply_patch takes its own format (*** Begin Patch ...). A unified diff is
+// refused with the same change converted to that format, which the model
+// can send as it is.
 //
 // A forgiving match changes only what the model changed. The difference
 // between old_string and new_string is carried onto the file's own lines:
