@@ -20,16 +20,36 @@ const (
 )
 
 // extractor turns one parsed file into symbols. The per-language walks
-// live in outline_<lang>.go; this file holds what they share.
+// live in lang_<name>.go, each registering a langSpec; this file holds what
+// they share, and knows no language by name.
 type extractor struct {
 	src  []byte
 	lang string
+	spec langSpec
 	long int // functions longer than this list their blocks
 	cur  *sitter.TreeCursor
 }
 
+// langSpec is what the shared code needs to know of one language.
+type langSpec struct {
+	// walk outlines the top-level nodes of a file.
+	walk func(x *extractor, top []*sitter.Node) []*Symbol
+	// directives are comment prefixes that are tool directives, not
+	// documentation (Go's //go:generate).
+	directives []string
+	// headerEnd is what ends a block's header besides "{" (Python's ":").
+	headerEnd string
+	// blockEnd, if set, is the last line of a block (Python's blocks
+	// swallow the comments after them).
+	blockEnd func(x *extractor, n *sitter.Node) int
+}
+
+// langSpecs maps a language name to its spec; each lang_<name>.go adds
+// its own in an init function.
+var langSpecs = map[string]langSpec{}
+
 func newExtractor(src []byte, lang string, long int) *extractor {
-	return &extractor{src: src, lang: lang, long: long}
+	return &extractor{src: src, lang: lang, spec: langSpecs[lang], long: long}
 }
 
 func (x *extractor) close() {
@@ -39,23 +59,12 @@ func (x *extractor) close() {
 	}
 }
 
-// symbols dispatches to the language's walk.
+// symbols runs the language's walk.
 func (x *extractor) symbols(root *sitter.Node) []*Symbol {
-	switch x.lang {
-	case "go":
-		return x.goDecls(x.kids(root))
-	case "python":
-		return x.pyBlock(x.kids(root), false)
-	case "javascript", "typescript", "tsx":
-		return x.jsStatements(x.kids(root))
-	case "rust":
-		return x.rustItems(x.kids(root), "")
-	case "java":
-		return x.javaDecls(x.kids(root))
-	case "c", "cpp":
-		return x.cDecls(x.kids(root), false)
+	if x.spec.walk == nil {
+		return nil
 	}
-	return nil
+	return x.spec.walk(x, x.kids(root))
 }
 
 // kids returns all children of n, named or not, walking with one reused
@@ -119,18 +128,10 @@ func (x *extractor) modifiers(n *sitter.Node) []string {
 	var out []string
 	for _, c := range x.kids(n) {
 		if c.IsNamed() {
-			if c.Type() == "modifiers" { // Java
+			if strings.HasSuffix(c.Type(), "modifiers") { // a node that holds the keywords
 				for _, m := range x.kids(c) {
-					if m.Type() == "static" {
-						out = append(out, "static")
-					}
-				}
-				continue
-			}
-			if c.Type() == "function_modifiers" { // Rust
-				for _, m := range x.kids(c) {
-					if m.Type() == "async" {
-						out = append(out, "async")
+					if m.Type() == "static" || m.Type() == "async" {
+						out = append(out, m.Type())
 					}
 				}
 				continue
@@ -230,14 +231,14 @@ func (x *extractor) docAbove(kids []*sitter.Node, i int) string {
 		block.WriteString(x.text(kids[j]))
 		block.WriteByte('\n')
 	}
-	return docLine(block.String())
+	return x.docLine(block.String())
 }
 
 // trailingDoc returns the comment on the same line right after kids[i],
 // as Go writes for constants and fields.
 func (x *extractor) trailingDoc(kids []*sitter.Node, i int) string {
 	if i+1 < len(kids) && isComment(kids[i+1]) && startLine(kids[i+1]) == endLine(kids[i]) {
-		return docLine(x.text(kids[i+1]))
+		return x.docLine(x.text(kids[i+1]))
 	}
 	return ""
 }
@@ -245,12 +246,11 @@ func (x *extractor) trailingDoc(kids []*sitter.Node, i int) string {
 // docLine returns the first sentence of a comment's text, which may run
 // over several lines: comment markers, tool directives and doc tags are
 // skipped, and a blank line ends the search.
-func docLine(comment string) string {
+func (x *extractor) docLine(comment string) string {
 	var lines []string
 	for _, ln := range strings.Split(comment, "\n") {
 		s := strings.TrimSpace(ln)
-		if strings.HasPrefix(s, "//go:") || strings.HasPrefix(s, "//line ") || strings.HasPrefix(s, "//nolint") ||
-			strings.HasPrefix(s, "//export ") || strings.HasPrefix(s, "//lint:") {
+		if x.directive(s) {
 			continue
 		}
 		for _, p := range []string{"///", "//!", "//", "/**", "/*!", "/*", "#"} {
@@ -269,6 +269,17 @@ func docLine(comment string) string {
 		lines = append(lines, s)
 	}
 	return summary(lines)
+}
+
+// directive reports whether a comment line is a tool directive of the
+// language, not documentation.
+func (x *extractor) directive(line string) bool {
+	for _, d := range x.spec.directives {
+		if strings.HasPrefix(line, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // summary is the first sentence of the first paragraph of lines, joined
@@ -402,8 +413,8 @@ func (x *extractor) header(n *sitter.Node) string {
 	}
 	t = strings.TrimSpace(t)
 	t = strings.TrimSuffix(t, "{")
-	if x.lang == "python" {
-		t = strings.TrimSuffix(t, ":")
+	if x.spec.headerEnd != "" {
+		t = strings.TrimSuffix(t, x.spec.headerEnd)
 	}
 	return clipText(squash(t), maxHeaderBytes)
 }
@@ -447,7 +458,7 @@ func (x *extractor) addBlocks(s *Symbol, body *sitter.Node) {
 func (x *extractor) block(n *sitter.Node) *Symbol {
 	inner := n
 	switch n.Type() {
-	case "expression_statement": // Rust: `match x { ... }` as a statement
+	case "expression_statement": // a block used as a statement: `match x { ... }`
 		if k := x.named(n); len(k) == 1 {
 			inner = k[0]
 		}
@@ -461,8 +472,8 @@ func (x *extractor) block(n *sitter.Node) *Symbol {
 		return nil
 	}
 	s := newSym(kind, x.header(n), n)
-	if x.lang == "python" {
-		s.EndLine = x.lastCodeLine(n)
+	if x.spec.blockEnd != nil {
+		s.EndLine = x.spec.blockEnd(x, n)
 	}
 	return s
 }

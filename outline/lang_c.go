@@ -6,6 +6,14 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
+func init() {
+	for _, lang := range []string{"c", "cpp"} {
+		langSpecs[lang] = langSpec{
+			walk: func(x *extractor, top []*sitter.Node) []*Symbol { return x.cDecls(top, false) },
+		}
+	}
+}
+
 // cDecls outlines the declarations of a C or C++ file, namespace or class
 // body (inClass). Preprocessor conditionals are transparent: what they
 // declare is listed at the level they sit in, and an include guard's own

@@ -4,6 +4,13 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
+func init() {
+	langSpecs["go"] = langSpec{
+		walk:       (*extractor).goDecls,
+		directives: []string{"//go:", "//line ", "//nolint", "//export ", "//lint:"},
+	}
+}
+
 // goDecls outlines a Go file's top-level declarations. Methods stay at top
 // level, where they are written, with their receiver shown: nesting them
 // under a type they are not inside would break "indentation is

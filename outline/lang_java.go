@@ -6,6 +6,10 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
+func init() {
+	langSpecs["java"] = langSpec{walk: (*extractor).javaDecls}
+}
+
 // javaDecls outlines the declarations of a Java file or of a type body.
 // Annotations are the symbols' decorators; they are part of the
 // declaration, so its range starts with them.

@@ -6,6 +6,12 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
+func init() {
+	for _, lang := range []string{"javascript", "typescript", "tsx"} {
+		langSpecs[lang] = langSpec{walk: (*extractor).jsStatements}
+	}
+}
+
 // jsStatements outlines the statements of a JavaScript, TypeScript or TSX
 // program or namespace: declarations, and the top-level calls and
 // assignments that run when the module loads.

@@ -6,6 +6,14 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
+func init() {
+	langSpecs["python"] = langSpec{
+		walk:      func(x *extractor, top []*sitter.Node) []*Symbol { return x.pyBlock(top, false) },
+		headerEnd: ":",
+		blockEnd:  (*extractor).lastCodeLine,
+	}
+}
+
 // pyBlock outlines the statements of a module, class body or module-level
 // compound statement. Everything that runs when the module is imported is
 // listed: definitions, assignments, calls, and compound statements with

@@ -6,6 +6,12 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
+func init() {
+	langSpecs["rust"] = langSpec{
+		walk: func(x *extractor, top []*sitter.Node) []*Symbol { return x.rustItems(top, "") },
+	}
+}
+
 // rustItems outlines the items of a Rust file, module, impl or trait body.
 // owner is "impl" or "trait" inside those bodies, where functions taking
 // self are methods. Attributes (#[test], #[derive(...)]) before an item
@@ -30,7 +36,7 @@ func (x *extractor) rustItems(kids []*sitter.Node, owner string) []*Symbol {
 			if (strings.HasPrefix(c, "///") && !strings.HasPrefix(c, "////")) ||
 				(strings.HasPrefix(c, "/**") && !strings.HasPrefix(c, "/***") && c != "/**/") {
 				if doc == "" {
-					doc = docLine(c)
+					doc = x.docLine(c)
 				}
 			}
 			continue
