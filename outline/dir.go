@@ -180,7 +180,7 @@ func (d *Dir) text(perFile int) string {
 	}
 	b.WriteString(")\n")
 	for _, f := range d.Files {
-		fmt.Fprintf(&b, "%s (%d lines, %s)", f.Path, f.Lines, f.Language)
+		fmt.Fprintf(&b, "%s (%s, %s)", f.Path, plural(f.Lines, "line", "lines"), f.Language)
 		if len(f.Unparsed) > 0 {
 			b.WriteString(" [syntax errors]")
 		}

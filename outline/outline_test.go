@@ -110,7 +110,7 @@ func TestOutlinePythonFileText(t *testing.T) {
 54-62 main(argv=None) -> int
 65-66 if __name__ == "__main__"
   66 call sys.exit(main())
-read one: read_symbol id=inventory/cli.py:removeprefix
+read one: read_symbol id=inventory/cli.py:load
 `
 	if got := f.Text(); got != want {
 		t.Errorf("outline text:\n%s\nwant:\n%s", got, want)

@@ -175,11 +175,11 @@ func candidateIDs(f *File, syms []*Symbol) string {
 			where = append(where, fmt.Sprintf("and %d more: outline path=%s lists them", len(syms)-i, f.Path))
 			break
 		}
-		q := qualifiedIn(f.Symbols, m)
-		if len(findSymbols(f.Symbols, q)) == 1 {
-			where = append(where, fmt.Sprintf("read_symbol id=%s:%s", f.Path, q))
+		id, unique := idFor(f.Symbols, m)
+		if unique {
+			where = append(where, fmt.Sprintf("read_symbol id=%s:%s", f.Path, id))
 		} else {
-			where = append(where, fmt.Sprintf("read_symbol id=%s:%d:%s (%s)", f.Path, m.StartLine, q, head(m)))
+			where = append(where, fmt.Sprintf("read_symbol id=%s:%s (%s)", f.Path, id, head(m)))
 		}
 	}
 	return "\n  " + strings.Join(where, "\n  ")
@@ -233,8 +233,9 @@ func symbolMoved(f *File, want symbolID, matches []*Symbol) error {
 			f.Path, want.name, f.Lines, now, f.Path)
 	case 1:
 		m := matches[0]
+		id, _ := idFor(f.Symbols, m)
 		return fmt.Errorf("read_symbol: %s does not start at %s:%d (the file may have changed); it is now at %s: read_symbol id=%s:%s",
-			want.name, f.Path, want.line, workspace.Place(f.Path, m.StartLine, m.EndLine), f.Path, qualifiedIn(f.Symbols, m))
+			want.name, f.Path, want.line, workspace.Place(f.Path, m.StartLine, m.EndLine), f.Path, id)
 	}
 	return fmt.Errorf("read_symbol: %s does not start at %s:%d (the file may have changed); %d symbols are named %s now:%s",
 		want.name, f.Path, want.line, len(matches), want.name, candidateIDs(f, matches))
@@ -314,6 +315,25 @@ func childPrefix(s *Symbol, prefix string) string {
 		return qualified(s, prefix)
 	}
 	return prefix
+}
+
+// idFor is the shortest id (after "path:") that names target alone
+// among syms: its name, Type.name, or its whole qualified name; unique is
+// false when none does (overloads), and the id is then line:name.
+func idFor(syms []*Symbol, target *Symbol) (id string, unique bool) {
+	q := qualifiedIn(syms, target)
+	parts := strings.Split(normName(q), ".")
+	var tries []string
+	if len(parts) >= 2 {
+		tries = append(tries, strings.Join(parts[len(parts)-2:], "."))
+	}
+	tries = append(tries, q, target.Name)
+	for _, t := range tries {
+		if m := findSymbols(syms, t); len(m) == 1 && m[0] == target {
+			return t, true
+		}
+	}
+	return fmt.Sprintf("%d:%s", target.StartLine, q), false
 }
 
 // qualifiedIn returns target's qualified name within syms.

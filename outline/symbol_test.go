@@ -286,9 +286,20 @@ func TestOutlineIDsRoundTrip(t *testing.T) {
 					if st.Symbol.StartLine != s.StartLine || st.Symbol.Name != s.Name {
 						t.Errorf("%s/%s read %s at L%d", ws, id, st.Symbol.Name, st.Symbol.StartLine)
 					}
+					// The shortest id the errors and hints give names it too.
+					short, _ := idFor(fo.File.Symbols, s)
+					if st, err := ReadSymbol(context.Background(), root, cache, f.Path+":"+short, 0); err != nil || st.Symbol.StartLine != s.StartLine {
+						t.Errorf("%s/%s: short id %s: %v", ws, id, short, err)
+					}
 				}
 			}
 			walk(fo.File.Symbols)
+			// The outline's own hint works.
+			if m := regexp.MustCompile(`read one: read_symbol id=(\S+)`).FindStringSubmatch(fo.Text()); m != nil {
+				if _, err := ReadSymbol(context.Background(), root, cache, m[1], 0); err != nil {
+					t.Errorf("%s: the outline's hint %s fails: %v", ws, m[1], err)
+				}
+			}
 		}
 	}
 	if read < 200 {

@@ -48,7 +48,7 @@ func (f *File) Text() string { return f.text(false) }
 // control-flow blocks of long functions.
 func (f *File) text(detail bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%d lines, %s)\n", f.Path, f.Lines, f.Language)
+	fmt.Fprintf(&b, "%s (%s, %s)\n", f.Path, plural(f.Lines, "line", "lines"), f.Language)
 	if len(f.Symbols) == 0 {
 		switch {
 		case f.Match != "":
@@ -74,8 +74,9 @@ func (f *File) text(detail bool) string {
 		}
 		b.WriteString("\n")
 	}
-	if ex, q := exampleSymbol(f.Symbols); ex != nil {
-		fmt.Fprintf(&b, "read one: read_symbol id=%s:%s\n", f.Path, q)
+	if ex := exampleSymbol(f.Symbols); ex != nil {
+		id, _ := idFor(f.Symbols, ex)
+		fmt.Fprintf(&b, "read one: read_symbol id=%s:%s\n", f.Path, id)
 	}
 	return b.String()
 }
@@ -249,32 +250,29 @@ func head(s *Symbol) string {
 	return b.String()
 }
 
-// exampleSymbol picks the symbol the read_symbol hint shows, and the name
-// to ask for it by: the first method or function (what is read most),
-// else the first addressable symbol.
-func exampleSymbol(syms []*Symbol) (*Symbol, string) {
-	var first *Symbol
-	var firstQ string
-	var walk func(ss []*Symbol, prefix string) (*Symbol, string)
-	walk = func(ss []*Symbol, prefix string) (*Symbol, string) {
-		for _, s := range ss {
-			q := qualified(s, prefix)
-			if addressable(s) {
-				if isCallable(s.Kind) {
-					return s, q
-				}
-				if first == nil {
-					first, firstQ = s, q
-				}
+// exampleSymbol picks the symbol the read_symbol hint shows: the first
+// method or function (what is read most) that its name alone names, else
+// the first function, else the first addressable symbol.
+func exampleSymbol(syms []*Symbol) *Symbol {
+	var firstFunc, first *Symbol
+	var found *Symbol
+	walkQualified(syms, "", func(s *Symbol, _ string) {
+		switch {
+		case found != nil:
+		case isCallable(s.Kind):
+			if _, unique := idFor(syms, s); unique {
+				found = s
+			} else if firstFunc == nil {
+				firstFunc = s
 			}
-			if r, rq := walk(s.Children, childPrefix(s, prefix)); r != nil {
-				return r, rq
-			}
+		case first == nil:
+			first = s
 		}
-		return nil, ""
+	})
+	for _, s := range []*Symbol{found, firstFunc, first} {
+		if s != nil {
+			return s
+		}
 	}
-	if s, q := walk(syms, ""); s != nil {
-		return s, q
-	}
-	return first, firstQ
+	return nil
 }
