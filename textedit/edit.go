@@ -73,11 +73,11 @@ func Apply(data []byte, path string, ch Change) (*Applied, error) {
 	body := ft.Body
 	cs := findCandidates(body, old)
 	if len(cs) == 0 {
-		if plain, bare, ok := stripLineNumbers(old); ok {
-			if plain == stripLineNumberPrefixes(repl, bare) {
+		if plain, nums, ok := stripLineNumbers(old); ok {
+			if plain == stripLineNumberPrefixes(repl, nums) {
 				return nil, failf(ErrNoChange, "old_string and new_string are the same once the line numbers copied from read are dropped: there is nothing to change")
 			}
-			cs = numberedMatches(body, plain, bare)
+			cs = numberedMatches(body, plain, nums)
 			if len(cs) == 0 {
 				return nil, notFound(body, path, plain)
 			}
@@ -155,7 +155,7 @@ func nonOverlapping(cs []candidate) []candidate {
 // whole lines, so only places that cover whole lines (indentation and
 // trailing blanks aside) count: the text without its numbers must not land
 // inside some other line. new_string loses its copied numbers too.
-func numberedMatches(body, plain string, bare []string) []candidate {
+func numberedMatches(body, plain string, nums copiedNumbers) []candidate {
 	if isBlank(plain) {
 		return nil
 	}
@@ -166,7 +166,7 @@ func numberedMatches(body, plain string, bare []string) []candidate {
 		}
 		inner := c.fixNew
 		c.fixNew = func(s string) string {
-			s = stripLineNumberPrefixes(s, bare)
+			s = stripLineNumberPrefixes(s, nums)
 			if inner != nil {
 				s = inner(s)
 			}

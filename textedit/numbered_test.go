@@ -160,3 +160,19 @@ func TestEditResultText(t *testing.T) {
 		t.Errorf("replace_all text: %q", got)
 	}
 }
+
+// A new line that starts with a number and a tab outside the numbers
+// old_string was copied with (a row of a TSV file) keeps its number.
+func TestNumberedNewLinesKeepOtherNumbers(t *testing.T) {
+	body := "id\tname\n1\tapple\n2\tpear\n"
+	// Copied from read: lines 2-3 of the file, each "N\t" + the line.
+	old := "2\t1\tapple\n3\t2\tpear"
+	repl := "2\t1\tapple\n3\t2\tpear\n900\tplum"
+	a, err := Apply([]byte(body), "fruit.tsv", Change{Old: old, New: repl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "id\tname\n1\tapple\n2\tpear\n900\tplum\n"; string(a.Data) != want {
+		t.Errorf("got %q, want %q", a.Data, want)
+	}
+}

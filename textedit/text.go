@@ -62,29 +62,40 @@ func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
 // numbers consecutive, and returns s without them. A line that is only its
 // number is an empty line whose tab the model trimmed (bare lists them);
 // at least one line must have the tab.
-func stripLineNumbers(s string) (plain string, bare []string, ok bool) {
+func stripLineNumbers(s string) (plain string, nums copiedNumbers, ok bool) {
 	ls, trailingNL := oldLines(s)
 	prev, tabs := 0, 0
 	for i, l := range ls {
 		n, rest, tab, ok := cutLineNumber(l)
 		if !ok || i > 0 && n != prev+1 {
-			return "", nil, false
+			return "", copiedNumbers{}, false
+		}
+		if i == 0 {
+			nums.first = n
 		}
 		if tab {
 			tabs++
 		} else {
-			bare = append(bare, l)
+			nums.bare = append(nums.bare, l)
 		}
 		prev, ls[i] = n, rest
 	}
 	if tabs == 0 {
-		return "", nil, false
+		return "", copiedNumbers{}, false
 	}
+	nums.last = prev
 	plain = strings.Join(ls, "\n")
 	if trailingNL {
 		plain += "\n"
 	}
-	return plain, bare, true
+	return plain, nums, true
+}
+
+// copiedNumbers are the line numbers old_string was copied with: its first
+// and last, and the lines that were only a number.
+type copiedNumbers struct {
+	first, last int
+	bare        []string
 }
 
 // numberedLines says whether every line of s starts with a line number and
@@ -100,14 +111,20 @@ func numberedLines(s string) bool {
 }
 
 // stripLineNumberPrefixes drops the number prefix from each line of
-// new_string that has one (its copied lines carry numbers, its new lines do
-// not), and empties the lines that are one of old_string's bare numbers.
-func stripLineNumberPrefixes(s string, bare []string) string {
+// new_string that has one in the range old_string was copied from (its
+// copied lines carry numbers, its new lines do not; a new line that starts
+// with some other number and a tab, a row of a TSV file, keeps it), and
+// empties the lines that are one of old_string's bare numbers.
+func stripLineNumberPrefixes(s string, nums copiedNumbers) string {
 	ls := strings.Split(s, "\n")
+	hi := nums.last + len(ls) // numbering the model carried on past an insertion
 	for i, l := range ls {
-		if _, rest, tab, ok := cutLineNumber(l); ok && tab {
+		n, rest, tab, ok := cutLineNumber(l)
+		switch {
+		case !ok || n < nums.first || n > hi:
+		case tab:
 			ls[i] = rest
-		} else if ok && slices.Contains(bare, l) {
+		case slices.Contains(nums.bare, l):
 			ls[i] = ""
 		}
 	}
