@@ -83,11 +83,8 @@ func ParsePatch(text string) ([]FileOp, error) {
 		}
 	}
 	if start < 0 {
-		if conv, ok := fromUnifiedDiff(workspace.ToLF(text)); ok {
-			if len(conv) > maxShownPatch {
-				return nil, fmt.Errorf("%w: this is a unified diff; apply_patch takes its own format (*** Begin Patch, *** Update File: PATH, @@ hunks of ' ', '-' and '+' lines, *** End Patch); the same change converted is %d bytes, too long to show: send it in that format, a few files at a time", ErrPatchSyntax, len(conv))
-			}
-			return nil, fmt.Errorf("%w: this is a unified diff; apply_patch takes its own format. The same change in it, to send as patch:\n%s", ErrPatchSyntax, conv)
+		if conv, isDiff := fromUnifiedDiff(workspace.ToLF(text)); isDiff {
+			return nil, &UnifiedDiffError{Converted: conv}
 		}
 		return nil, fmt.Errorf("%w: the patch must start with %q on a line of its own", ErrPatchSyntax, beginPatch)
 	}

@@ -111,7 +111,7 @@ func FuzzParsePatch(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		// A unified diff's conversion is itself a patch this parser reads
 		// (or refuses with a syntax error), never a panic.
-		if conv, ok := fromUnifiedDiff(text); ok {
+		if conv, ok := fromUnifiedDiff(text); ok && conv != "" {
 			if !strings.HasPrefix(conv, beginPatch+"\n") || !strings.HasSuffix(conv, endPatch) {
 				t.Fatalf("conversion is not framed: %q", conv)
 			}

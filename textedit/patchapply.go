@@ -59,6 +59,9 @@ type planned struct {
 // writes them all or, if a write fails, puts back the ones already written.
 func (f *Files) ApplyPatch(patch string, seen *Seen) (*PatchResult, error) {
 	ops, err := ParsePatch(patch)
+	if ud := asUnifiedDiff(err); ud != nil && ud.Converted != "" {
+		f.checkConverted(ud)
+	}
 	if err != nil {
 		return nil, err
 	}
