@@ -73,10 +73,10 @@ func (h *Hub) Outline(ctx context.Context, path string, opts outline.Options) (*
 	return outline.Of(ctx, h.Root, h.Parses, path, opts)
 }
 
-// ReadSymbol returns one symbol's lines (at most maxBytes of them when
-// positive); r now has seen its file.
-func (h *Hub) ReadSymbol(ctx context.Context, id string, maxBytes int, r *Run) (*outline.SymbolText, error) {
-	st, err := outline.ReadSymbol(ctx, h.Root, h.Parses, id, maxBytes)
+// ReadSymbol returns one symbol's lines, within budget; r now has seen
+// its file.
+func (h *Hub) ReadSymbol(ctx context.Context, id string, budget outline.Budget, r *Run) (*outline.SymbolText, error) {
+	st, err := outline.ReadSymbol(ctx, h.Root, h.Parses, id, budget)
 	if err == nil {
 		r.Seen.Saw(st.Path, st.Source)
 	}

@@ -218,3 +218,41 @@ func TestMCPToolsCarryAnnotationsAndPlainSchemas(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPLongReadsPageByLinesToo: a file or symbol of many short lines hits
+// the bound's line count before its byte count; the page still ends at a
+// whole line inside the bound and names the offset that continues, with
+// no spill file.
+func TestMCPLongReadsPageByLinesToo(t *testing.T) {
+	ws := copyWorkspace(t, "go")
+	var b strings.Builder
+	b.WriteString("package main\n\nfunc long() {\n")
+	for i := 0; i < 2500; i++ {
+		b.WriteString("\t_ = 1\n")
+	}
+	b.WriteString("}\n")
+	if err := os.WriteFile(filepath.Join(ws, "long.go"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, newTestHub(t, ws))
+	for _, call := range []struct {
+		tool string
+		args map[string]any
+		next string
+	}{
+		{"read", map[string]any{"path": "long.go"}, "offset=1991]"},
+		{"read", map[string]any{"path": "long.go", "limit": 5000}, "offset=1991]"},
+		{"read_symbol", map[string]any{"id": "long.go:long"}, "offset=1993 limit=512]"},
+	} {
+		text, isErr := callText(t, cs, call.tool, call.args)
+		if isErr {
+			t.Fatalf("%s %v: %s", call.tool, call.args, text)
+		}
+		if n := strings.Count(text, "\n"); n > MaxResultLines || len(text) > MaxResultBytes || strings.Contains(text, ".cchub/spill") {
+			t.Errorf("%s %v: %d lines, %d bytes, spilled %v", call.tool, call.args, n, len(text), strings.Contains(text, ".cchub/spill"))
+		}
+		if !strings.HasSuffix(strings.TrimSpace(text), call.next) {
+			t.Errorf("%s %v ends %q, want it to name %s", call.tool, call.args, text[max(0, len(text)-120):], call.next)
+		}
+	}
+}

@@ -2,6 +2,8 @@ package hub
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -44,10 +46,18 @@ type readSymbolIn struct {
 // the CLI parses them all.
 const maxDirFiles = 200
 
-// readBudget is what one read or read_symbol result may list, leaving the
-// bound's room for the header and the continuation note: a long page ends
-// early and names the next offset, so a read never needs a spill file.
-const readBudget = MaxResultBytes - 2048
+// readBytes and readLines are what one read or read_symbol result may
+// list, leaving the bound's room for the header and the continuation note:
+// a long page ends early and names the next offset, so a read never needs
+// a spill file.
+const (
+	readBytes = MaxResultBytes - 2048
+	readLines = MaxResultLines - 10
+)
+
+// readDescription is locate's, with the page size a model gets.
+var readDescription = strings.Replace(locate.ReadDescription, "(default 2000)", fmt.Sprintf("(default and at most %d)", readLines), 1) +
+	" For source files, outline first and read_symbol what you need."
 
 const outlineDescription = "A source file's symbols, one line each: START-END, kind, name and signature (functions and methods show no kind word; Go methods are Type.method); " +
 	"groups of variables or fields are folded onto one line. detail=true adds doc summaries; match filters by name. " +
@@ -78,10 +88,14 @@ func addLocateTools(s *mcp.Server, h *Hub) {
 			}
 			return r.Text(), nil
 		})
-	addTool(s, h, toolSpec{name: "read", description: locate.ReadDescription + " For source files, outline first and read_symbol what you need.", readOnly: true,
+	addTool(s, h, toolSpec{name: "read", description: readDescription, readOnly: true,
 		hint: "read a smaller window with offset/limit"},
 		func(ctx context.Context, run *Run, in readIn) (string, error) {
-			r, err := h.Read(ctx, locate.ReadOptions{Path: in.Path, Offset: in.Offset, Limit: in.Limit, MaxBytes: readBudget}, run)
+			limit := in.Limit
+			if limit <= 0 || limit > readLines {
+				limit = readLines
+			}
+			r, err := h.Read(ctx, locate.ReadOptions{Path: in.Path, Offset: in.Offset, Limit: limit, MaxBytes: readBytes}, run)
 			if err != nil {
 				return "", err
 			}
@@ -102,7 +116,7 @@ func addLocateTools(s *mcp.Server, h *Hub) {
 	addTool(s, h, toolSpec{name: "read_symbol", description: readSymbolDescription, readOnly: true,
 		hint: "outline the symbol to find its parts, then read a range with read offset/limit"},
 		func(ctx context.Context, run *Run, in readSymbolIn) (string, error) {
-			r, err := h.ReadSymbol(ctx, in.ID, readBudget, run)
+			r, err := h.ReadSymbol(ctx, in.ID, outline.Budget{Bytes: readBytes, Lines: readLines}, run)
 			if err != nil {
 				return "", err
 			}

@@ -19,7 +19,7 @@ import (
 // Read pages; the defaults keep one page inside the result bound.
 const (
 	DefaultReadLimit = 2000
-	MaxLineChars     = 2000 // longer lines are cut, in read and grep alike
+	MaxLineChars     = workspace.MaxLineChars // longer lines are cut, in read and grep alike
 )
 
 // ReadDescription says what read does, for a tool description.

@@ -85,12 +85,18 @@ func parseSymbolID(id string) ([]symbolID, error) {
 
 func startsWithDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
 
+// Budget bounds the lines read_symbol lists (0: no bound); a symbol
+// longer than that is cut at a whole line, and the text names the read
+// that continues it.
+type Budget struct {
+	Bytes, Lines int
+}
+
 // ReadSymbol returns the source of the symbol id names: by name (unique
 // in the file), by line and name, or by line alone (the innermost symbol
-// there). maxBytes, if positive, bounds the listed lines; the rest is
-// left for a read that the text names. When a name is ambiguous or
-// gone, the error lists the ids that would work.
-func ReadSymbol(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, id string, maxBytes int) (*SymbolText, error) {
+// there), within budget. When a name is ambiguous or gone, the error
+// lists the ids that would work.
+func ReadSymbol(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, id string, budget Budget) (*SymbolText, error) {
 	ids, err := parseSymbolID(id)
 	if err != nil {
 		return nil, err
@@ -121,9 +127,7 @@ func ReadSymbol(ctx context.Context, root *workspace.Root, cache *workspace.Pars
 	}
 	st := &SymbolText{Path: rel, Symbol: sym, FileLines: f.Lines, ShownEnd: sym.EndLine, Source: src}
 	st.Body = workspace.NumberedLines(src, sym.StartLine, sym.EndLine)
-	if maxBytes > 0 && len(st.Body) > maxBytes {
-		st.Body, st.ShownEnd = cutLines(st.Body, maxBytes, sym.StartLine)
-	}
+	st.Body, st.ShownEnd = cutLines(st.Body, budget, sym.StartLine)
 	return st, nil
 }
 
@@ -241,13 +245,17 @@ func symbolMoved(f *File, want symbolID, matches []*Symbol) error {
 		want.name, f.Path, want.line, len(matches), want.name, candidateIDs(f, matches))
 }
 
-// cutLines keeps the whole listed lines of body that fit in maxBytes (at
+// cutLines keeps the whole listed lines of body that fit the budget (at
 // least one), and returns the number of the last one kept.
-func cutLines(body string, maxBytes, first int) (string, int) {
+func cutLines(body string, b Budget, first int) (string, int) {
 	cut, last := 0, first-1
 	for cut < len(body) {
 		nl := strings.IndexByte(body[cut:], '\n')
-		if nl < 0 || (cut+nl+1 > maxBytes && last >= first) {
+		if nl < 0 {
+			break
+		}
+		full := (b.Bytes > 0 && cut+nl+1 > b.Bytes) || (b.Lines > 0 && last-first+1 >= b.Lines)
+		if full && last >= first {
 			break
 		}
 		cut += nl + 1

@@ -47,7 +47,7 @@ func TestReadSymbol(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.id, func(t *testing.T) {
 			root, _ := workspace.Open(fixtureDir(t, tt.ws))
-			st, err := ReadSymbol(context.Background(), root, cache, tt.id, 0)
+			st, err := ReadSymbol(context.Background(), root, cache, tt.id, Budget{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,7 +97,7 @@ func TestReadSymbolAfterTheFileChanged(t *testing.T) {
 	root := editedCopy(t, "go", "store/store.go", func(s string) string {
 		return strings.Replace(s, "// New returns", "var x = 1\n\n// New returns", 1)
 	})
-	_, err := ReadSymbol(ctx, root, cache, "store/store.go:58:New", 0)
+	_, err := ReadSymbol(ctx, root, cache, "store/store.go:58:New", Budget{})
 	if err == nil {
 		t.Fatal("no error for a moved symbol")
 	}
@@ -105,12 +105,12 @@ func TestReadSymbolAfterTheFileChanged(t *testing.T) {
 		t.Errorf("error %q lacks %q", err, want)
 	}
 	// The id the error names works.
-	if _, err := ReadSymbol(ctx, root, cache, "store/store.go:60:New", 0); err != nil {
+	if _, err := ReadSymbol(ctx, root, cache, "store/store.go:60:New", Budget{}); err != nil {
 		t.Errorf("the suggested id fails: %v", err)
 	}
 
 	// Name is both an interface method and a Store method: both are named.
-	_, err = ReadSymbol(ctx, root, cache, "store/store.go:10:Name", 0)
+	_, err = ReadSymbol(ctx, root, cache, "store/store.go:10:Name", Budget{})
 	for _, want := range []string{
 		"2 symbols are named Name now",
 		"read_symbol id=store/store.go:Repository.Name",
@@ -125,7 +125,7 @@ func TestReadSymbolAfterTheFileChanged(t *testing.T) {
 	root = editedCopy(t, "go", "store/store.go", func(s string) string {
 		return strings.Replace(s, "func StateOf(", "func stockState(", 1)
 	})
-	_, err = ReadSymbol(ctx, root, cache, "store/store.go:100:StateOf", 0)
+	_, err = ReadSymbol(ctx, root, cache, "store/store.go:100:StateOf", Budget{})
 	for _, want := range []string{
 		"store/store.go has no symbol named StateOf",
 		"line 100 now starts stockState(it Item, low int) State",
@@ -151,13 +151,13 @@ func TestReadSymbolBadIDs(t *testing.T) {
 		{"../x.go:1:New", "outside the workspace root"},
 	}
 	for _, tt := range tests {
-		_, err := ReadSymbol(context.Background(), root, cache, tt.id, 0)
+		_, err := ReadSymbol(context.Background(), root, cache, tt.id, Budget{})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("ReadSymbol(%q) = %v, want an error with %q", tt.id, err, tt.want)
 		}
 	}
 	// Malformed ids show the form and an example.
-	_, err := ReadSymbol(context.Background(), root, cache, "New", 0)
+	_, err := ReadSymbol(context.Background(), root, cache, "New", Budget{})
 	if err == nil || !strings.Contains(err.Error(), "e.g. store/store.go:New") || !strings.Contains(err.Error(), "outline path=. match=New") {
 		t.Errorf("malformed id error %v has no example, or no way to find the file", err)
 	}
@@ -181,7 +181,7 @@ func TestReadSymbolByName(t *testing.T) {
 		"store/store.go:49":              "store/store.go:49 List() []Item",               // the innermost one
 		"store/store.go:L18":             "store/store.go:18 const InStock State = iota",
 	} {
-		st, err := ReadSymbol(ctx, root, cache, id, 0)
+		st, err := ReadSymbol(ctx, root, cache, id, Budget{})
 		if err != nil {
 			t.Errorf("%s: %v", id, err)
 			continue
@@ -199,7 +199,7 @@ func TestReadSymbolByName(t *testing.T) {
 		"store/store.go:new":       {"did you mean:\n  read_symbol id=store/store.go:New"},
 		"store/store.go:1000":      {"no symbol of store/store.go covers line 1000 (the file has 119 lines)"},
 	} {
-		_, err := ReadSymbol(ctx, root, cache, id, 0)
+		_, err := ReadSymbol(ctx, root, cache, id, Budget{})
 		for _, w := range wants {
 			if err == nil || !strings.Contains(err.Error(), w) {
 				t.Errorf("%s: error %v lacks %q", id, err, w)
@@ -207,9 +207,9 @@ func TestReadSymbolByName(t *testing.T) {
 		}
 	}
 	// Each id an error suggests works.
-	_, err := ReadSymbol(ctx, root, cache, "store/store.go:Name", 0)
+	_, err := ReadSymbol(ctx, root, cache, "store/store.go:Name", Budget{})
 	for _, m := range regexp.MustCompile(`read_symbol id=(\S+)`).FindAllStringSubmatch(err.Error(), -1) {
-		if _, err := ReadSymbol(ctx, root, cache, m[1], 0); err != nil {
+		if _, err := ReadSymbol(ctx, root, cache, m[1], Budget{}); err != nil {
 			t.Errorf("suggested id %s fails: %v", m[1], err)
 		}
 	}
@@ -219,7 +219,7 @@ func TestReadSymbolByName(t *testing.T) {
 // whole line, and the text names the read that continues it.
 func TestReadSymbolWithinABudget(t *testing.T) {
 	root, _ := workspace.Open(fixtureDir(t, "go"))
-	st, err := ReadSymbol(context.Background(), root, workspace.NewParseCache(0), "store/report.go:Report", 1000)
+	st, err := ReadSymbol(context.Background(), root, workspace.NewParseCache(0), "store/report.go:Report", Budget{Bytes: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func TestReadSymbolColonInPath(t *testing.T) {
 		t.Skipf("this file system refuses colons in names: %v", err)
 	}
 	root, _ := workspace.Open(dir)
-	st, err := ReadSymbol(context.Background(), root, workspace.NewParseCache(0), "a:1:b.go:3:F", 0)
+	st, err := ReadSymbol(context.Background(), root, workspace.NewParseCache(0), "a:1:b.go:3:F", Budget{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func TestOutlineIDsRoundTrip(t *testing.T) {
 						continue
 					}
 					id := f.Path + ":" + strconv.Itoa(s.StartLine) + ":" + s.Name
-					st, err := ReadSymbol(context.Background(), root, cache, id, 0)
+					st, err := ReadSymbol(context.Background(), root, cache, id, Budget{})
 					if err != nil {
 						t.Errorf("%s/%s: %v", ws, id, err)
 						continue
@@ -288,7 +288,7 @@ func TestOutlineIDsRoundTrip(t *testing.T) {
 					}
 					// The shortest id the errors and hints give names it too.
 					short, _ := idFor(fo.File.Symbols, s)
-					if st, err := ReadSymbol(context.Background(), root, cache, f.Path+":"+short, 0); err != nil || st.Symbol.StartLine != s.StartLine {
+					if st, err := ReadSymbol(context.Background(), root, cache, f.Path+":"+short, Budget{}); err != nil || st.Symbol.StartLine != s.StartLine {
 						t.Errorf("%s/%s: short id %s: %v", ws, id, short, err)
 					}
 				}
@@ -296,7 +296,7 @@ func TestOutlineIDsRoundTrip(t *testing.T) {
 			walk(fo.File.Symbols)
 			// The outline's own hint works.
 			if m := regexp.MustCompile(`read one: read_symbol id=(\S+)`).FindStringSubmatch(fo.Text()); m != nil {
-				if _, err := ReadSymbol(context.Background(), root, cache, m[1], 0); err != nil {
+				if _, err := ReadSymbol(context.Background(), root, cache, m[1], Budget{}); err != nil {
 					t.Errorf("%s: the outline's hint %s fails: %v", ws, m[1], err)
 				}
 			}

@@ -2,8 +2,10 @@ package workspace
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Every tool writes a place and a listed line the same way, so a model
@@ -33,10 +35,16 @@ func WriteLine(b *strings.Builder, n int, text string) {
 	b.WriteByte('\n')
 }
 
-// NumberedLines lists lines start..end of src (1-based, inclusive), a
-// trailing CR dropped from each.
+// MaxLineChars is the longest line a tool lists whole; a longer one is
+// cut, and says so.
+const MaxLineChars = 2000
+
+// NumberedLines lists lines start..end of src (1-based, inclusive) as a
+// tool shows them: a trailing CR dropped, the byte-order mark left out,
+// and lines past MaxLineChars cut with a note.
 func NumberedLines(src []byte, start, end int) string {
 	var b strings.Builder
+	src, _ = CutBOM(src)
 	line := 1
 	for i := 0; i < len(src) && line <= end; line++ {
 		next := len(src)
@@ -45,9 +53,29 @@ func NumberedLines(src []byte, start, end int) string {
 			text, next = src[i:i+j], i+j+1
 		}
 		if line >= start {
-			WriteLine(&b, line, strings.TrimSuffix(string(text), "\r"))
+			WriteLine(&b, line, ClipLine(string(TrimCR(text))))
 		}
 		i = next
 	}
 	return b.String()
+}
+
+// ClipLine cuts a line longer than MaxLineChars characters, saying how
+// long it was.
+func ClipLine(s string) string {
+	if len(s) <= MaxLineChars {
+		return s
+	}
+	n := utf8.RuneCountInString(s)
+	if n <= MaxLineChars {
+		return s
+	}
+	cut := 0
+	for i := range s {
+		if cut == MaxLineChars {
+			return s[:i] + fmt.Sprintf(" … [line cut: showing %d of %d chars]", MaxLineChars, n)
+		}
+		cut++
+	}
+	return s
 }

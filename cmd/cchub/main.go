@@ -266,7 +266,7 @@ func symbolCmd(g *globals) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return show(c, g, func(h *hub.Hub) (*outline.SymbolText, error) {
-				return h.ReadSymbol(c.Context(), args[0], 0, hub.NewRun())
+				return h.ReadSymbol(c.Context(), args[0], outline.Budget{}, hub.NewRun())
 			})
 		},
 	}
