@@ -88,12 +88,15 @@ func outlineDir(ctx context.Context, root *workspace.Root, cache *workspace.Pars
 			return nil
 		}
 		if opts.Match != "" {
-			if f.Symbols, f.Match = keepMatching(f.Symbols, opts.Match, ""), opts.Match; len(f.Symbols) == 0 {
+			// Where a name is defined: the matches themselves, however
+			// deep, by their qualified names.
+			if f.Symbols, f.Match = matchedFlat(f.Symbols, opts.Match), opts.Match; len(f.Symbols) == 0 {
 				d.Unmatched++
 				return nil
 			}
+		} else {
+			f.Symbols = topLevel(f.Symbols)
 		}
-		f.Symbols = topLevel(f.Symbols)
 		d.Files = append(d.Files, f)
 		return nil
 	}, d.Unreadable.Add)
@@ -123,6 +126,20 @@ func (d *Dir) countRest(frel string) {
 	d.Rest = append(d.Rest, DirCount{Dir: dir, Files: 1})
 }
 
+// matchedFlat lists the symbols whose name matches pattern, nested ones
+// too, each named as read_symbol knows it and without its children.
+func matchedFlat(syms []*Symbol, pattern string) []*Symbol {
+	var out []*Symbol
+	walkQualified(syms, "", func(s *Symbol, q string) {
+		if matchName(pattern, s.Name) || matchName(pattern, q) {
+			c := *s
+			c.Name, c.Receiver, c.Children = q, "", nil
+			out = append(out, &c)
+		}
+	})
+	return out
+}
+
 // topLevel keeps the symbols a directory map shows: no imports, and no
 // children except the members of a group. A namespace's members are
 // listed after it, as if top-level: a C++ header is often one namespace.
@@ -147,7 +164,7 @@ func topLevel(syms []*Symbol) []*Symbol {
 // Text renders a directory map, one line per file:
 //
 //	store (3 source files, 1 other)
-//	store/store.go (120 lines, go): type State L14, const (InStock, LowStock, SoldOut) L17, func New L58, method Store.Add L66
+//	store/store.go (119 lines, go): 14 type State, 17 const (InStock, LowStock, SoldOut), 58 func New, 66 method Store.Add
 //
 // Text renders the whole map; TextWithin fits it to a byte budget.
 func (d *Dir) Text() string { return d.text(maxDirSymbols) }
@@ -255,9 +272,9 @@ func dirSymbol(s *Symbol) string {
 	case s.Receiver != "":
 		name = receiverType(s.Receiver) + "." + s.Name
 	case isBlockKind(s.Kind):
-		return fmt.Sprintf("%s:%d", s.Name, s.StartLine)
+		return fmt.Sprintf("%d %s", s.StartLine, s.Name)
 	}
-	return fmt.Sprintf("%s %s:%d", s.Kind, name, s.StartLine)
+	return fmt.Sprintf("%d %s %s", s.StartLine, s.Kind, name)
 }
 
 // receiverType is the type name in a Go receiver: "(s *Store[T])" → "Store".

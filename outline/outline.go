@@ -89,6 +89,9 @@ type File struct {
 	Unparsed []LineRange `json:"unparsed,omitempty"`
 	// Match is the name filter the symbols were kept by, if any.
 	Match string `json:"match,omitempty"`
+	// all is every symbol of the file, when Symbols is filtered: ids are
+	// made unique among all of them.
+	all []*Symbol
 }
 
 // Result is what Of returns: a file's outline or a directory's map.
@@ -126,6 +129,7 @@ func Of(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, 
 		return nil, fmt.Errorf("outline: %w", err)
 	}
 	if opts.Match != "" {
+		f.all = f.Symbols
 		f.Symbols, f.Match = keepMatching(f.Symbols, opts.Match, ""), opts.Match
 	}
 	return &Result{File: f, Detail: opts.Detail}, nil

@@ -409,11 +409,11 @@ func TestOutlineDirectory(t *testing.T) {
 	text := r.Text()
 	for _, want := range []string{
 		". (9 source files, 3 other)\n",
-		"broken/broken.go (15 lines, go) [syntax errors]: func Good:4, func Bad:8\n",
-		"java/shop/Inventory.java (68 lines, java): class Inventory:11\n",
+		"broken/broken.go (15 lines, go) [syntax errors]: 4 func Good, 8 func Bad\n",
+		"java/shop/Inventory.java (68 lines, java): 11 class Inventory\n",
 		// namespace members are listed, not hidden inside the namespace
-		"native/ledger.hpp (51 lines, cpp): namespace shop:8, namespace ledger:9, type Cents:12, struct Entry:15, class Ledger:21, func clamp:43, enum Side:48\n",
-		"web/cart.js (55 lines, javascript): const { EventEmitter }:3, const fs:4, const CENTS:7, var nextId:8, class Cart:14, func format:42, func describe:46, func lines:48, call process.on:52, call fs.mkdirSync:53, assign module.exports:55\n",
+		"native/ledger.hpp (51 lines, cpp): 8 namespace shop, 9 namespace ledger, 12 type Cents, 15 struct Entry, 21 class Ledger, 43 func clamp, 48 enum Side\n",
+		"web/cart.js (55 lines, javascript): 3 const { EventEmitter }, 4 const fs, 7 const CENTS, 8 var nextId, 14 class Cart, 42 func format, 46 func describe, 48 func lines, 52 call process.on, 53 call fs.mkdirSync, 55 assign module.exports\n",
 		"other files: README.md, data.bin, notes.txt\n",
 		"signatures and line ranges of one file: outline path=broken/broken.go\n",
 	} {
@@ -447,7 +447,7 @@ func TestOutlineDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "store/store.go (119 lines, go): type State:14, const (InStock, LowStock, SoldOut):17, var (ErrNotFound, ErrExists):24, var registry:29, struct Item:32, struct Store:40, interface Repository:47, func init:53, func New:58, method Store.Name:63, method Store.Add:66,"; !strings.Contains(r.Text(), want) {
+	if want := "store/store.go (119 lines, go): 14 type State, 17 const (InStock, LowStock, SoldOut), 24 var (ErrNotFound, ErrExists), 29 var registry, 32 struct Item, 40 struct Store, 47 interface Repository, 53 func init, 58 func New, 63 method Store.Name, 66 method Store.Add,"; !strings.Contains(r.Text(), want) {
 		t.Errorf("directory outline lacks %q:\n%s", want, r.Text())
 	}
 }
@@ -474,7 +474,7 @@ func TestOutlineDirectoryHonoursGitignore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if text := r.Text(); !strings.Contains(text, "a.go (3 lines, go): func A:3\n") || strings.Contains(text, "gen/") {
+	if text := r.Text(); !strings.Contains(text, "a.go (3 lines, go): 3 func A\n") || strings.Contains(text, "gen/") {
 		t.Errorf("want a.go only:\n%s", text)
 	}
 }
@@ -569,8 +569,18 @@ func TestOutlineMatch(t *testing.T) {
 	// In a directory: where is a name defined?
 	r, _ = Of(ctx, root, cache, ".", Options{Match: "Report"})
 	got := r.Text()
-	if !strings.Contains(got, `with a symbol matching "Report"`) || !strings.Contains(got, "store/report.go") || strings.Contains(got, "pricing/pricing.go") || strings.Contains(got, "[cut at") {
+	if !strings.Contains(got, `with a symbol matching "Report"`) || !strings.Contains(got, "store/report.go (187 lines, go): 13 struct ReportOptions, 22 func Report\n") || strings.Contains(got, "pricing/pricing.go") || strings.Contains(got, "[cut at") {
 		t.Errorf("directory match=Report:\n%s", got)
+	}
+	// A member is found where it is, by the name read_symbol takes.
+	r, _ = Of(ctx, root, cache, ".", Options{Match: "add"})
+	if got := r.Text(); !strings.Contains(got, "store/store.go (119 lines, go): 66 method Store.Add\n") {
+		t.Errorf("directory match=add:\n%s", got)
+	}
+	// The hint of a filtered outline is unique in the whole file.
+	r, _ = Of(ctx, root, cache, "store/store.go", Options{Match: "Name"})
+	if got := r.Text(); !strings.Contains(got, "read one: read_symbol id=store/store.go:Repository.Name\n") {
+		t.Errorf("match=Name hint:\n%s", got)
 	}
 	if _, err := Of(ctx, root, cache, ".", Options{Match: "[x"}); err == nil || !strings.Contains(err.Error(), "not a valid glob") {
 		t.Errorf("bad glob: %v", err)

@@ -36,6 +36,14 @@ const symbolIDForm = "path:name, path:Type.method or path:line:name (e.g. store/
 // that separates an id's path from the rest.
 var idLine = regexp.MustCompile(`:[Ll]?(\d+)(?::|$)`)
 
+// idPlace matches a place as the tools print it: path:START-END or
+// path:LINE:COL.
+var idPlace = regexp.MustCompile(`^(.+?):(\d+)(?:-\d+|:\d+)$`)
+
+func allDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
 // symbolID is one reading of an id: a path, and a line (0 when not
 // given) and/or a name.
 type symbolID struct {
@@ -54,10 +62,16 @@ func parseSymbolID(id string) ([]symbolID, error) {
 		return nil, fmt.Errorf("read_symbol: id %q has no path; write it as %s", id, symbolIDForm)
 	}
 	var out []symbolID
+	// The places other tools print: path:START-END (read, read_symbol) and
+	// path:LINE:COL (search) name the symbol there.
+	if m := idPlace.FindStringSubmatch(id); m != nil {
+		line, _ := strconv.Atoi(m[2])
+		out = append(out, symbolID{path: m[1], line: line})
+	}
 	for _, m := range idLine.FindAllStringSubmatchIndex(id, -1) {
 		path, name := id[:m[0]], strings.TrimSpace(id[m[1]:])
 		line, err := strconv.Atoi(id[m[2]:m[3]])
-		if path == "" || err != nil {
+		if path == "" || err != nil || allDigits(name) {
 			continue
 		}
 		if line < 1 {
@@ -73,6 +87,9 @@ func parseSymbolID(id string) ([]symbolID, error) {
 		if path != "" && name != "" && !startsWithDigit(name) {
 			out = append(out, symbolID{path: path, name: name})
 		}
+	}
+	if len(out) == 0 && !strings.Contains(id, ":") && workspace.LanguageFor(id) != nil {
+		return nil, fmt.Errorf("read_symbol: id %q is a file without a symbol name; write it as %s:Name (outline path=%s lists the names)", id, id, id)
 	}
 	if len(out) == 0 && !strings.Contains(id, ":") && id != "" {
 		return nil, fmt.Errorf("read_symbol: id %q names no file; write it as %s; to find the file that defines it: outline path=. match=%s", id, symbolIDForm, lastPart(id))
@@ -150,6 +167,10 @@ func resolveSymbol(f *File, want symbolID) (*Symbol, error) {
 		if s := innermostAt(f.Symbols, want.line); s != nil {
 			return s, nil
 		}
+		if want.line > f.Lines {
+			return nil, fmt.Errorf("read_symbol: %s has %d lines, so no symbol covers line %d; outline path=%s lists its symbols",
+				f.Path, f.Lines, want.line, f.Path)
+		}
 		return nil, fmt.Errorf("read_symbol: no symbol of %s covers line %d (the file has %d lines); read path=%s offset=%d, or outline path=%s for its symbols",
 			f.Path, want.line, f.Lines, f.Path, want.line, f.Path)
 	}
@@ -217,7 +238,11 @@ func nearName(a, b string) bool {
 }
 
 func lastPart(name string) string {
-	n := normName(name)
+	n := strings.ReplaceAll(name, "::", ".")
+	if i := strings.IndexAny(n, "( "); i >= 0 {
+		n = n[:i] // a signature pasted after the name
+	}
+	n = normName(n)
 	if i := strings.LastIndexByte(n, '.'); i >= 0 {
 		return n[i+1:]
 	}

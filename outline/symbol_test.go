@@ -180,6 +180,9 @@ func TestReadSymbolByName(t *testing.T) {
 		"store/store.go:70":              "store/store.go:66-74 Store.Add(it Item) error", // the symbol around line 70
 		"store/store.go:49":              "store/store.go:49 List() []Item",               // the innermost one
 		"store/store.go:L18":             "store/store.go:18 const InStock State = iota",
+		// The places other tools print.
+		"store/store.go:66-74": "store/store.go:66-74 Store.Add(it Item) error", // read_symbol's own header
+		"store/store.go:67:2":  "store/store.go:66-74 Store.Add(it Item) error", // a search match
 	} {
 		st, err := ReadSymbol(ctx, root, cache, id, Budget{})
 		if err != nil {
@@ -194,10 +197,12 @@ func TestReadSymbolByName(t *testing.T) {
 		// Name is a Store method and a Repository method.
 		"store/store.go:Name": {"2 symbols of store/store.go are named Name", "read_symbol id=store/store.go:Repository.Name", "read_symbol id=store/store.go:Store.Name"},
 		// Wrong case, a typo: the right id is named.
-		"store/store.go:store.add": {"no symbol named store.add; did you mean:\n  read_symbol id=store/store.go:Store.Add"},
-		"store/store.go:Store.Ad":  {"did you mean:\n  read_symbol id=store/store.go:Store.Add"},
-		"store/store.go:new":       {"did you mean:\n  read_symbol id=store/store.go:New"},
-		"store/store.go:1000":      {"no symbol of store/store.go covers line 1000 (the file has 119 lines)"},
+		"store/store.go:store.add":                {"no symbol named store.add; did you mean:\n  read_symbol id=store/store.go:Store.Add"},
+		"store/store.go:Store.Ad":                 {"did you mean:\n  read_symbol id=store/store.go:Store.Add"},
+		"store/store.go:new":                      {"did you mean:\n  read_symbol id=store/store.go:New"},
+		"store/store.go:1000":                     {"store/store.go has 119 lines, so no symbol covers line 1000; outline path=store/store.go"},
+		"store/store.go":                          {`id "store/store.go" is a file without a symbol name; write it as store/store.go:Name`},
+		"store/store.go:Delete(sku string) error": {"match=Delete"},
 	} {
 		_, err := ReadSymbol(ctx, root, cache, id, Budget{})
 		for _, w := range wants {

@@ -41,7 +41,7 @@ func (f *File) Text() string { return f.text(false) }
 //	17-21 const InStock, LowStock, SoldOut
 //	58-60 New(name string) *Store
 //	66-74 Store.Add(it Item) error
-//	read one symbol: read_symbol id=store/store.go:Store.Add
+//	read one: read_symbol id=store/store.go:New
 //
 // The detail form adds each symbol's doc summary after the language's
 // comment marker, decorators, every member of a group, and the
@@ -74,8 +74,12 @@ func (f *File) text(detail bool) string {
 		}
 		b.WriteString("\n")
 	}
-	if ex := exampleSymbol(f.Symbols); ex != nil {
-		id, _ := idFor(f.Symbols, ex)
+	all := f.all
+	if all == nil {
+		all = f.Symbols
+	}
+	if ex := exampleSymbol(f.Symbols, all); ex != nil {
+		id, _ := idFor(all, ex)
 		fmt.Fprintf(&b, "read one: read_symbol id=%s:%s\n", f.Path, id)
 	}
 	return b.String()
@@ -92,14 +96,14 @@ type symbolWriter struct {
 // at top level or in a class, which hold definitions (Python's
 // try/except imports, version checks).
 func (w *symbolWriter) list(syms []*Symbol, depth int, parent *Symbol) {
+	if !w.detail {
+		syms = named(syms)
+	}
 	for i := 0; i < len(syms); i++ {
 		s := syms[i]
 		if !w.detail {
 			if isBlockKind(s.Kind) && parent != nil && isCallable(parent.Kind) {
 				continue
-			}
-			if s.Name == "_" {
-				continue // declares nothing a caller can name (var _ I = T{})
 			}
 			if n := foldRun(syms[i:]); n > 1 {
 				w.folded(syms[i:i+n], depth)
@@ -113,6 +117,18 @@ func (w *symbolWriter) list(syms []*Symbol, depth int, parent *Symbol) {
 		}
 		w.list(s.Children, depth+1, s)
 	}
+}
+
+// named drops the symbols that declare nothing a caller can name
+// (Go's var _ I = T{}).
+func named(syms []*Symbol) []*Symbol {
+	out := syms[:0:0]
+	for _, s := range syms {
+		if s.Name != "_" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // foldRun is how many symbols from syms[0] fold onto one lean line:
@@ -170,7 +186,7 @@ func (w *symbolWriter) line(s *Symbol, depth int) {
 	}
 	if folds(s) && !w.detail {
 		names := make([]string, 0, len(s.Children))
-		for _, c := range s.Children {
+		for _, c := range named(s.Children) {
 			names = append(names, c.Name)
 		}
 		fmt.Fprintf(w.b, "%s %s\n", s.Kind, foldNames(names))
@@ -250,17 +266,18 @@ func head(s *Symbol) string {
 	return b.String()
 }
 
-// exampleSymbol picks the symbol the read_symbol hint shows: the first
-// method or function (what is read most) that its name alone names, else
-// the first function, else the first addressable symbol.
-func exampleSymbol(syms []*Symbol) *Symbol {
+// exampleSymbol picks the symbol the read_symbol hint shows, among syms
+// (all is the whole file, for ids): the first method or function (what is
+// read most) that a short id names alone, else the first function, else
+// the first addressable symbol.
+func exampleSymbol(syms, all []*Symbol) *Symbol {
 	var firstFunc, first *Symbol
 	var found *Symbol
 	walkQualified(syms, "", func(s *Symbol, _ string) {
 		switch {
 		case found != nil:
 		case isCallable(s.Kind):
-			if _, unique := idFor(syms, s); unique {
+			if _, unique := idFor(all, s); unique {
 				found = s
 			} else if firstFunc == nil {
 				firstFunc = s
