@@ -83,7 +83,7 @@ func (p *Pattern) occurrences(src []byte, limit int) [][]int {
 // skipFiller skips what the matcher ignores between tokens: whitespace,
 // separators and comments in the language's syntax.
 func (p *Pattern) skipFiller(src []byte, at int) int {
-	hash := p.Lang.Name == "python"
+	hash := p.Lang.LineComment == "#"
 	for at < len(src) {
 		c := src[at]
 		switch {

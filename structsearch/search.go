@@ -40,6 +40,8 @@ type Result struct {
 	Invalid   map[string]string `json:"invalid,omitempty"`
 	Files     int               `json:"files"`  // files in a searched language
 	Parsed    int               `json:"parsed"` // files that could match and were parsed
+	// Unreadable lists the directories the walk could not read.
+	Unreadable workspace.UnreadableDirs `json:"unreadable,omitempty"`
 
 	filesIn map[string]int // files searched, by language
 }
@@ -112,7 +114,7 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 	go func() {
 		defer close(jobs)
 		for _, start := range paths {
-			err := root.Walk(ctx, start, func(rel string, d fs.DirEntry) error {
+			err := root.WalkReporting(ctx, start, func(rel string, d fs.DirEntry) error {
 				if d.IsDir() {
 					return nil
 				}
@@ -136,7 +138,7 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 				case <-ctx.Done():
 					return ctx.Err()
 				}
-			})
+			}, res.Unreadable.Add) // the walker owns it until jobs closes
 			if err != nil {
 				walkErr = err
 				return

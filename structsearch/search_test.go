@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"cchub/workspace"
+	"cchub/workspace/wstest"
 )
 
 // writeTree makes a workspace of the given files.
@@ -247,5 +248,21 @@ func TestSearchOddText(t *testing.T) {
 	}
 	if !strings.Contains(text, `$X = "`+strings.Repeat("é", 76)+"...") {
 		t.Errorf("a long capture is not cut to 77 characters:\n%s", text)
+	}
+}
+
+// A directory the walk cannot read is named in the answer, not passed over.
+func TestSearchSaysWhatItCouldNotRead(t *testing.T) {
+	root := writeTree(t, map[string]string{"a.go": "package a\n\nfunc f() { g() }\n"})
+	bad, reason := wstest.UnreadableDir(t, root.Dir())
+	r, err := Search(context.Background(), root, Options{Pattern: "g()", Lang: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Unreadable) != 1 || r.Unreadable[0].Path != bad {
+		t.Fatalf("unreadable = %v, want %s", r.Unreadable, bad)
+	}
+	if want := "(" + reason + "); their files were not searched]"; !strings.Contains(r.Text(TextOptions{}), want) {
+		t.Errorf("text lacks %q:\n%s", want, r.Text(TextOptions{}))
 	}
 }

@@ -33,7 +33,7 @@ func (r *Result) Text(o TextOptions) string {
 			b.WriteString(" No file in those languages was searched: check the paths, and lang if you set it.")
 		}
 		b.WriteString("\n")
-		r.invalidNote(&b)
+		r.notes(&b)
 		return b.String()
 	}
 	fmt.Fprintf(&b, "Found %s in %s (%s)\n", plural(len(r.Matches), "match", "matches"), plural(len(files), "file", "files"), r.langSummary())
@@ -76,7 +76,7 @@ func (r *Result) Text(o TextOptions) string {
 	if len(shown) < len(r.Matches) {
 		fmt.Fprintf(&b, "[showing %d of %d matches; narrow with a path or a more specific pattern, or ask for counts per file]\n", len(shown), len(r.Matches))
 	}
-	r.invalidNote(&b)
+	r.notes(&b)
 	return b.String()
 }
 
@@ -99,6 +99,13 @@ func (r *Result) langSummary() string {
 		names = r.Languages
 	}
 	return "as " + strings.Join(names, ", ")
+}
+
+// notes says what was not searched: languages the pattern is not valid
+// in, directories that could not be read.
+func (r *Result) notes(b *strings.Builder) {
+	r.invalidNote(b)
+	b.WriteString(r.Unreadable.Note("their files were not searched"))
 }
 
 func (r *Result) invalidNote(b *strings.Builder) {
