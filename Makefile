@@ -36,6 +36,7 @@ check-peers:
 	command -v node >/dev/null || { echo "node is needed by the tests (the TypeScript MCP client): Node.js 20 or later, e.g. apt-get install nodejs npm" >&2; ok=0; }; \
 	command -v npm >/dev/null || { echo "npm is needed by the tests (it installs the TypeScript MCP client): apt-get install npm" >&2; ok=0; }; \
 	command -v python3 >/dev/null || { echo "python3 is needed by the tests (outline/edit/search corpora: its standard library): apt-get install python3" >&2; ok=0; }; \
+	command -v git >/dev/null || { echo "git is needed by the tests (a real git diff sent to apply_patch): apt-get install git" >&2; ok=0; }; \
 	command -v "$$($(GO) env CC)" >/dev/null || { echo "a C compiler ($$($(GO) env CC)) is needed: the tree-sitter grammars are cgo, and so is -race: apt-get install gcc" >&2; ok=0; }; \
 	[ $$ok = 1 ]
 

@@ -17,8 +17,8 @@ trap 'rm -rf "$tmp"' EXIT
 cp -r testdata/workspaces/go "$tmp/ws"
 python3 -c 'import sys; sys.stdout.write("package main\n" + "".join("// generated line %d of a long file, long enough to need more than one page of output\n" % i for i in range(1, 5001)))' >"$tmp/ws/big.go"
 
-python3 >"$tmp/script.json" <<'PY'
-import json
+python3 - "$tmp/names.json" >"$tmp/script.json" <<'PY'
+import json, sys
 diff = "--- a/store/store.go\n+++ b/store/store.go\n@@ -58,3 +58,3 @@\n-func New(name string) *Store {\n+func New(name string) *Store { // new\n"
 steps = [
     ("misspelled path", "read", {"path": "store/stroe.go"}),
@@ -46,9 +46,8 @@ for name, tool, args in steps:
         continue
     script.append({"tool": tool, "args": args, "raw": True})
 print(json.dumps(script))
-json.dump([s[0] for s in steps], open("names.json", "w"))
+json.dump([s[0] for s in steps], open(sys.argv[1], "w"))
 PY
-mv names.json "$tmp/names.json"
 
 (cd "$tmp/ws" && node "$client" "$tmp/script.json" -- "$bin" mcp --root . >"$tmp/out.jsonl")
 

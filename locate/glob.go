@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -64,7 +65,7 @@ func Glob(ctx context.Context, root *workspace.Root, opts GlobOptions) (*GlobRes
 		return nil, err
 	}
 	if !st.IsDir() {
-		return nil, fmt.Errorf("glob: %s is a file, not a directory; glob under its directory %s, or read the file", rel, parentDir(rel))
+		return nil, fmt.Errorf("glob: %s is a file, not a directory; glob under its directory %s, or read the file", rel, path.Dir(rel))
 	}
 	match, err := newPathGlob(root, opts.Pattern, rel)
 	if err != nil {
@@ -231,11 +232,4 @@ func displayDir(rel string) string {
 		return "the workspace root"
 	}
 	return rel + "/"
-}
-
-func parentDir(rel string) string {
-	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
-		return rel[:i]
-	}
-	return "."
 }

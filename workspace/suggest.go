@@ -21,8 +21,8 @@ func (e *NotFoundError) Error() string {
 	if len(e.Suggestions) > 0 {
 		return "no such file: " + e.Path + "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"
 	}
-	parent := "its parent directory " + parentDir(e.Path)
-	if parentDir(e.Path) == "." {
+	parent := "its parent directory " + path.Dir(e.Path)
+	if path.Dir(e.Path) == "." {
 		parent = `the workspace root (path ".")`
 	}
 	return "no such file: " + e.Path + "; glob for its name (e.g. \"**/" + path.Base(e.Path) + "\") or read " + parent
@@ -155,12 +155,4 @@ func (root *Root) ResolveExisting(ctx context.Context, path string) (abs, rel st
 		return "", "", nil, err
 	}
 	return abs, rel, st, nil
-}
-
-// parentDir is the directory holding rel, "." at the top.
-func parentDir(rel string) string {
-	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
-		return rel[:i]
-	}
-	return "."
 }
