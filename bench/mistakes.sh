@@ -19,7 +19,7 @@ python3 -c 'import sys; sys.stdout.write("package main\n" + "".join("// generate
 
 python3 - "$tmp/names.json" >"$tmp/script.json" <<'PY'
 import json, sys
-diff = "--- a/store/store.go\n+++ b/store/store.go\n@@ -58,3 +58,3 @@\n-func New(name string) *Store {\n+func New(name string) *Store { // new\n"
+diff = "--- a/store/store.go\n+++ b/store/store.go\n@@ -58 +58 @@\n-func New(name string) *Store {\n+func New(name string) *Store { // new\n"
 steps = [
     ("misspelled path", "read", {"path": "store/stroe.go"}),
     ("wrong-case symbol", "read_symbol", {"id": "store/store.go:store.add"}),

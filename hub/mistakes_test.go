@@ -148,8 +148,11 @@ func TestMCPUsualMistakesTeachACallThatWorks(t *testing.T) {
 	mistake("unknown field", "read", map[string]any{"path": "store/store.go", "encoding": "utf-8"}, `unknown field "encoding"`, "read takes path, and optionally offset, limit")
 
 	// 15. A unified diff sent to apply_patch.
-	diff := "--- a/store/store.go\n+++ b/store/store.go\n@@ -58,3 +58,3 @@\n-func New(name string) *Store {\n+func New(name string) *Store { // new\n"
-	mistake("unified diff", "apply_patch", map[string]any{"patch": diff}, "*** Begin Patch")
+	diff := "--- a/store/store.go\n+++ b/store/store.go\n@@ -58 +58 @@\n-func New(name string) *Store {\n+func New(name string) *Store { // new\n"
+	text = mistake("unified diff", "apply_patch", map[string]any{"patch": diff}, "this is a unified diff", "*** Begin Patch\n*** Update File: store/store.go\n@@\n-func New")
+	if i := strings.Index(text, "*** Begin Patch\n"); i >= 0 {
+		works("unified diff", "apply_patch", map[string]any{"patch": text[i:]})
+	}
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
