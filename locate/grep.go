@@ -256,6 +256,8 @@ func (w *grepWorker) read(abs string) ([]byte, error) {
 // search finds the matching lines of one file's data.
 func (w *grepWorker) search(seq int, rel string, data []byte) {
 	w.searched++
+	// The byte-order mark is not text: ^ matches after it, as read shows.
+	data, _ = workspace.CutBOM(data)
 	// Text and line numbers cost time; skip them when this file comes after
 	// enough kept matches to fill the result.
 	keep := w.keptMatches < w.limit || seq < w.kept[0].seq
@@ -288,9 +290,6 @@ func (w *grepWorker) search(seq int, rel string, data []byte) {
 
 func newGrepMatch(rel string, line int, text []byte) GrepMatch {
 	text = workspace.TrimCR(text)
-	if line == 1 {
-		text, _ = workspace.CutBOM(text)
-	}
 	g := GrepMatch{Path: rel, Line: line}
 	if len(text) > MaxLineChars {
 		if n := utf8.RuneCount(text); n > MaxLineChars {

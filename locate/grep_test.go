@@ -432,3 +432,17 @@ func TestGrepAndReadSkipPipes(t *testing.T) {
 		t.Errorf("read of a pipe: %v", err)
 	}
 }
+
+// A file that starts with a byte-order mark: ^ matches its first line as
+// read shows it, and the match's text carries no BOM.
+func TestGrepAnchorsAfterTheBOM(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "bom.go"), []byte("\ufeffpackage b\n\nfunc G() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := openRoot(t, dir)
+	res := grep(t, root, GrepOptions{Pattern: "^package"})
+	if res.Total != 1 || res.Matches[0].Line != 1 || res.Matches[0].Text != "package b" {
+		t.Fatalf("^package on a BOM file: %+v", res.Matches)
+	}
+}

@@ -164,8 +164,10 @@ func noSuchFile(ctx context.Context, root *workspace.Root, ids []symbolID) error
 // resolveSymbol finds the one symbol want names in f.
 func resolveSymbol(f *File, want symbolID) (*Symbol, error) {
 	if want.name == "" {
-		if s := innermostAt(f.Symbols, want.line); s != nil {
-			return s, nil
+		if at := innermostAt(f.Symbols, want.line); len(at) == 1 {
+			return at[0], nil
+		} else if len(at) > 1 {
+			return nil, fmt.Errorf("read_symbol: %d symbols of %s are on line %d; ask for one:%s", len(at), f.Path, want.line, candidateIDs(f, at))
 		}
 		if want.line > f.Lines {
 			return nil, fmt.Errorf("read_symbol: %s has %d lines, so no symbol covers line %d; outline path=%s lists its symbols",
@@ -380,20 +382,20 @@ func qualifiedIn(syms []*Symbol, target *Symbol) string {
 	return name
 }
 
-// innermostAt returns the innermost addressable symbol whose range holds
-// line, or nil.
-func innermostAt(syms []*Symbol, line int) *Symbol {
+// innermostAt returns the innermost addressable symbols whose range
+// holds line: one, or several written side by side on that line.
+func innermostAt(syms []*Symbol, line int) []*Symbol {
+	var out []*Symbol
 	for _, s := range syms {
 		if s.StartLine <= line && line <= s.EndLine {
-			if in := innermostAt(s.Children, line); in != nil {
-				return in
-			}
-			if addressable(s) {
-				return s
+			if in := innermostAt(s.Children, line); len(in) > 0 {
+				out = append(out, in...)
+			} else if addressable(s) {
+				out = append(out, s)
 			}
 		}
 	}
-	return nil
+	return out
 }
 
 // symbolAtLine returns the first addressable symbol starting at line.

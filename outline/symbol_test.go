@@ -312,3 +312,22 @@ func TestOutlineIDsRoundTrip(t *testing.T) {
 	}
 	t.Logf("read %d symbols back by their ids", read)
 }
+
+// Two functions on one line: path:LINE names neither alone, and says so.
+func TestReadSymbolTwoOnOneLine(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "two.js"), []byte("function a() {} function b() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root, _ := workspace.Open(dir)
+	cache := workspace.NewParseCache(0)
+	_, err := ReadSymbol(context.Background(), root, cache, "two.js:1", Budget{})
+	for _, w := range []string{"2 symbols of two.js are on line 1", "read_symbol id=two.js:a", "read_symbol id=two.js:b"} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("error %v lacks %q", err, w)
+		}
+	}
+	if st, err := ReadSymbol(context.Background(), root, cache, "two.js:b", Budget{}); err != nil || st.Symbol.Name != "b" {
+		t.Errorf("two.js:b: %v", err)
+	}
+}
