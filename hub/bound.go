@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"path/filepath"
+	"path"
 	"sort"
 	"strings"
 	"time"
@@ -76,33 +76,47 @@ func Bound(root *workspace.Root, tool, text, hint string) string {
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 func spill(root *workspace.Root, tool, text string) (string, error) {
-	dir, err := root.EnsureStateDir()
+	dir, err := root.OpenStateDir(spillDir)
 	if err != nil {
 		return "", err
 	}
-	dir = filepath.Join(dir, "spill")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
+	defer dir.Close()
 	var rnd [4]byte
 	rand.Read(rnd[:])
 	name := fmt.Sprintf("%s-%s-%s.txt", tool, time.Now().UTC().Format("20060102-150405"), hex.EncodeToString(rnd[:]))
-	abs := filepath.Join(dir, name)
-	if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
+	f, err := dir.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return "", err
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		dir.Remove(name)
+		return "", err
+	}
+	if err := f.Close(); err != nil {
 		return "", err
 	}
 	pruneSpills(dir, maxSpillFiles)
-	return root.Rel(abs), nil
+	return path.Join(workspace.StateDir, spillDir, name), nil
 }
+
+// spillDir is where, under the state directory, cut outputs are saved.
+const spillDir = "spill"
 
 // maxSpillFiles is how many spilled outputs are kept; a model follows up on
 // the last few, not on last week's.
 const maxSpillFiles = 50
 
 // pruneSpills removes the oldest spill files past keep. Names start with
-// the tool and a UTC timestamp, so modification time orders them.
-func pruneSpills(dir string, keep int) {
-	entries, err := os.ReadDir(dir)
+// the tool and a UTC timestamp, so modification time orders them. Only
+// regular files are removed, through the state directory's handle.
+func pruneSpills(dir *os.Root, keep int) {
+	d, err := dir.Open(".")
+	if err != nil {
+		return
+	}
+	entries, err := d.ReadDir(-1)
+	d.Close()
 	if err != nil || len(entries) <= keep {
 		return
 	}
@@ -112,12 +126,12 @@ func pruneSpills(dir string, keep int) {
 	}
 	var all []spilled
 	for _, e := range entries {
-		if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+		if info, err := dir.Lstat(e.Name()); err == nil && info.Mode().IsRegular() {
 			all = append(all, spilled{e.Name(), info.ModTime()})
 		}
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].mod.After(all[j].mod) })
 	for _, s := range all[min(keep, len(all)):] {
-		os.Remove(filepath.Join(dir, s.name))
+		dir.Remove(s.name)
 	}
 }

@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -82,5 +83,38 @@ func TestBoundKeepsOnlyRecentSpills(t *testing.T) {
 	}
 	if len(entries) != maxSpillFiles {
 		t.Fatalf("%d spill files kept, want %d", len(entries), maxSpillFiles)
+	}
+}
+
+// A state directory that is a symlink is refused, never followed: neither
+// a spill file nor the cleanup of old ones touches anything outside the
+// root, whether .cchub or .cchub/spill is the link.
+func TestBoundNeverFollowsASymlinkedStateDirectory(t *testing.T) {
+	text := strings.Repeat("z\n", MaxResultLines+1)
+	for _, link := range []string{workspace.StateDir, filepath.Join(workspace.StateDir, "spill")} {
+		t.Run(link, func(t *testing.T) {
+			r := testRoot(t)
+			outside := t.TempDir()
+			for i := 0; i < 80; i++ {
+				if err := os.WriteFile(filepath.Join(outside, fmt.Sprintf("keep-%02d.txt", i)), []byte("mine\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			os.MkdirAll(filepath.Dir(filepath.Join(r.Dir(), link)), 0o755)
+			if err := os.Symlink(outside, filepath.Join(r.Dir(), link)); err != nil {
+				t.Fatal(err)
+			}
+			var got string
+			for i := 0; i < maxSpillFiles+10; i++ {
+				got = Bound(r, "t", text, "")
+			}
+			if !strings.Contains(got, "is a symlink") || !strings.Contains(got, "could not be saved") {
+				t.Errorf("the cut note does not say why nothing was saved:\n%s", got[len(got)-300:])
+			}
+			entries, _ := os.ReadDir(outside)
+			if len(entries) != 80 {
+				t.Errorf("%d files outside the root, want the 80 that were there", len(entries))
+			}
+		})
 	}
 }

@@ -131,18 +131,62 @@ func WriteAtomic(abs string, data []byte, perm fs.FileMode) error {
 	return nil
 }
 
-// EnsureStateDir creates <root>/.cchub with its own .gitignore ("*") so it
-// never shows in git status, and returns its absolute path.
-func (r *Root) EnsureStateDir() (string, error) {
-	dir := filepath.Join(r.dir, StateDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("workspace: create %s: %w", StateDir, err)
+// OpenStateDir opens <root>/.cchub/sub (sub may be "" for .cchub itself),
+// creating it, and .cchub's own .gitignore ("*") so it never shows in git
+// status. Everything cchub keeps is created and removed through the
+// returned handle, which nothing in it can lead outside of; a state
+// directory that is a symlink, or not a directory, is refused rather than
+// followed. The caller closes the handle.
+func (r *Root) OpenStateDir(sub string) (*os.Root, error) {
+	top, err := os.OpenRoot(r.dir)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: open the root: %w", err)
 	}
-	gi := filepath.Join(dir, ".gitignore")
-	if _, err := os.Stat(gi); errors.Is(err, fs.ErrNotExist) {
-		if err := os.WriteFile(gi, []byte("*\n"), 0o644); err != nil {
-			return "", err
+	defer top.Close()
+	state, err := openRealDir(top, StateDir)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := state.Lstat(".gitignore"); errors.Is(err, fs.ErrNotExist) {
+		if err := state.WriteFile(".gitignore", []byte("*\n"), 0o644); err != nil {
+			state.Close()
+			return nil, fmt.Errorf("workspace: %s/.gitignore: %w", StateDir, err)
 		}
 	}
-	return dir, nil
+	if sub == "" {
+		return state, nil
+	}
+	defer state.Close()
+	return openRealDir(state, sub)
+}
+
+// openRealDir opens (making it if absent) the directory name in parent,
+// refusing one that is a symlink or no directory.
+func openRealDir(parent *os.Root, name string) (*os.Root, error) {
+	show := filepath.Join(StateDir, name)
+	if name == StateDir {
+		show = StateDir
+	}
+	st, err := parent.Lstat(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := parent.Mkdir(name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("workspace: create %s: %w", show, err)
+		}
+		st, err = parent.Lstat(name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("workspace: %s: %w", show, err)
+	}
+	if !st.IsDir() {
+		what := "is not a directory"
+		if st.Mode()&fs.ModeSymlink != 0 {
+			what = "is a symlink"
+		}
+		return nil, fmt.Errorf("workspace: %s %s; cchub keeps its state only in a real directory inside the root: remove it (it holds nothing but caches)", show, what)
+	}
+	d, err := parent.OpenRoot(name)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: open %s: %w", show, err)
+	}
+	return d, nil
 }
