@@ -259,3 +259,29 @@ func TestMCPLongReadsPageByLinesToo(t *testing.T) {
 		}
 	}
 }
+
+// A huge limit is capped at what a result can hold, not trusted: the
+// answer is the same as with the cap.
+func TestMCPHugeLimitsAreCapped(t *testing.T) {
+	ws := copyWorkspace(t, "go")
+	var b strings.Builder
+	for i := 0; i < maxLimit+500; i++ {
+		b.WriteString("match me\n")
+	}
+	os.WriteFile(filepath.Join(ws, "many.txt"), []byte(b.String()), 0o644)
+	cs := connect(t, newTestHub(t, ws))
+	huge, _ := callText(t, cs, "grep", map[string]any{"pattern": "match me", "limit": 1000000000})
+	capped, _ := callText(t, cs, "grep", map[string]any{"pattern": "match me", "limit": maxLimit})
+	strip := regexp.MustCompile(`\.cchub/spill/\S+`)
+	if strip.ReplaceAllString(huge, "") != strip.ReplaceAllString(capped, "") {
+		t.Errorf("limit 1e9 and limit %d answer differently", maxLimit)
+	}
+	m := regexp.MustCompile(`saved to (\.cchub/spill/\S+?);`).FindStringSubmatch(huge)
+	if m == nil {
+		t.Fatalf("no spill file named:\n%s", huge[len(huge)-300:])
+	}
+	full, _ := os.ReadFile(filepath.Join(ws, m[1]))
+	if n := strings.Count(string(full), "\tmatch me\n"); n != maxLimit {
+		t.Errorf("the spill file holds %d matches, want the cap, %d", n, maxLimit)
+	}
+}

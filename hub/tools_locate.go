@@ -42,6 +42,14 @@ type readSymbolIn struct {
 	ID string `json:"id" jsonschema:"path:Name, path:Type.method or path:line:Name, e.g. store/store.go:New or store/store.go:Store.Add; path:line reads the symbol around that line"`
 }
 
+// maxLimit is the most entries a model's glob, grep or search may ask
+// for: past the bound they go to a spill file to grep, which stays useful
+// up to a point; a huge limit would hold every match in memory first.
+const maxLimit = 10_000
+
+// capLimit bounds a limit a model asks for; 0 keeps the tool's default.
+func capLimit(n int) int { return min(max(n, 0), maxLimit) }
+
 // maxDirFiles bounds the files a directory outline parses for a model;
 // the CLI parses them all.
 const maxDirFiles = 200
@@ -73,7 +81,7 @@ func addLocateTools(s *mcp.Server, h *Hub) {
 	addTool(s, h, toolSpec{name: "glob", description: locate.GlobDescription, readOnly: true,
 		hint: "use a narrower pattern or path"},
 		func(ctx context.Context, run *Run, in globIn) (string, error) {
-			r, err := h.Glob(ctx, locate.GlobOptions{Pattern: in.Pattern, Path: in.Path, Limit: in.Limit})
+			r, err := h.Glob(ctx, locate.GlobOptions{Pattern: in.Pattern, Path: in.Path, Limit: capLimit(in.Limit)})
 			if err != nil {
 				return "", err
 			}
@@ -82,7 +90,7 @@ func addLocateTools(s *mcp.Server, h *Hub) {
 	addTool(s, h, toolSpec{name: "grep", description: locate.GrepDescription, readOnly: true,
 		hint: "add include or path, or a more specific pattern"},
 		func(ctx context.Context, run *Run, in grepIn) (string, error) {
-			r, err := h.Grep(ctx, locate.GrepOptions{Pattern: in.Pattern, Literal: in.Literal, IgnoreCase: in.IgnoreCase, Path: in.Path, Include: in.Include, Limit: in.Limit})
+			r, err := h.Grep(ctx, locate.GrepOptions{Pattern: in.Pattern, Literal: in.Literal, IgnoreCase: in.IgnoreCase, Path: in.Path, Include: in.Include, Limit: capLimit(in.Limit)})
 			if err != nil {
 				return "", err
 			}

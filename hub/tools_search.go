@@ -28,8 +28,8 @@ func addSearchTools(s *mcp.Server, h *Hub) {
 			if err != nil {
 				return "", err
 			}
-			limit := in.Limit
-			if limit <= 0 {
+			limit := capLimit(in.Limit)
+			if limit == 0 {
 				limit = 50
 			}
 			return r.Text(structsearch.TextOptions{Limit: limit, Counts: in.Counts}), nil
