@@ -144,11 +144,11 @@ func (f *Files) Write(path, content string, opts WriteOptions, seen *Seen) (*Wri
 		return nil, err
 	}
 	defer f.lock(abs)()
-	st, statErr := os.Stat(abs)
-	if statErr == nil && st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory; give a file path", rel)
+	st, err := workspace.StatWritable(abs, rel)
+	if err != nil {
+		return nil, err
 	}
-	created := statErr != nil
+	created := st == nil
 	data := []byte(content)
 	if !created {
 		old, err := os.ReadFile(abs)

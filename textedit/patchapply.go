@@ -201,7 +201,12 @@ func commit(plan []planned) error {
 	}
 	for _, p := range plan {
 		o := original{abs: p.abs}
-		if st, err := os.Stat(p.abs); err == nil {
+		st, err := workspace.StatWritable(p.abs, p.rel)
+		if err != nil {
+			undo()
+			return fmt.Errorf("textedit: patch: %w; nothing was changed", err)
+		}
+		if st != nil {
 			data, err := os.ReadFile(p.abs)
 			if err != nil {
 				undo()
@@ -209,7 +214,6 @@ func commit(plan []planned) error {
 			}
 			o.exists, o.data, o.mode = true, data, st.Mode().Perm()
 		}
-		var err error
 		if p.remove {
 			err = os.Remove(p.abs)
 		} else {

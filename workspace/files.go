@@ -62,6 +62,24 @@ func ReadText(abs, rel string) ([]byte, error) {
 	return data, nil
 }
 
+// StatWritable stats the file a write would replace: nil info when it does
+// not exist, an error when it is a directory or not a regular file (a
+// named pipe or a device would block or never end when read or replaced).
+func StatWritable(abs, rel string) (fs.FileInfo, error) {
+	st, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case st.IsDir():
+		return nil, fmt.Errorf("%s is a directory; give a file path", rel)
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is a %s, not a regular file; cchub reads and writes only regular files", rel, kindOf(st.Mode()))
+	}
+	return st, nil
+}
+
 func kindOf(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeNamedPipe != 0:
