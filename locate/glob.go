@@ -8,7 +8,6 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -132,7 +131,7 @@ func (r *GlobResult) Text() string {
 	}
 	if r.Truncated {
 		fmt.Fprintf(&b, "[showing %s of %s files, newest first; narrow the pattern or path]\n",
-			thousands(len(r.Files)), thousands(r.Total))
+			workspace.Thousands(len(r.Files)), workspace.Thousands(r.Total))
 	}
 	b.WriteString(r.Unreadable.Note("their files are not listed"))
 	return b.String()
@@ -198,32 +197,12 @@ func (g *pathGlob) Match(rel string) bool {
 	return doublestar.MatchUnvalidated(g.pattern, rel)
 }
 
-// thousands formats n with comma separators: 2345 → "2,345".
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
 // plural returns "1 file" or "2,345 files".
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return thousands(n) + " " + many
+	return workspace.Thousands(n) + " " + many
 }
 
 // displayDir names a root-relative directory in messages.

@@ -216,7 +216,7 @@ func (l ReadLine) text() string {
 	var b strings.Builder
 	t := l.Text
 	if l.Chars > 0 {
-		t += fmt.Sprintf(" … [line cut: showing %s of %s chars]", thousands(MaxLineChars), thousands(l.Chars))
+		t += workspace.LineCutNote(l.Chars)
 	}
 	workspace.WriteLine(&b, l.Line, t)
 	return b.String()
@@ -297,7 +297,7 @@ func (r *ReadResult) fit(maxBytes int) {
 // byteSize writes a size for a message: "48 KB" or "300 bytes".
 func byteSize(n int) string {
 	if n >= 1024 && n%1024 == 0 {
-		return thousands(n/1024) + " KB"
+		return workspace.Thousands(n/1024) + " KB"
 	}
 	return plural(n, "byte", "bytes")
 }
@@ -526,7 +526,7 @@ func (r *ReadResult) dirFooter(last, next int) string {
 	if r.Offset <= 1 && next == 0 {
 		return fmt.Sprintf("[end of directory %s, %s]\n", displayDir(r.Path), plural(r.Total, "entry", "entries"))
 	}
-	return fmt.Sprintf("[entries %d-%d of %s; %s", r.Offset, last, thousands(r.Total), r.footer(next)[1:])
+	return fmt.Sprintf("[entries %d-%d of %s; %s", r.Offset, last, workspace.Thousands(r.Total), r.footer(next)[1:])
 }
 
 func (r *ReadResult) dirHeader() string {

@@ -433,13 +433,17 @@ var blockKinds = map[string]string{
 	"match_statement": "match", "match_expression": "match",
 }
 
-func isBlockKind(kind string) bool {
-	switch kind {
-	case "if", "for", "while", "loop", "do", "switch", "select", "try", "with", "match":
-		return true
+// blockKindNames are the kinds blockKinds gives: a symbol of one is a
+// block, not a declaration.
+var blockKindNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range blockKinds {
+		m[k] = true
 	}
-	return false
-}
+	return m
+}()
+
+func isBlockKind(kind string) bool { return blockKindNames[kind] }
 
 // addBlocks lists the top-level control-flow blocks of body as children of
 // s when s is longer than the threshold.

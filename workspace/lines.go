@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"bytes"
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -73,9 +72,34 @@ func ClipLine(s string) string {
 	cut := 0
 	for i := range s {
 		if cut == MaxLineChars {
-			return s[:i] + fmt.Sprintf(" … [line cut: showing %d of %d chars]", MaxLineChars, n)
+			return s[:i] + LineCutNote(n)
 		}
 		cut++
 	}
 	return s
+}
+
+// LineCutNote is what follows a line cut at MaxLineChars of its chars.
+func LineCutNote(chars int) string {
+	return " … [line cut: showing " + Thousands(MaxLineChars) + " of " + Thousands(chars) + " chars]"
+}
+
+// Thousands formats n with comma separators: 2345 → "2,345".
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
 }
