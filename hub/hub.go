@@ -46,7 +46,7 @@ func Open(dir string, o Options) (*Hub, error) {
 // Close releases what the hub holds: cached trees now, servers later.
 func (h *Hub) Close() error {
 	h.Parses.Close()
-	return nil
+	return h.Root.Close()
 }
 
 // Glob lists files matching a pattern, newest first.

@@ -38,7 +38,7 @@ const patchDescription = "Apply a multi-file patch (add, delete, update, move) i
 func addEditTools(s *mcp.Server, h *Hub) {
 	addTool(s, h, toolSpec{name: "edit", description: editDescription, destructive: true},
 		func(ctx context.Context, r *Run, in editIn) (string, error) {
-			res, err := h.Edit(in.Path, textedit.Change{Old: in.OldString, New: in.NewString, ReplaceAll: in.ReplaceAll}, r)
+			res, err := h.Edit(ctx, in.Path, textedit.Change{Old: in.OldString, New: in.NewString, ReplaceAll: in.ReplaceAll}, r)
 			if err != nil {
 				return "", err
 			}
@@ -46,7 +46,7 @@ func addEditTools(s *mcp.Server, h *Hub) {
 		})
 	addTool(s, h, toolSpec{name: "write", description: "Create a file or replace all of it, atomically. Prefer edit for changes to an existing file.", destructive: true, idempotent: true},
 		func(ctx context.Context, r *Run, in writeIn) (string, error) {
-			res, err := h.Write(in.Path, in.Content, textedit.WriteOptions{KeepStyle: in.KeepLineEnding}, r)
+			res, err := h.Write(ctx, in.Path, in.Content, textedit.WriteOptions{KeepStyle: in.KeepLineEnding}, r)
 			if err != nil {
 				return "", err
 			}
@@ -54,7 +54,7 @@ func addEditTools(s *mcp.Server, h *Hub) {
 		})
 	addTool(s, h, toolSpec{name: "apply_patch", description: patchDescription, destructive: true},
 		func(ctx context.Context, r *Run, in patchIn) (string, error) {
-			res, err := h.ApplyPatch(in.Patch, r)
+			res, err := h.ApplyPatch(ctx, in.Patch, r)
 			if err != nil {
 				return "", err
 			}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"regexp/syntax"
 	"runtime"
 	"sort"
@@ -104,7 +103,7 @@ func Grep(ctx context.Context, root *workspace.Root, opts GrepOptions) (*GrepRes
 		}
 		return nil, fmt.Errorf("grep: %w", err)
 	}
-	abs, rel, st, err := root.ResolveExisting(ctx, opts.Path)
+	_, rel, st, err := root.ResolveExisting(ctx, opts.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -128,11 +127,11 @@ func Grep(ctx context.Context, root *workspace.Root, opts GrepOptions) (*GrepRes
 		// A file named outright is searched even if .gitignore ignores
 		// it or include would not pick it: the caller asked for it.
 		w := newGrepWorker(m.clone(), limit)
-		data, err := w.read(abs)
+		data, err := w.read(root, rel)
 		switch {
-		case errors.Is(err, errTooLarge):
-			return nil, fmt.Errorf("grep: %s is %d bytes, over grep's limit of %d", rel, st.Size(), MaxGrepFileBytes)
-		case errors.Is(err, errNotRegular):
+		case errors.Is(err, workspace.ErrTooLarge):
+			return nil, fmt.Errorf("grep: %s is %s bytes, over grep's limit of %s", rel, workspace.Thousands(int(st.Size())), workspace.Thousands(MaxGrepFileBytes))
+		case errors.Is(err, workspace.ErrNotRegular):
 			return nil, fmt.Errorf("grep: %s is not a regular file (%v); grep searches files and directories", rel, st.Mode().Type())
 		case err != nil:
 			return nil, fmt.Errorf("grep: %w", err)
@@ -160,7 +159,7 @@ func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGl
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w.run(ctx, root.Dir(), jobs)
+			w.run(ctx, root, jobs)
 		}()
 	}
 	seq, visited := 0, false
@@ -218,14 +217,14 @@ func newGrepWorker(m *lineMatcher, limit int) *grepWorker {
 	return &grepWorker{m: m, limit: limit, buf: make([]byte, 0, 256<<10)}
 }
 
-func (w *grepWorker) run(ctx context.Context, rootDir string, jobs <-chan grepJob) {
+func (w *grepWorker) run(ctx context.Context, root *workspace.Root, jobs <-chan grepJob) {
 	for j := range jobs {
 		if ctx.Err() != nil {
 			continue // drain, so the walk never blocks on a full channel
 		}
-		data, err := w.read(filepath.Join(rootDir, filepath.FromSlash(j.path)))
+		data, err := w.read(root, j.path)
 		switch {
-		case errors.Is(err, errTooLarge):
+		case errors.Is(err, workspace.ErrTooLarge):
 			w.large++
 			continue
 		case err != nil:
@@ -238,14 +237,9 @@ func (w *grepWorker) run(ctx context.Context, rootDir string, jobs <-chan grepJo
 	}
 }
 
-var (
-	errTooLarge   = errors.New("too large for grep")
-	errNotRegular = errors.New("not a regular file")
-)
-
-// read reads the file at abs into the worker's buffer, which it reuses.
-func (w *grepWorker) read(abs string) ([]byte, error) {
-	data, err := readFileInto(abs, w.buf, MaxGrepFileBytes)
+// read reads the file rel into the worker's buffer, which it reuses.
+func (w *grepWorker) read(root *workspace.Root, rel string) ([]byte, error) {
+	data, err := root.ReadInto(rel, w.buf, MaxGrepFileBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -8,8 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
+	"path"
 	"strings"
 	"unicode/utf8"
 
@@ -102,7 +101,7 @@ func Read(ctx context.Context, root *workspace.Root, opts ReadOptions) (*ReadRes
 	if opts.Limit < 0 {
 		return nil, fmt.Errorf("read: limit %d is negative; give the number of lines to show, or 0 for %d", opts.Limit, DefaultReadLimit)
 	}
-	abs, rel, st, err := root.ResolveExisting(ctx, opts.Path)
+	_, rel, st, err := root.ResolveExisting(ctx, opts.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +110,7 @@ func Read(ctx context.Context, root *workspace.Root, opts ReadOptions) (*ReadRes
 		limit = DefaultReadLimit
 	}
 	if st.IsDir() {
-		res, err := readDir(ctx, root, abs, rel, offset, limit)
+		res, err := readDir(ctx, root, rel, offset, limit)
 		if err != nil {
 			return nil, err
 		}
@@ -127,10 +126,10 @@ func Read(ctx context.Context, root *workspace.Root, opts ReadOptions) (*ReadRes
 	var whole []byte
 	if st.Size() > workspace.MaxFileBytes {
 		if opts.Offset == 0 && opts.Limit == 0 {
-			_, err := workspace.ReadText(abs, rel) // refuses with advice
+			_, err := root.ReadText(rel) // refuses with advice
 			return nil, err
 		}
-		f, err := os.Open(abs)
+		f, _, err := root.OpenRegular(rel)
 		if err != nil {
 			return nil, err
 		}
@@ -145,7 +144,7 @@ func Read(ctx context.Context, root *workspace.Root, opts ReadOptions) (*ReadRes
 		}
 		src = io.MultiReader(bytes.NewReader(head[:n]), &ctxReader{ctx, f})
 	} else {
-		data, err := workspace.ReadText(abs, rel)
+		data, err := root.ReadText(rel)
 		if err != nil && !errors.Is(err, workspace.ErrInvalidUTF8) {
 			return nil, err
 		}
@@ -444,9 +443,9 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 	return c.r.Read(p)
 }
 
-// readDir lists the entries of the directory abs (rel from the root).
-func readDir(ctx context.Context, root *workspace.Root, abs, rel string, offset, limit int) (*ReadResult, error) {
-	des, err := os.ReadDir(abs)
+// readDir lists the entries of the directory rel.
+func readDir(ctx context.Context, root *workspace.Root, rel string, offset, limit int) (*ReadResult, error) {
+	des, err := root.ReadDir(rel)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", rel, err)
 	}
@@ -478,8 +477,8 @@ func readDir(ctx context.Context, root *workspace.Root, abs, rel string, offset,
 		}
 		e := ReadEntry{Name: name, IsDir: d.IsDir()}
 		if d.Type()&fs.ModeSymlink != 0 {
-			e.Link, _ = os.Readlink(filepath.Join(abs, name))
-			if st, err := os.Stat(filepath.Join(abs, name)); err == nil {
+			e.Link, _ = root.Readlink(path.Join(rel, name))
+			if st, err := root.Stat(path.Join(rel, name)); err == nil {
 				e.IsDir = st.IsDir()
 			}
 		} else if visited && !kept[name] {

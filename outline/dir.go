@@ -64,12 +64,7 @@ func outlineDir(ctx context.Context, root *workspace.Root, cache *workspace.Pars
 			d.countRest(frel) // keep counting what was left out, and where
 			return nil
 		}
-		abs, _, err := root.Resolve(frel)
-		if err != nil {
-			other(frel)
-			return nil
-		}
-		f, _, err := fileOutline(ctx, cache, abs, frel, opts)
+		f, _, err := fileOutline(ctx, root, cache, frel, opts)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()

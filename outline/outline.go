@@ -113,7 +113,7 @@ func Of(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, 
 			return nil, fmt.Errorf("outline: match %q is not a valid glob (%v); use * and ? as wildcards, or a plain part of the name", opts.Match, err)
 		}
 	}
-	abs, rel, st, err := root.ResolveExisting(ctx, p)
+	_, rel, st, err := root.ResolveExisting(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("outline: %w", err)
 	}
@@ -124,7 +124,7 @@ func Of(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, 
 		}
 		return &Result{Dir: d, Detail: opts.Detail}, nil
 	}
-	f, _, err := fileOutline(ctx, cache, abs, rel, opts)
+	f, _, err := fileOutline(ctx, root, cache, rel, opts)
 	if err != nil {
 		return nil, fmt.Errorf("outline: %w", err)
 	}
@@ -148,15 +148,15 @@ func errUnsupported(rel string) error {
 
 // outlineFile reads, parses and outlines one file, and returns its
 // source too.
-func fileOutline(ctx context.Context, cache *workspace.ParseCache, abs, rel string, opts Options) (*File, []byte, error) {
+func fileOutline(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, rel string, opts Options) (*File, []byte, error) {
 	lang := workspace.LanguageFor(rel)
 	if lang == nil {
-		if _, err := workspace.ReadText(abs, rel); errors.Is(err, workspace.ErrBinary) {
+		if _, err := root.ReadText(rel); errors.Is(err, workspace.ErrBinary) {
 			return nil, nil, err // "use read" would not help
 		}
 		return nil, nil, errUnsupported(rel)
 	}
-	src, err := workspace.ReadText(abs, rel)
+	src, err := root.ReadText(rel)
 	if err != nil {
 		return nil, nil, err
 	}

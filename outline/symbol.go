@@ -3,7 +3,6 @@ package outline
 import (
 	"context"
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -119,22 +118,22 @@ func ReadSymbol(ctx context.Context, root *workspace.Root, cache *workspace.Pars
 		return nil, err
 	}
 	want := ids[0]
-	var abs, rel string
+	var rel string
 	found := false
 	for _, c := range ids {
-		a, r, err := root.Resolve(c.path)
+		_, r, err := root.Resolve(c.path)
 		if err != nil {
 			continue
 		}
-		if st, err := os.Stat(a); err == nil && !st.IsDir() {
-			want, abs, rel, found = c, a, r, true
+		if st, err := root.Stat(r); err == nil && !st.IsDir() {
+			want, rel, found = c, r, true
 			break
 		}
 	}
 	if !found {
 		return nil, noSuchFile(ctx, root, ids)
 	}
-	f, src, err := fileOutline(ctx, cache, abs, rel, Options{LongFunctionLines: defaultLongFunctionLines})
+	f, src, err := fileOutline(ctx, root, cache, rel, Options{LongFunctionLines: defaultLongFunctionLines})
 	if err != nil {
 		return nil, fmt.Errorf("read_symbol: %w", err)
 	}
@@ -151,11 +150,11 @@ func ReadSymbol(ctx context.Context, root *workspace.Root, cache *workspace.Pars
 // noSuchFile explains an id whose path is not a file.
 func noSuchFile(ctx context.Context, root *workspace.Root, ids []symbolID) error {
 	want := ids[0]
-	a, r, err := root.Resolve(want.path)
+	_, r, err := root.Resolve(want.path)
 	if err != nil {
 		return fmt.Errorf("read_symbol: %w", err)
 	}
-	if st, err := os.Stat(a); err == nil && st.IsDir() {
+	if st, err := root.Stat(r); err == nil && st.IsDir() {
 		return fmt.Errorf("read_symbol: %s is a directory; outline path=%s maps its files, or give a file: %s", r, r, symbolIDForm)
 	}
 	return fmt.Errorf("read_symbol: %w", root.NotFound(ctx, r, false))

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"unicode/utf8"
 
 	"cchub/workspace"
 )
@@ -37,8 +38,8 @@ func corpus(tb testing.TB, dir, lang string) []file {
 			return nil
 		}
 		rel, _ := filepath.Rel(dir, p)
-		src, err := workspace.ReadText(p, rel)
-		if err != nil {
+		src, err := os.ReadFile(p)
+		if err != nil || workspace.IsBinary(src) || !utf8.Valid(src) {
 			return nil
 		}
 		out = append(out, file{rel: filepath.ToSlash(rel), src: src})

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -237,10 +236,9 @@ func searchFile(ctx context.Context, root *workspace.Root, scan *workspace.Scan,
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
 	}
-	// The walk only reports paths inside the root (symlinks included), so
-	// there is nothing left to resolve.
-	abs := filepath.Join(root.Dir(), filepath.FromSlash(rel))
-	src, err := workspace.ReadText(abs, rel)
+	// Read through the root's handle: a directory swapped for a symlink
+	// since the walk listed rel cannot lead the read outside.
+	src, err := root.ReadText(rel)
 	if err != nil && !errors.Is(err, workspace.ErrInvalidUTF8) {
 		return nil, false, nil
 	}

@@ -144,7 +144,7 @@ func BenchmarkEditNearMiss(b *testing.B) {
 					old, nw = e.old2, e.new2
 				}
 				start := time.Now()
-				_, err := f.Edit("big.go", Change{Old: old, New: nw}, &seen)
+				_, err := f.Edit(b.Context(), "big.go", Change{Old: old, New: nw}, &seen)
 				ds = append(ds, time.Since(start))
 				if err != nil {
 					b.Fatal(err)

@@ -263,7 +263,7 @@ func TestResultNeverNamesLayer(t *testing.T) {
 			t.Fatal(err)
 		}
 		nw := strings.Replace(old, "return c.hijackedv", "return c.hijackedv // checked", 1)
-		r, err := NewFiles(root).Edit(file, Change{Old: old, New: nw}, nil)
+		r, err := NewFiles(root).Edit(t.Context(), file, Change{Old: old, New: nw}, nil)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -370,7 +370,7 @@ func TestFilesEditKeepsModeAndLeavesNoTemp(t *testing.T) {
 		if i > 0 {
 			old = fmt.Sprintf("type Builder struct { // %d", i-1)
 		}
-		if _, err := f.Edit("tool.sh", Change{Old: old, New: fmt.Sprintf("type Builder struct { // %d", i)}, nil); err != nil {
+		if _, err := f.Edit(t.Context(), "tool.sh", Change{Old: old, New: fmt.Sprintf("type Builder struct { // %d", i)}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -381,12 +381,7 @@ func TestFilesEditKeepsModeAndLeavesNoTemp(t *testing.T) {
 	if st.Mode().Perm() != 0o755 {
 		t.Errorf("mode = %v, want 0755", st.Mode().Perm())
 	}
-	ents, _ := os.ReadDir(root.Dir())
-	if len(ents) != 1 {
-		var names []string
-		for _, e := range ents {
-			names = append(names, e.Name())
-		}
+	if names := workFiles(t, root.Dir()); len(names) != 1 {
 		t.Errorf("directory holds %v; want only tool.sh (no temp files)", names)
 	}
 	got, _ := os.ReadFile(path)
@@ -406,7 +401,7 @@ func TestStaleReadRefused(t *testing.T) {
 	// Someone else changes the file.
 	changed := strings.Replace(body, "func (b *Builder) Len() int", "func (b *Builder) Length() int", 1)
 	os.WriteFile(path, []byte(changed), 0o644)
-	_, err := f.Edit("b.go", Change{Old: "type Builder struct {", New: "type Builder struct { // x"}, &seen)
+	_, err := f.Edit(t.Context(), "b.go", Change{Old: "type Builder struct {", New: "type Builder struct { // x"}, &seen)
 	if !errors.Is(err, ErrStale) {
 		t.Fatalf("edit after a change on disk: err = %v, want ErrStale", err)
 	}
@@ -418,20 +413,20 @@ func TestStaleReadRefused(t *testing.T) {
 	}
 	// Reading again makes it editable, and the edit is remembered as seen.
 	seen.Saw("b.go", []byte(changed))
-	if _, err := f.Edit("b.go", Change{Old: "type Builder struct {", New: "type Builder struct { // x"}, &seen); err != nil {
+	if _, err := f.Edit(t.Context(), "b.go", Change{Old: "type Builder struct {", New: "type Builder struct { // x"}, &seen); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Edit("b.go", Change{Old: "struct { // x", New: "struct { // y"}, &seen); err != nil {
+	if _, err := f.Edit(t.Context(), "b.go", Change{Old: "struct { // x", New: "struct { // y"}, &seen); err != nil {
 		t.Fatalf("second edit after own edit: %v", err)
 	}
 	// A file never seen is editable.
 	os.WriteFile(filepath.Join(root.Dir(), "c.go"), []byte(body), 0o644)
-	if _, err := f.Edit("c.go", Change{Old: "type Builder struct {", New: "type Builder struct { // z"}, &seen); err != nil {
+	if _, err := f.Edit(t.Context(), "c.go", Change{Old: "type Builder struct {", New: "type Builder struct { // z"}, &seen); err != nil {
 		t.Fatalf("edit of a never-seen file: %v", err)
 	}
 	// Content, not time: rewriting the same bytes is not a change.
 	os.WriteFile(path, mustRead(t, path), 0o644)
-	if _, err := f.Edit("b.go", Change{Old: "struct { // y", New: "struct { // w"}, &seen); err != nil {
+	if _, err := f.Edit(t.Context(), "b.go", Change{Old: "struct { // y", New: "struct { // w"}, &seen); err != nil {
 		t.Fatalf("edit after same-content rewrite: %v", err)
 	}
 }
@@ -448,10 +443,10 @@ func mustRead(tb testing.TB, path string) []byte {
 func TestEditMissingFileAndOutsideRoot(t *testing.T) {
 	root := newRoot(t)
 	f := NewFiles(root)
-	if _, err := f.Edit("nope.go", Change{Old: "a", New: "b"}, nil); !errors.Is(err, ErrMissingTarget) || !strings.Contains(err.Error(), "write") {
+	if _, err := f.Edit(t.Context(), "nope.go", Change{Old: "a", New: "b"}, nil); !errors.Is(err, ErrMissingTarget) || !strings.Contains(err.Error(), "write") {
 		t.Errorf("missing file: %v", err)
 	}
-	if _, err := f.Edit("../x.go", Change{Old: "a", New: "b"}, nil); err == nil || !strings.Contains(err.Error(), "outside") {
+	if _, err := f.Edit(t.Context(), "../x.go", Change{Old: "a", New: "b"}, nil); err == nil || !strings.Contains(err.Error(), "outside") {
 		t.Errorf("outside root: %v", err)
 	}
 }
@@ -459,14 +454,14 @@ func TestEditMissingFileAndOutsideRoot(t *testing.T) {
 func TestWrite(t *testing.T) {
 	root := newRoot(t)
 	f := NewFiles(root)
-	r, err := f.Write("deep/dir/new.txt", "a\nb\n", WriteOptions{}, nil)
+	r, err := f.Write(t.Context(), "deep/dir/new.txt", "a\nb\n", WriteOptions{}, nil)
 	if err != nil || !r.Created || r.Lines != 2 {
 		t.Fatalf("create: %+v, %v", r, err)
 	}
 	path := filepath.Join(root.Dir(), "deep/dir/new.txt")
 	os.WriteFile(path, []byte("\uFEFFx\r\ny\r\n"), 0o600)
 	os.Chmod(path, 0o600)
-	if _, err := f.Write("deep/dir/new.txt", "p\nq\n", WriteOptions{KeepStyle: true}, nil); err != nil {
+	if _, err := f.Write(t.Context(), "deep/dir/new.txt", "p\nq\n", WriteOptions{KeepStyle: true}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := string(mustRead(t, path)); got != "\uFEFFp\r\nq\r\n" {
@@ -475,18 +470,18 @@ func TestWrite(t *testing.T) {
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
 		t.Errorf("mode = %v, want 0600", st.Mode().Perm())
 	}
-	if _, err := f.Write("deep/dir/new.txt", "p\nq\n", WriteOptions{}, nil); err != nil {
+	if _, err := f.Write(t.Context(), "deep/dir/new.txt", "p\nq\n", WriteOptions{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := string(mustRead(t, path)); got != "p\nq\n" {
 		t.Errorf("plain write = %q", got)
 	}
-	if _, err := f.Write("../escape.txt", "x", WriteOptions{}, nil); err == nil {
+	if _, err := f.Write(t.Context(), "../escape.txt", "x", WriteOptions{}, nil); err == nil {
 		t.Error("write outside the root accepted")
 	}
 	var seen Seen
 	seen.Saw("deep/dir/new.txt", []byte("old"))
-	if _, err := f.Write("deep/dir/new.txt", "z", WriteOptions{}, &seen); !errors.Is(err, ErrStale) {
+	if _, err := f.Write(t.Context(), "deep/dir/new.txt", "z", WriteOptions{}, &seen); !errors.Is(err, ErrStale) {
 		t.Errorf("write over unseen change: %v", err)
 	}
 }
@@ -511,7 +506,7 @@ func TestConcurrentEditsLoseNone(t *testing.T) {
 			defer wg.Done()
 			old := fmt.Sprintf("func f%02d() int {\n\treturn %d\n}", i, i)
 			nw := fmt.Sprintf("func f%02d() int {\n\treturn %d * 2\n}", i, i)
-			if _, err := f.Edit("p.go", Change{Old: old, New: nw}, &seen); err != nil {
+			if _, err := f.Edit(t.Context(), "p.go", Change{Old: old, New: nw}, &seen); err != nil {
 				errs <- err
 			}
 		}()
@@ -527,8 +522,8 @@ func TestConcurrentEditsLoseNone(t *testing.T) {
 			t.Errorf("edit %d lost", i)
 		}
 	}
-	if ents, _ := os.ReadDir(root.Dir()); len(ents) != 1 {
-		t.Errorf("%d entries in the directory, want 1", len(ents))
+	if names := workFiles(t, root.Dir()); len(names) != 1 {
+		t.Errorf("directory holds %v, want only p.go (no temp files)", names)
 	}
 }
 
@@ -640,4 +635,21 @@ func TestSnippetBounded(t *testing.T) {
 	check(50, 150, snippetMax)
 	check(1, 1, 4)
 	check(len(lines), len(lines), 4)
+}
+
+// workFiles lists dir's entries except cchub's own state directory (where
+// the edit locks are kept).
+func workFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		if e.Name() != workspace.StateDir {
+			names = append(names, e.Name())
+		}
+	}
+	return names
 }

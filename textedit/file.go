@@ -1,11 +1,11 @@
 package textedit
 
 import (
+	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 	"sync"
 
@@ -59,31 +59,33 @@ func (s *Seen) Fresh(rel string, data []byte) error {
 	return failf(ErrStale, "%s changed on disk since you last read it; read it again (read path=%s), then edit", rel, rel)
 }
 
-// Files serializes changes per file and writes them atomically. The zero
-// value is not usable; call NewFiles.
+// Files changes the files of one root, one change at a time per file
+// across every process that works on the root, and writes them
+// atomically. The zero value is not usable; call NewFiles.
 type Files struct {
-	root  *workspace.Root
-	mu    sync.Mutex
-	locks map[string]*sync.Mutex
+	root *workspace.Root
 }
 
 // NewFiles returns the editor of root's files.
 func NewFiles(root *workspace.Root) *Files {
-	return &Files{root: root, locks: map[string]*sync.Mutex{}}
+	return &Files{root: root}
 }
 
-// lock serializes changes to one file; edits to different files run
-// concurrently.
-func (f *Files) lock(abs string) func() {
-	f.mu.Lock()
-	m, ok := f.locks[abs]
-	if !ok {
-		m = &sync.Mutex{}
-		f.locks[abs] = m
+// lock holds rels against every other change, in this process or another,
+// from before they are read until after they are written: an edit lands on
+// the content it was checked against, or not at all.
+func (f *Files) lock(ctx context.Context, rels ...string) (func(), error) {
+	return f.root.LockFiles(ctx, rels...)
+}
+
+// writeError says that nothing was written; the refusals of WriteFile
+// (read-only, protected, not a regular file) already say why and what to
+// do, and are passed on as they are.
+func writeError(rel string, err error) error {
+	if errors.Is(err, workspace.ErrReadOnly) || errors.Is(err, workspace.ErrProtected) || errors.Is(err, workspace.ErrOutsideRoot) {
+		return err
 	}
-	f.mu.Unlock()
-	m.Lock()
-	return m.Unlock
+	return fmt.Errorf("textedit: write %s: %w; the file was not changed", rel, err)
 }
 
 // EditResult is what an edit tells its caller.
@@ -94,13 +96,20 @@ type EditResult struct {
 
 // Edit applies ch to the file at path, checking first that seen (one
 // conversation's memory; may be nil) saw the file as it is now.
-func (f *Files) Edit(path string, ch Change, seen *Seen) (*EditResult, error) {
-	abs, rel, err := f.root.Resolve(path)
+func (f *Files) Edit(ctx context.Context, path string, ch Change, seen *Seen) (*EditResult, error) {
+	if err := workspace.CheckFilePath(path); err != nil {
+		return nil, err
+	}
+	_, rel, err := f.root.Resolve(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.lock(abs)()
-	data, err := workspace.ReadText(abs, rel)
+	unlock, err := f.lock(ctx, rel)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	data, err := f.root.ReadText(rel)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, failf(ErrMissingTarget, "%s does not exist; to create it, use write", rel)
@@ -114,8 +123,8 @@ func (f *Files) Edit(path string, ch Change, seen *Seen) (*EditResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := workspace.WriteAtomic(abs, a.Data, 0o644); err != nil {
-		return nil, fmt.Errorf("textedit: write %s: %w", rel, err)
+	if _, err := f.root.WriteFile(rel, a.Data, 0o644); err != nil {
+		return nil, writeError(rel, err)
 	}
 	seen.Saw(rel, a.Data)
 	return &EditResult{Path: rel, Applied: *a}, nil
@@ -138,20 +147,29 @@ type WriteOptions struct {
 
 // Write replaces (or creates) the file at path with content. An existing
 // file keeps its mode; with KeepStyle, also its line endings and BOM.
-func (f *Files) Write(path, content string, opts WriteOptions, seen *Seen) (*WriteResult, error) {
-	abs, rel, err := f.root.Resolve(path)
+func (f *Files) Write(ctx context.Context, path, content string, opts WriteOptions, seen *Seen) (*WriteResult, error) {
+	if err := workspace.CheckFilePath(path); err != nil {
+		return nil, err
+	}
+	_, rel, err := f.root.Resolve(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.lock(abs)()
-	st, err := workspace.StatWritable(abs, rel)
+	unlock, err := f.lock(ctx, rel)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	st, err := f.root.StatWritable(rel)
 	if err != nil {
 		return nil, err
 	}
 	created := st == nil
 	data := []byte(content)
-	if !created {
-		old, err := os.ReadFile(abs)
+	// A file too large to read was never seen whole, so there is nothing
+	// to compare it with; its style is not worth reading it for.
+	if !created && st.Size() <= workspace.MaxFileBytes {
+		old, err := f.root.ReadInto(rel, nil, workspace.MaxFileBytes)
 		if err != nil {
 			return nil, err
 		}
@@ -162,8 +180,8 @@ func (f *Files) Write(path, content string, opts WriteOptions, seen *Seen) (*Wri
 			data = workspace.DecodeText(old).Encode(workspace.ToLF(content))
 		}
 	}
-	if err := workspace.WriteAtomic(abs, data, 0o644); err != nil {
-		return nil, fmt.Errorf("textedit: write %s: %w", rel, err)
+	if _, err := f.root.WriteFile(rel, data, 0o644); err != nil {
+		return nil, writeError(rel, err)
 	}
 	seen.Saw(rel, data)
 	lines := len(splitLines(string(data)))

@@ -137,7 +137,7 @@ func TestEditResultText(t *testing.T) {
 		t.Fatal(err)
 	}
 	files := NewFiles(root)
-	res, err := files.Edit("x.txt", Change{Old: "d\ne\n", New: "D\nE\nE2\n"}, nil)
+	res, err := files.Edit(t.Context(), "x.txt", Change{Old: "d\ne\n", New: "D\nE\nE2\n"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,14 +145,14 @@ func TestEditResultText(t *testing.T) {
 	if got := res.Text(); got != want {
 		t.Errorf("edit text:\n got %q\nwant %q", got, want)
 	}
-	res, err = files.Edit("x.txt", Change{Old: "b\n", New: ""}, nil)
+	res, err = files.Edit(t.Context(), "x.txt", Change{Old: "b\n", New: ""}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := res.Text(); !strings.HasPrefix(got, "Edited x.txt:2 (deleted text)\n1\ta\n2\tc\n") {
 		t.Errorf("deletion text: %q", got)
 	}
-	res, err = files.Edit("x.txt", Change{Old: "E", New: "e", ReplaceAll: true}, nil)
+	res, err = files.Edit(t.Context(), "x.txt", Change{Old: "E", New: "e", ReplaceAll: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,11 @@
 package textedit
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"sort"
+	"slices"
 	"strings"
 
 	"cchub/workspace"
@@ -47,17 +47,17 @@ func (r *PatchResult) Text() string {
 	return b.String()
 }
 
-// planned is one file's new state: data to write at abs, or removal.
+// planned is one file's new state: data to write at rel, or removal.
 type planned struct {
-	abs, rel string
-	data     []byte
-	remove   bool
-	mode     fs.FileMode // for a new file: the mode of the file it moves
+	rel    string
+	data   []byte
+	remove bool
+	mode   fs.FileMode // for a new file: the mode of the file it moves
 }
 
 // ApplyPatch verifies every file of the patch before writing any, then
 // writes them all or, if a write fails, puts back the ones already written.
-func (f *Files) ApplyPatch(patch string, seen *Seen) (*PatchResult, error) {
+func (f *Files) ApplyPatch(ctx context.Context, patch string, seen *Seen) (*PatchResult, error) {
 	ops, err := ParsePatch(patch)
 	if ud := asUnifiedDiff(err); ud != nil && ud.Converted != "" {
 		f.checkConverted(ud)
@@ -67,34 +67,42 @@ func (f *Files) ApplyPatch(patch string, seen *Seen) (*PatchResult, error) {
 	}
 	// Resolve every path first: a patch that reaches outside the root is
 	// refused whole.
-	type resolved struct{ abs, rel, moveAbs, moveRel string }
+	type resolved struct{ rel, moveRel string }
 	rs := make([]resolved, len(ops))
-	var locks []string
+	var rels []string
 	for i, op := range ops {
-		abs, rel, err := f.root.Resolve(op.Path)
+		if err := checkPatchPath(op.Path, op.MoveTo); err != nil {
+			return nil, err
+		}
+		_, rel, err := f.root.Resolve(op.Path)
 		if err != nil {
 			return nil, err
 		}
-		rs[i] = resolved{abs: abs, rel: rel}
-		locks = append(locks, abs)
+		rs[i] = resolved{rel: rel}
+		rels = append(rels, rel)
 		if op.MoveTo != "" {
-			mabs, mrel, err := f.root.Resolve(op.MoveTo)
+			_, mrel, err := f.root.Resolve(op.MoveTo)
 			if err != nil {
 				return nil, err
 			}
-			rs[i].moveAbs, rs[i].moveRel = mabs, mrel
-			locks = append(locks, mabs)
+			rs[i].moveRel = mrel
+			if mrel != rel {
+				rels = append(rels, mrel)
+			}
 		}
 	}
-	sort.Strings(locks) // one order, so two patches never deadlock
-	for i, abs := range locks {
-		if i > 0 && locks[i-1] == abs {
-			return nil, fmt.Errorf("%w: %s is touched by two sections of the patch (under different names); put all of a file's changes in one section", ErrPatchSyntax, f.root.Rel(abs))
+	sorted := slices.Clone(rels)
+	slices.Sort(sorted)
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i-1] == sorted[i] {
+			return nil, fmt.Errorf("%w: %s is touched by two sections of the patch; put all of a file's changes in one section", ErrPatchSyntax, sorted[i])
 		}
 	}
-	for _, abs := range locks {
-		defer f.lock(abs)()
+	unlock, err := f.lock(ctx, rels...)
+	if err != nil {
+		return nil, err
 	}
+	defer unlock()
 
 	var plan []planned
 	res := &PatchResult{}
@@ -102,27 +110,27 @@ func (f *Files) ApplyPatch(patch string, seen *Seen) (*PatchResult, error) {
 		r := rs[i]
 		switch op.Kind {
 		case OpAdd:
-			if _, err := os.Lstat(r.abs); err == nil {
+			if _, err := f.root.Lstat(r.rel); err == nil {
 				return nil, fmt.Errorf("%w: Add File %s: the file already exists; use Update File to change it, or Delete File first", ErrPatchDoesNotFit, r.rel)
 			}
 			var data []byte
 			if len(op.Lines) > 0 {
 				data = []byte(strings.Join(op.Lines, "\n") + "\n")
 			}
-			plan = append(plan, planned{abs: r.abs, rel: r.rel, data: data})
+			plan = append(plan, planned{rel: r.rel, data: data})
 			res.Files = append(res.Files, PatchedFile{Kind: "added", Path: r.rel, Added: len(op.Lines)})
 		case OpDelete:
-			data, err := readForPatch(r.abs, r.rel, "Delete File")
+			data, err := readForPatch(f.root, r.rel, "Delete File")
 			if err != nil {
 				return nil, err
 			}
 			if err := seen.Fresh(r.rel, data); err != nil {
 				return nil, err
 			}
-			plan = append(plan, planned{abs: r.abs, rel: r.rel, remove: true})
+			plan = append(plan, planned{rel: r.rel, remove: true})
 			res.Files = append(res.Files, PatchedFile{Kind: "deleted", Path: r.rel, Removed: len(splitLines(string(data)))})
 		case OpUpdate:
-			data, err := readForPatch(r.abs, r.rel, "Update File")
+			data, err := readForPatch(f.root, r.rel, "Update File")
 			if err != nil {
 				return nil, err
 			}
@@ -136,23 +144,23 @@ func (f *Files) ApplyPatch(patch string, seen *Seen) (*PatchResult, error) {
 			}
 			out := ft.Encode(body)
 			pf := PatchedFile{Kind: "updated", Path: r.rel, Added: added, Removed: removed}
-			if r.moveAbs != "" && r.moveAbs != r.abs {
-				if _, err := os.Lstat(r.moveAbs); err == nil {
+			if r.moveRel != "" && r.moveRel != r.rel {
+				if _, err := f.root.Lstat(r.moveRel); err == nil {
 					return nil, fmt.Errorf("%w: Update File %s: Move to %s: the target already exists; delete it first or choose another path", ErrPatchDoesNotFit, r.rel, r.moveRel)
 				}
 				mode := fs.FileMode(0o644)
-				if st, err := os.Stat(r.abs); err == nil {
-					mode = st.Mode().Perm()
+				if st, err := f.root.Stat(r.rel); err == nil {
+					mode = st.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
 				}
-				plan = append(plan, planned{abs: r.moveAbs, rel: r.moveRel, data: out, mode: mode}, planned{abs: r.abs, rel: r.rel, remove: true})
+				plan = append(plan, planned{rel: r.moveRel, data: out, mode: mode}, planned{rel: r.rel, remove: true})
 				pf.Kind, pf.MoveTo = "moved", r.moveRel
 			} else {
-				plan = append(plan, planned{abs: r.abs, rel: r.rel, data: out})
+				plan = append(plan, planned{rel: r.rel, data: out})
 			}
 			res.Files = append(res.Files, pf)
 		}
 	}
-	if err := commit(plan); err != nil {
+	if err := commit(f.root, plan); err != nil {
 		return nil, err
 	}
 	for _, p := range plan {
@@ -165,8 +173,8 @@ func (f *Files) ApplyPatch(patch string, seen *Seen) (*PatchResult, error) {
 	return res, nil
 }
 
-func readForPatch(abs, rel, section string) ([]byte, error) {
-	data, err := workspace.ReadText(abs, rel)
+func readForPatch(root *workspace.Root, rel, section string) ([]byte, error) {
+	data, err := root.ReadText(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: %s %s: no such file; use Add File to create it", ErrPatchDoesNotFit, section, rel)
 	}
@@ -176,56 +184,76 @@ func readForPatch(abs, rel, section string) ([]byte, error) {
 	return data, nil
 }
 
+// checkPatchPath refuses a section path that names a directory.
+func checkPatchPath(paths ...string) error {
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		if err := workspace.CheckFilePath(p); err != nil {
+			return fmt.Errorf("%w: %v", ErrPatchSyntax, err)
+		}
+	}
+	return nil
+}
+
 // original is a file's state before a commit, to put back on failure.
 type original struct {
-	abs    string
+	rel    string
 	exists bool
 	data   []byte
 	mode   fs.FileMode
+	made   []string // directories its write created
 }
 
 // commit carries out a verified plan. If any step fails, the steps already
-// taken are undone, so the tree is as it was.
-func commit(plan []planned) error {
+// taken are undone, directories made for new files included, so the tree
+// is as it was.
+func commit(root *workspace.Root, plan []planned) error {
 	var done []original
 	undo := func() {
 		for i := len(done) - 1; i >= 0; i-- {
 			o := done[i]
 			if o.exists {
-				_ = workspace.WriteAtomic(o.abs, o.data, o.mode)
-				_ = os.Chmod(o.abs, o.mode)
+				_, _ = root.WriteFile(o.rel, o.data, o.mode)
 			} else {
-				_ = os.Remove(o.abs)
+				_ = root.RemoveFile(o.rel)
 			}
+			root.RemoveDirs(o.made)
 		}
 	}
+	fail := func(what, rel string, err error) error {
+		undo()
+		if errors.Is(err, workspace.ErrReadOnly) || errors.Is(err, workspace.ErrProtected) {
+			return fmt.Errorf("%w; nothing was changed", err)
+		}
+		return fmt.Errorf("textedit: patch: %s %s: %w; nothing was changed", what, rel, err)
+	}
 	for _, p := range plan {
-		o := original{abs: p.abs}
-		st, err := workspace.StatWritable(p.abs, p.rel)
+		o := original{rel: p.rel}
+		st, err := root.StatWritable(p.rel)
 		if err != nil {
 			undo()
 			return fmt.Errorf("textedit: patch: %w; nothing was changed", err)
 		}
 		if st != nil {
-			data, err := os.ReadFile(p.abs)
+			data, err := root.ReadInto(p.rel, nil, workspace.MaxFileBytes)
 			if err != nil {
-				undo()
-				return fmt.Errorf("textedit: patch: read %s: %w; nothing was changed", p.rel, err)
+				return fail("read", p.rel, err)
 			}
-			o.exists, o.data, o.mode = true, data, st.Mode().Perm()
+			o.exists, o.data, o.mode = true, data, st.Mode()
 		}
 		if p.remove {
-			err = os.Remove(p.abs)
+			err = root.RemoveFile(p.rel)
 		} else {
 			mode := p.mode
 			if mode == 0 {
 				mode = 0o644
 			}
-			err = workspace.WriteAtomic(p.abs, p.data, mode)
+			o.made, err = root.WriteFile(p.rel, p.data, mode)
 		}
 		if err != nil {
-			undo()
-			return fmt.Errorf("textedit: patch: write %s: %w; nothing was changed", p.rel, err)
+			return fail("write", p.rel, err)
 		}
 		done = append(done, o)
 	}

@@ -20,10 +20,10 @@ func TestSpecialFilesAreRefusedAtOnce(t *testing.T) {
 	go func() {
 		defer close(done)
 		for name, call := range map[string]func() error{
-			"write": func() error { _, err := files.Write("pipe", "x\n", WriteOptions{}, nil); return err },
-			"edit":  func() error { _, err := files.Edit("pipe", Change{Old: "a", New: "b"}, nil); return err },
+			"write": func() error { _, err := files.Write(t.Context(), "pipe", "x\n", WriteOptions{}, nil); return err },
+			"edit":  func() error { _, err := files.Edit(t.Context(), "pipe", Change{Old: "a", New: "b"}, nil); return err },
 			"apply_patch": func() error {
-				_, err := files.ApplyPatch("*** Begin Patch\n*** Update File: pipe\n@@\n-a\n+b\n*** End Patch", nil)
+				_, err := files.ApplyPatch(t.Context(), "*** Begin Patch\n*** Update File: pipe\n@@\n-a\n+b\n*** End Patch", nil)
 				return err
 			},
 		} {

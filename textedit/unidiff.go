@@ -3,7 +3,6 @@ package textedit
 import (
 	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -151,11 +150,11 @@ func (f *Files) checkConverted(ud *UnifiedDiffError) {
 		if op.Kind != OpUpdate {
 			continue
 		}
-		abs, rel, err := f.root.Resolve(op.Path)
+		_, rel, err := f.root.Resolve(op.Path)
 		if err != nil {
 			continue // applying it will say so
 		}
-		data, err := os.ReadFile(abs)
+		data, err := f.root.ReadText(rel)
 		if err != nil {
 			continue
 		}

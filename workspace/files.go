@@ -31,53 +31,18 @@ func IsBinary(data []byte) bool {
 	return bytes.IndexByte(head, 0) >= 0
 }
 
-// ReadText reads the file at abs and returns its bytes if they are text a
-// model can use. rel is only for messages.
-func ReadText(abs, rel string) ([]byte, error) {
-	st, err := os.Stat(abs)
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory; read it to list its entries, or glob inside it", rel)
-	}
-	if !st.Mode().IsRegular() {
-		// Opening a named pipe or a device could block forever.
-		return nil, fmt.Errorf("%w: %s is a %s, not a regular file", ErrBinary, rel, kindOf(st.Mode()))
-	}
-	if st.Size() > MaxFileBytes {
-		return nil, fmt.Errorf("%w: %s is %d bytes (limit %d); use grep to find the lines you need, then read with offset/limit", ErrTooLarge, rel, st.Size(), MaxFileBytes)
-	}
-	data, err := os.ReadFile(abs)
-	if err != nil {
-		return nil, err
-	}
+// classifyText returns the error for data that a model cannot use as
+// text: binary (with the data withheld), or invalid UTF-8 (with the data,
+// for callers that show what they can).
+func classifyText(rel string, data []byte) error {
 	if IsBinary(data) {
-		return nil, fmt.Errorf("%w: %s (%d bytes) is not text; cchub does not show binary content", ErrBinary, rel, len(data))
+		return fmt.Errorf("%w: %s (%d bytes) is not text; cchub does not show binary content", ErrBinary, rel, len(data))
 	}
 	if !utf8.Valid(data) {
 		line := 1 + bytes.Count(data[:firstInvalidUTF8(data)], []byte{'\n'})
-		return data, fmt.Errorf("%w: %s has bytes that are not UTF-8 (first at %s)", ErrInvalidUTF8, rel, Place(rel, line, line))
+		return fmt.Errorf("%w: %s has bytes that are not UTF-8 (first at %s)", ErrInvalidUTF8, rel, Place(rel, line, line))
 	}
-	return data, nil
-}
-
-// StatWritable stats the file a write would replace: nil info when it does
-// not exist, an error when it is a directory or not a regular file (a
-// named pipe or a device would block or never end when read or replaced).
-func StatWritable(abs, rel string) (fs.FileInfo, error) {
-	st, err := os.Stat(abs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, nil
-	case err != nil:
-		return nil, err
-	case st.IsDir():
-		return nil, fmt.Errorf("%s is a directory; give a file path", rel)
-	case !st.Mode().IsRegular():
-		return nil, fmt.Errorf("%s is a %s, not a regular file; cchub reads and writes only regular files", rel, kindOf(st.Mode()))
-	}
-	return st, nil
+	return nil
 }
 
 func kindOf(m fs.FileMode) string {
@@ -101,52 +66,6 @@ func firstInvalidUTF8(b []byte) int {
 		i += n
 	}
 	return len(b)
-}
-
-// WriteAtomic replaces the file at abs with data: a temporary file in the
-// same directory, fsync, rename. An existing file keeps its mode; a new one
-// gets perm. Parent directories are created.
-func WriteAtomic(abs string, data []byte, perm fs.FileMode) error {
-	dir := filepath.Dir(abs)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	if st, err := os.Stat(abs); err == nil {
-		perm = st.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(abs)+".cchub-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(name)
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(name, abs); err != nil {
-		return err
-	}
-	ok = true
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
 }
 
 // OpenStateDir opens <root>/.cchub/sub (sub may be "" for .cchub itself),

@@ -16,7 +16,9 @@ const StateDir = ".cchub"
 // Root is one workspace: an absolute, symlink-free directory that every path
 // is confined to. The zero value is not usable; call Open.
 type Root struct {
-	dir string // absolute, symlinks evaluated
+	dir    string   // absolute, symlinks evaluated
+	fsys   *os.Root // every file operation goes through it (open.go)
+	handle *os.File // the root directory, for openat2 (nil where unused)
 }
 
 // Open returns the workspace rooted at dir.
@@ -36,7 +38,28 @@ func Open(dir string) (*Root, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("workspace: root %q is a file; give the directory of the checkout", dir)
 	}
-	return &Root{dir: real}, nil
+	fsys, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: root %q cannot be opened: %w", dir, err)
+	}
+	handle, err := openHandle(real)
+	if err != nil {
+		fsys.Close()
+		return nil, fmt.Errorf("workspace: root %q cannot be opened: %w", dir, err)
+	}
+	return &Root{dir: real, fsys: fsys, handle: handle}, nil
+}
+
+// Close releases the root's directory handles. Files opened through it
+// stay usable.
+func (r *Root) Close() error {
+	err := r.fsys.Close()
+	if r.handle != nil {
+		if e := r.handle.Close(); err == nil {
+			err = e
+		}
+	}
+	return err
 }
 
 // Dir is the absolute path of the root.
@@ -51,7 +74,7 @@ var ErrOutsideRoot = errors.New("is outside the workspace root")
 // any existing part of it is a symlink, the link's target must stay inside.
 func (r *Root) Resolve(p string) (abs, rel string, err error) {
 	if strings.IndexByte(p, 0) >= 0 {
-		return "", "", fmt.Errorf("path %q contains a NUL byte; give a plain path relative to the workspace root %s", strings.ReplaceAll(p, "\x00", `\0`), r.dir)
+		return "", "", fmt.Errorf("path %s contains a NUL byte; give a plain path relative to the workspace root %s", ShowArg(p), r.dir)
 	}
 	if p == "" {
 		p = "."
@@ -77,10 +100,10 @@ func (r *Root) Resolve(p string) (abs, rel string, err error) {
 	}
 	real, err := evalExisting(joined)
 	if err != nil {
-		return "", "", fmt.Errorf("path %q: %w", p, err)
+		return "", "", fmt.Errorf("path %s: %w", ShowArg(p), err)
 	}
 	if !within(r.dir, real) {
-		return "", "", fmt.Errorf("%q %w %s (a symlink leads out of it); give a path inside the root", p, ErrOutsideRoot, r.dir)
+		return "", "", fmt.Errorf("%s %w %s (a symlink leads out of it); give a path inside the root", ShowArg(p), ErrOutsideRoot, r.dir)
 	}
 	rel, err = filepath.Rel(r.dir, joined)
 	if err != nil {
@@ -99,7 +122,7 @@ func (r *Root) Rel(abs string) string {
 }
 
 func (r *Root) outside(p string) error {
-	return fmt.Errorf("%q %w %s; give a path relative to the root", p, ErrOutsideRoot, r.dir)
+	return fmt.Errorf("%s %w %s; give a path relative to the root", ShowArg(p), ErrOutsideRoot, r.dir)
 }
 
 func within(root, p string) bool {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"os"
 	"path"
 	"sort"
 	"strings"
@@ -147,7 +146,7 @@ func (root *Root) ResolveExisting(ctx context.Context, path string) (abs, rel st
 	if err != nil {
 		return "", "", nil, err
 	}
-	st, err = os.Stat(abs)
+	st, err = root.Stat(rel)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", "", nil, root.NotFound(ctx, rel, true)

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -41,18 +41,18 @@ func (r *Root) WalkReporting(ctx context.Context, start string, fn WalkFunc, unr
 	if err != nil {
 		return err
 	}
-	st, err := os.Stat(abs)
+	st, err := r.Stat(rel)
 	if err != nil {
 		return err
 	}
 	var pats []gitignore.Pattern
-	pats = append(pats, readIgnoreFile(filepath.Join(r.dir, ".git", "info", "exclude"), nil)...)
+	pats = append(pats, r.readIgnoreFile(".git/info/exclude", nil)...)
 	// The .gitignore files of start's ancestors apply too; start's own is
 	// read when walkDir enters it.
 	comps := splitRel(rel)
 	for i := 0; i < len(comps); i++ {
 		dom := comps[:i]
-		pats = append(pats, readIgnoreFile(filepath.Join(r.dir, filepath.Join(dom...), ".gitignore"), dom)...)
+		pats = append(pats, r.readIgnoreFile(path.Join(append(dom[:len(dom):len(dom)], ".gitignore")...), dom)...)
 	}
 	if !st.IsDir() {
 		if ignoredBy(pats, comps, false) {
@@ -88,14 +88,14 @@ func (w *walker) dir(ctx context.Context, abs string, comps []string, pats []git
 	if rel == "" {
 		rel = "."
 	}
-	pats = append(pats[:len(pats):len(pats)], readIgnoreFile(filepath.Join(abs, ".gitignore"), comps)...)
+	pats = append(pats[:len(pats):len(pats)], r.readIgnoreFile(path.Join(rel, ".gitignore"), comps)...)
 	if err := fn(rel, fs.FileInfoToDirEntry(dirInfo{abs})); err != nil {
 		if errors.Is(err, fs.SkipDir) {
 			return nil
 		}
 		return err
 	}
-	entries, err := os.ReadDir(abs)
+	entries, err := r.ReadDir(rel)
 	if err != nil && w.unreadable != nil {
 		// Skipped, as git does, but said: the caller's result is
 		// incomplete. Entries read before the error are still walked.
@@ -110,11 +110,9 @@ func (w *walker) dir(ctx context.Context, abs string, comps []string, pats []git
 		childAbs := filepath.Join(abs, name)
 		isDir := e.IsDir()
 		if e.Type()&fs.ModeSymlink != 0 {
-			real, err := filepath.EvalSymlinks(childAbs)
-			if err != nil || !within(r.dir, real) {
-				continue
-			}
-			if st, err := os.Stat(real); err != nil || st.IsDir() {
+			// Followed through the root's handle: a link that leads out
+			// is an error here, and skipped.
+			if st, err := r.Stat(path.Join(rel, name)); err != nil || st.IsDir() {
 				continue // symlinked directories are not followed
 			}
 		}
@@ -169,8 +167,8 @@ func ignoredBy(pats []gitignore.Pattern, path []string, isDir bool) bool {
 	return false
 }
 
-func readIgnoreFile(path string, domain []string) []gitignore.Pattern {
-	f, err := os.Open(path)
+func (r *Root) readIgnoreFile(rel string, domain []string) []gitignore.Pattern {
+	f, _, err := r.OpenRegular(rel)
 	if err != nil {
 		return nil
 	}

@@ -281,7 +281,7 @@ func editCmd(g *globals) *cobra.Command {
 		Short: "replace one place in a file, as the agents' edit tool does",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return show(c, g, func(h *hub.Hub) (*textedit.EditResult, error) { return h.Edit(args[0], ch, hub.NewRun()) })
+			return show(c, g, func(h *hub.Hub) (*textedit.EditResult, error) { return h.Edit(c.Context(), args[0], ch, hub.NewRun()) })
 		},
 	}
 	c.Flags().StringVar(&ch.Old, "old", "", "the text to replace")

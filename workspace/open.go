@@ -1,0 +1,227 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+)
+
+// Every file operation of cchub goes through the root's directory handle:
+// the path is resolved and opened in one step, relative to that handle,
+// and the kernel (openat2 with RESOLVE_BENEATH on Linux) or os.Root
+// refuses any step that leads out of the root. Resolve's check beforehand
+// is for the error message; this is what holds when another process swaps
+// a directory for a symlink between the check and the open.
+
+// native turns a slash-separated path relative to the root into the name
+// the root's handle takes.
+func native(rel string) string {
+	if rel == "" {
+		return "."
+	}
+	return filepath.FromSlash(rel)
+}
+
+// inRoot runs op on rel through the root's handle. os.Root and openat2
+// refuse every absolute symlink, even one that lands inside the root (some
+// tools write links that way); such a path is retried once as the path its
+// links resolve to, still through the handle, so a swap in between is
+// refused rather than followed.
+func inRoot[T any](r *Root, rel string, op func(name string) (T, error)) (T, error) {
+	v, err := op(native(rel))
+	if err == nil || !isEscape(err) {
+		return v, err
+	}
+	real, e := evalExisting(filepath.Join(r.dir, native(rel)))
+	if e != nil || !within(r.dir, real) {
+		var zero T
+		return zero, fmt.Errorf("%s %w %s (a symlink leads out of it): %w", ShowArg(rel), ErrOutsideRoot, r.dir, err)
+	}
+	again, e := filepath.Rel(r.dir, real)
+	if e != nil {
+		var zero T
+		return zero, err
+	}
+	return op(again)
+}
+
+// isEscape tells the refusals of a path that leaves the root: EXDEV from
+// openat2's RESOLVE_BENEATH, and os.Root's "path escapes from parent"
+// (an unexported error, so known by its words).
+func isEscape(err error) bool {
+	if errors.Is(err, syscall.EXDEV) || errors.Is(err, ErrOutsideRoot) {
+		return true
+	}
+	return strings.Contains(err.Error(), "escapes from parent")
+}
+
+// Stat follows symlinks inside the root; one that leads out is an error.
+func (r *Root) Stat(rel string) (fs.FileInfo, error) {
+	return inRoot(r, rel, r.fsys.Stat)
+}
+
+// Lstat does not follow a final symlink.
+func (r *Root) Lstat(rel string) (fs.FileInfo, error) {
+	return inRoot(r, rel, r.fsys.Lstat)
+}
+
+// Readlink returns the target of the symlink at rel, as written.
+func (r *Root) Readlink(rel string) (string, error) {
+	return inRoot(r, rel, r.fsys.Readlink)
+}
+
+// ReadDir lists the directory at rel, sorted by name. Entries read before
+// an error are returned with it.
+func (r *Root) ReadDir(rel string) ([]fs.DirEntry, error) {
+	d, err := r.OpenFile(rel, os.O_RDONLY|syscall.O_DIRECTORY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	des, err := d.ReadDir(-1)
+	sortEntries(des)
+	return des, err
+}
+
+// OpenFile opens rel, relative to the root's handle, with flag (O_CLOEXEC
+// is added; O_NOFOLLOW, if given, refuses a final symlink).
+func (r *Root) OpenFile(rel string, flag int, perm fs.FileMode) (*os.File, error) {
+	return inRoot(r, rel, func(name string) (*os.File, error) {
+		return r.openBeneath(name, flag, perm)
+	})
+}
+
+// ErrNotRegular is wrapped by the refusal of a named pipe, socket or
+// device; such an error also counts as ErrBinary (it is not text).
+var ErrNotRegular = errors.New("not a regular file")
+
+type notRegularError struct {
+	rel  string
+	mode fs.FileMode
+}
+
+func (e *notRegularError) Error() string {
+	return fmt.Sprintf("%s is a %s, not a regular file; cchub reads and writes only regular files", e.rel, kindOf(e.mode))
+}
+
+func (e *notRegularError) Is(target error) bool {
+	return target == ErrNotRegular || target == ErrBinary
+}
+
+func dirError(rel string) error {
+	return fmt.Errorf("%s is a directory; read it to list its entries, or glob inside it", rel)
+}
+
+func tooLarge(rel string, size, max int64) error {
+	return fmt.Errorf("%w: %s is %s bytes (limit %s)", ErrTooLarge, rel, Thousands(int(size)), Thousands(int(max)))
+}
+
+// OpenRegular opens rel for reading and returns it with its metadata, or an
+// error if it is not a regular file. It never blocks: a named pipe is
+// opened non-blocking and refused, and the check is made on what was opened,
+// not on the name beforehand.
+func (r *Root) OpenRegular(rel string) (*os.File, fs.FileInfo, error) {
+	f, err := r.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if st.IsDir() {
+		f.Close()
+		return nil, st, dirError(rel)
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, st, &notRegularError{rel, st.Mode()}
+	}
+	return f, st, nil
+}
+
+// ReadInto reads the regular file rel whole into buf (reused, grown as
+// needed), refusing one larger than max. It is grep's read, thousands of
+// times a search: where the kernel allows, one openat2 beneath the root,
+// one fstat and the reads, with no *os.File made.
+func (r *Root) ReadInto(rel string, buf []byte, max int64) ([]byte, error) {
+	if data, done, err := r.readBeneath(rel, buf, max); done {
+		return data, err
+	}
+	f, st, err := r.OpenRegular(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAll(rel, st.Size(), buf, max, f.Read)
+}
+
+// readAll reads a file of the given size through read into buf.
+func readAll(rel string, size int64, buf []byte, max int64, read func([]byte) (int, error)) ([]byte, error) {
+	if size > max {
+		return nil, tooLarge(rel, size, max)
+	}
+	// One byte more than the size, so a file that grew since the stat is
+	// read whole and the last read sees EOF; a file still growing is cut
+	// at max.
+	if int64(cap(buf)) < size+1 {
+		buf = make([]byte, 0, size+size/4+1)
+	}
+	buf = buf[:0]
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > max {
+				return nil, fmt.Errorf("%w: %s grew past %s bytes while it was read", ErrTooLarge, rel, Thousands(int(max)))
+			}
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := read(buf[len(buf):cap(buf)])
+		if n > 0 {
+			buf = buf[:len(buf)+n]
+		}
+		if err == io.EOF || (err == nil && n == 0) {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// ShowArg quotes a path an agent gave for an error message, cut to a
+// length a message can carry: a 100,000-character path is not echoed.
+func ShowArg(p string) string {
+	const max = 200
+	if len(p) > max {
+		cut := max
+		for cut > 0 && !isRuneStart(p[cut]) {
+			cut--
+		}
+		return fmt.Sprintf("%q… (%s bytes)", p[:cut], Thousands(len(p)))
+	}
+	return fmt.Sprintf("%q", p)
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// parentOf splits rel into its directory and base name.
+func parentOf(rel string) (dir, base string) {
+	dir, base = path.Split(rel)
+	dir = strings.TrimSuffix(dir, "/")
+	if dir == "" {
+		dir = "."
+	}
+	return dir, base
+}
+
+func sortEntries(des []fs.DirEntry) {
+	slices.SortFunc(des, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+}

@@ -1,0 +1,139 @@
+package workspace
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// noOpenat2 is set once openat2 proves unavailable (a kernel before 5.6,
+// or a sandbox that filters it); os.Root then does the same job in more
+// system calls.
+var noOpenat2 atomic.Bool
+
+// openBeneath opens name relative to the root in one system call that the
+// kernel refuses to resolve outside it: no "..", absolute path or symlink
+// may leave the root, whatever is swapped while the path is walked.
+func (r *Root) openBeneath(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	if noOpenat2.Load() {
+		return r.fsys.OpenFile(name, flag, perm)
+	}
+	how := unix.OpenHow{
+		Flags:   uint64(flag | unix.O_CLOEXEC),
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
+	}
+	if flag&os.O_CREATE != 0 {
+		how.Mode = uint64(syscallMode(perm))
+	}
+	for {
+		fd, err := unix.Openat2(int(r.handle.Fd()), name, &how)
+		switch {
+		case err == nil:
+			return os.NewFile(uintptr(fd), filepath.Join(r.dir, name)), nil
+		case err == unix.EINTR || err == unix.EAGAIN:
+			continue // a rename raced the lookup: the kernel asks to retry
+		}
+		return nil, &fs.PathError{Op: "open", Path: filepath.ToSlash(name), Err: err}
+	}
+}
+
+func syscallMode(perm fs.FileMode) uint32 {
+	m := uint32(perm.Perm())
+	if perm&fs.ModeSetuid != 0 {
+		m |= syscall.S_ISUID
+	}
+	if perm&fs.ModeSetgid != 0 {
+		m |= syscall.S_ISGID
+	}
+	if perm&fs.ModeSticky != 0 {
+		m |= syscall.S_ISVTX
+	}
+	return m
+}
+
+// openHandle opens the directory handle openat2 resolves beneath.
+func openHandle(dir string) (*os.File, error) {
+	fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
+	}
+	h := os.NewFile(uintptr(fd), dir)
+	// Probe openat2 once: a kernel before 5.6 lacks it (ENOSYS) and some
+	// sandboxes filter it (EPERM).
+	probe := unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_BENEATH}
+	if pfd, err := unix.Openat2(fd, ".", &probe); err == nil {
+		unix.Close(pfd)
+	} else if err == unix.ENOSYS || err == unix.EPERM {
+		noOpenat2.Store(true)
+	}
+	return h, nil
+}
+
+// readBeneath is ReadInto on a raw descriptor. done is false when the
+// fast way does not apply (no openat2, or an absolute symlink that inRoot
+// must judge), and the caller takes the portable way.
+func (r *Root) readBeneath(rel string, buf []byte, max int64) (data []byte, done bool, err error) {
+	if noOpenat2.Load() {
+		return nil, false, nil
+	}
+	how := unix.OpenHow{
+		Flags:   unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NONBLOCK | unix.O_NOCTTY,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
+	}
+	var fd int
+	for {
+		fd, err = unix.Openat2(int(r.handle.Fd()), native(rel), &how)
+		if err != unix.EINTR && err != unix.EAGAIN {
+			break
+		}
+	}
+	switch {
+	case err == unix.EXDEV:
+		return nil, false, nil
+	case err != nil:
+		return nil, true, &fs.PathError{Op: "open", Path: rel, Err: err}
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return nil, true, err
+	}
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFREG:
+	case unix.S_IFDIR:
+		return nil, true, dirError(rel)
+	default:
+		return nil, true, &notRegularError{rel, modeType(st.Mode)}
+	}
+	data, err = readAll(rel, st.Size, buf, max, func(p []byte) (int, error) {
+		for {
+			n, err := unix.Read(fd, p)
+			if err == unix.EINTR {
+				continue
+			}
+			if n < 0 {
+				n = 0
+			}
+			return n, err
+		}
+	})
+	return data, true, err
+}
+
+func modeType(m uint32) fs.FileMode {
+	switch m & unix.S_IFMT {
+	case unix.S_IFIFO:
+		return fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		return fs.ModeSocket
+	case unix.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFBLK:
+		return fs.ModeDevice
+	}
+	return fs.ModeIrregular
+}
