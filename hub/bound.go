@@ -96,42 +96,52 @@ func spill(root *workspace.Root, tool, text string) (string, error) {
 	if err := f.Close(); err != nil {
 		return "", err
 	}
-	pruneSpills(dir, maxSpillFiles)
+	pruneSpills(dir, maxSpillFiles, maxSpillBytes)
 	return path.Join(workspace.StateDir, spillDir, name), nil
 }
 
 // spillDir is where, under the state directory, cut outputs are saved.
 const spillDir = "spill"
 
-// maxSpillFiles is how many spilled outputs are kept; a model follows up on
-// the last few, not on last week's.
-const maxSpillFiles = 50
+// maxSpillFiles and maxSpillBytes bound what spilled outputs are kept: a
+// model follows up on the last few, not on last week's, and the state
+// directory must not grow with every long answer.
+const (
+	maxSpillFiles = 50
+	maxSpillBytes = 64 << 20
+)
 
-// pruneSpills removes the oldest spill files past keep. Names start with
+// pruneSpills removes the oldest spill files past keep, and past maxBytes
+// in all (the newest is always kept). Names start with
 // the tool and a UTC timestamp, so modification time orders them. Only
 // regular files are removed, through the state directory's handle.
-func pruneSpills(dir *os.Root, keep int) {
+func pruneSpills(dir *os.Root, keep int, maxBytes int64) {
 	d, err := dir.Open(".")
 	if err != nil {
 		return
 	}
 	entries, err := d.ReadDir(-1)
 	d.Close()
-	if err != nil || len(entries) <= keep {
+	if err != nil {
 		return
 	}
 	type spilled struct {
 		name string
 		mod  time.Time
+		size int64
 	}
 	var all []spilled
 	for _, e := range entries {
 		if info, err := dir.Lstat(e.Name()); err == nil && info.Mode().IsRegular() {
-			all = append(all, spilled{e.Name(), info.ModTime()})
+			all = append(all, spilled{e.Name(), info.ModTime(), info.Size()})
 		}
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].mod.After(all[j].mod) })
-	for _, s := range all[min(keep, len(all)):] {
-		dir.Remove(s.name)
+	var total int64
+	for i, s := range all {
+		total += s.size
+		if i >= keep || (i > 0 && total > maxBytes) {
+			dir.Remove(s.name)
+		}
 	}
 }

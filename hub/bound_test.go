@@ -17,6 +17,7 @@ func testRoot(t *testing.T) *workspace.Root {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { r.Close() })
 	return r
 }
 
@@ -83,6 +84,28 @@ func TestBoundKeepsOnlyRecentSpills(t *testing.T) {
 	}
 	if len(entries) != maxSpillFiles {
 		t.Fatalf("%d spill files kept, want %d", len(entries), maxSpillFiles)
+	}
+}
+
+// The spill directory is bounded in bytes too: large spills push out the
+// oldest, but the newest is kept whatever its size.
+func TestBoundKeepsSpillsUnderTheByteBound(t *testing.T) {
+	r := testRoot(t)
+	big := strings.Repeat(strings.Repeat("w", 999)+"\n", 12<<10) // about 12 MB
+	for i := 0; i < 8; i++ {
+		Bound(r, "t", big, "")
+	}
+	entries, err := os.ReadDir(filepath.Join(r.Dir(), workspace.StateDir, "spill"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total int64
+	for _, e := range entries {
+		info, _ := e.Info()
+		total += info.Size()
+	}
+	if total > maxSpillBytes || len(entries) == 0 {
+		t.Fatalf("%d spill files of %d bytes in all kept; want at least one and at most %d bytes", len(entries), total, maxSpillBytes)
 	}
 }
 

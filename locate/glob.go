@@ -126,7 +126,7 @@ func (r *GlobResult) Text() string {
 		return b.String()
 	}
 	for _, f := range r.Files {
-		b.WriteString(f)
+		b.WriteString(workspace.ShowPath(f))
 		b.WriteByte('\n')
 	}
 	if r.Truncated {

@@ -344,7 +344,7 @@ func (r *GrepResult) Text() string {
 	prev := ""
 	for _, m := range r.Matches {
 		if m.Path != prev {
-			b.WriteString(m.Path + "\n")
+			b.WriteString(workspace.ShowPath(m.Path) + "\n")
 			prev = m.Path
 		}
 		b.WriteString(ReadLine{Line: m.Line, Text: m.Text, Chars: m.Chars}.text())

@@ -2,6 +2,7 @@ package textedit
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -406,5 +407,56 @@ func TestParsePatchStructure(t *testing.T) {
 	if len(h) != 2 || h[0].Context != "" || len(h[0].Lines) != 3 || h[0].Lines[0] != (HunkLine{' ', "-ctx"}) ||
 		h[1].Context != "func f() {" || !h[1].AtEOF || h[1].Lines[0] != (HunkLine{' ', ""}) {
 		t.Fatalf("hunks = %+v", h)
+	}
+}
+
+// A patch that fails part way leaves nothing behind: not the files it had
+// written, nor the directories it made for them; a read-only file is
+// refused in words.
+func TestPatchRollbackRemovesDirectoriesItMade(t *testing.T) {
+	dir := t.TempDir()
+	ro := filepath.Join(dir, "ro.txt")
+	if err := os.WriteFile(ro, []byte("keep\n"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	root, err := workspace.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	patch := "*** Begin Patch\n*** Add File: sub/deep/er/x.txt\n+new\n*** Update File: ro.txt\n@@\n-keep\n+changed\n*** End Patch"
+	_, err = NewFiles(root).ApplyPatch(t.Context(), patch, nil)
+	if !errors.Is(err, workspace.ErrReadOnly) || !strings.Contains(err.Error(), "nothing was changed") {
+		t.Fatalf("err = %v, want a read-only refusal saying nothing was changed", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sub")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("sub/ was left behind after the rollback (%v)", err)
+	}
+	if got, _ := os.ReadFile(ro); string(got) != "keep\n" {
+		t.Errorf("ro.txt holds %q", got)
+	}
+}
+
+// A path that ends in a slash names a directory: write, edit and patch
+// refuse it instead of creating a file of that name.
+func TestTrailingSlashIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	root, err := workspace.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	f := NewFiles(root)
+	errs := map[string]error{}
+	_, errs["write"] = f.Write(t.Context(), "newdir/", "x\n", WriteOptions{}, nil)
+	_, errs["edit"] = f.Edit(t.Context(), "newdir/", Change{Old: "a", New: "b"}, nil)
+	_, errs["apply_patch"] = f.ApplyPatch(t.Context(), "*** Begin Patch\n*** Add File: newdir/\n+x\n*** End Patch", nil)
+	for tool, err := range errs {
+		if err == nil || !strings.Contains(err.Error(), "ends in a slash") {
+			t.Errorf("%s: err = %v, want a refusal of the trailing slash", tool, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "newdir")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("newdir was created (%v)", err)
 	}
 }

@@ -23,7 +23,7 @@ func Span(start, end int) string {
 
 // Place writes path:START-END (or path:LINE).
 func Place(path string, start, end int) string {
-	return path + ":" + Span(start, end)
+	return ShowPath(path) + ":" + Span(start, end)
 }
 
 // WriteLine appends one listed source line: "N\ttext\n".
@@ -102,4 +102,28 @@ func Thousands(n int) string {
 		return "-" + b.String()
 	}
 	return b.String()
+}
+
+// ShowPath is rel as a line of a result shows it: as it is, unless it
+// holds a line break, a tab or another control character, or bytes that
+// are not UTF-8, which would break the one-path-a-line layout; then it is
+// quoted as a Go string ("a\nb.go"), a form every tool takes back.
+func ShowPath(rel string) string {
+	for _, c := range rel {
+		if c < 0x20 || c == 0x7f || c == utf8.RuneError || c == '"' && strings.HasPrefix(rel, `"`) {
+			return strconv.Quote(rel)
+		}
+	}
+	return rel
+}
+
+// unquotePath undoes ShowPath: a path given in double quotes that is a
+// valid Go string stands for its unquoted text.
+func unquotePath(p string) string {
+	if len(p) >= 2 && p[0] == '"' && p[len(p)-1] == '"' {
+		if u, err := strconv.Unquote(p); err == nil {
+			return u
+		}
+	}
+	return p
 }

@@ -79,6 +79,7 @@ func (r *Root) Resolve(p string) (abs, rel string, err error) {
 	if p == "" {
 		p = "."
 	}
+	p = unquotePath(p)
 	var joined string
 	if filepath.IsAbs(p) {
 		joined = filepath.Clean(p)

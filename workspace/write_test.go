@@ -270,3 +270,22 @@ func TestShowArgIsBounded(t *testing.T) {
 		t.Fatalf("error of %d bytes: %.200v", len(err.Error()), err)
 	}
 }
+
+// A file name with a line break is listed quoted, and the quoted form
+// reads the file back.
+func TestShowPathQuotesControlCharacters(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a\nb.go"), "package a\n", 0o644)
+	r := openTestRoot(t, dir)
+	shown := ShowPath("a\nb.go")
+	if shown != `"a\nb.go"` || ShowPath("plain/a.go") != "plain/a.go" {
+		t.Fatalf("ShowPath = %s", shown)
+	}
+	_, rel, err := r.Resolve(shown)
+	if err != nil || rel != "a\nb.go" {
+		t.Fatalf("Resolve(%s) = %q, %v", shown, rel, err)
+	}
+	if data, err := r.ReadText(rel); err != nil || string(data) != "package a\n" {
+		t.Fatalf("read back: %q %v", data, err)
+	}
+}

@@ -150,12 +150,14 @@ func demoCmd(g *globals) *cobra.Command {
 }
 
 // unlimited is what the CLI asks for unless told: humans and CI get
-// everything.
-const unlimited = 1 << 30
+// everything a person or a script can use. It is still a bound: every
+// match is held until the answer is printed, and a grep that matches each
+// line of a 64 MB file would otherwise take gigabytes.
+const unlimited = 200_000
 
 // cliLimit turns a --limit flag (0: no limit) into a locate limit.
 func cliLimit(n int) int {
-	if n <= 0 {
+	if n <= 0 || n > unlimited {
 		return unlimited
 	}
 	return n
@@ -185,7 +187,7 @@ func globCmd(g *globals) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&path, "path", "", "directory to search under")
-	c.Flags().IntVar(&limit, "limit", 0, "most files to list (0: all)")
+	c.Flags().IntVar(&limit, "limit", 0, "most files to list (0: all, up to 200,000)")
 	jsonFlag(c, g)
 	return c
 }
@@ -220,7 +222,7 @@ func grepCmd(g *globals) *cobra.Command {
 	c.Flags().BoolVarP(&o.Literal, "literal", "F", false, "pattern is plain text")
 	c.Flags().BoolVarP(&o.IgnoreCase, "ignore-case", "i", false, "ignore letter case")
 	c.Flags().StringVar(&o.Include, "include", "", "only files whose path matches this glob")
-	c.Flags().IntVar(&o.Limit, "limit", 0, "most matching lines to show (0: all)")
+	c.Flags().IntVar(&o.Limit, "limit", 0, "most matching lines to show (0: all, up to 200,000)")
 	jsonFlag(c, g)
 	return c
 }
