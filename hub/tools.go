@@ -65,14 +65,37 @@ func addTool[In any](s *mcp.Server, h *Hub, spec toolSpec, run func(ctx context.
 	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var in In
 		if err := decodeArgs(spec.name, req.Params.Arguments, fields, &in); err != nil {
-			return errorResult(err), nil
+			return errorResult(clipError(err)), nil
 		}
 		text, err := run(ctx, h.sessionRun(req), in)
 		if err != nil {
-			return errorResult(err), nil
+			return errorResult(clipError(err)), nil
 		}
 		return textResult(h.Bounded(spec.name, text, spec.hint)), nil
 	})
+}
+
+// maxErrorBytes bounds an error's text. Errors repeat what they were given
+// (a path, a pattern, an old_string), and a 100,000-character argument
+// must not come back whole.
+const maxErrorBytes = 4096
+
+// clipError cuts the middle out of a long error: its start says what was
+// wrong and its end what to do next, so both are kept.
+func clipError(err error) error {
+	msg := err.Error()
+	if len(msg) <= maxErrorBytes {
+		return err
+	}
+	head, tail := maxErrorBytes*3/4, maxErrorBytes/4
+	for head > 0 && !isRuneStart(msg[head]) {
+		head--
+	}
+	from := len(msg) - tail
+	for from < len(msg) && !isRuneStart(msg[from]) {
+		from++
+	}
+	return errors.New(msg[:head] + fmt.Sprintf(" [… %s bytes of this error cut …] ", workspace.Thousands(from-head)) + msg[from:])
 }
 
 // field is one argument a tool takes.
