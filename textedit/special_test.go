@@ -8,27 +8,37 @@ import (
 	"time"
 )
 
-// A named pipe inside the root is never read or replaced: opening it
-// would block forever. Each tool answers at once, saying what it is.
+// A named pipe or a device inside the root is never read or replaced:
+// opening a pipe would block forever, and reading /dev/zero's twin would
+// never end. Each tool answers at once, saying what it is.
 func TestSpecialFilesAreRefusedAtOnce(t *testing.T) {
 	root := newRoot(t)
 	if err := syscall.Mkfifo(filepath.Join(root.Dir(), "pipe"), 0o644); err != nil {
-		t.Skipf("no named pipes here: %v", err)
+		t.Fatalf("mkfifo: %v", err)
+	}
+	specials := map[string]string{"pipe": "pipe is a named pipe, not a regular file"}
+	// The device /dev/zero is (character 1:5); only root may make one.
+	if err := syscall.Mknod(filepath.Join(root.Dir(), "zero"), syscall.S_IFCHR|0o666, 1<<8|5); err == nil {
+		specials["zero"] = "zero is a device, not a regular file"
+	} else {
+		t.Logf("no device file (mknod needs root: %v); named pipe only", err)
 	}
 	files := NewFiles(root)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for name, call := range map[string]func() error{
-			"write": func() error { _, err := files.Write(t.Context(), "pipe", "x\n", WriteOptions{}, nil); return err },
-			"edit":  func() error { _, err := files.Edit(t.Context(), "pipe", Change{Old: "a", New: "b"}, nil); return err },
-			"apply_patch": func() error {
-				_, err := files.ApplyPatch(t.Context(), "*** Begin Patch\n*** Update File: pipe\n@@\n-a\n+b\n*** End Patch", nil)
-				return err
-			},
-		} {
-			if err := call(); err == nil || !strings.Contains(err.Error(), "pipe is a named pipe, not a regular file") {
-				t.Errorf("%s onto a named pipe: %v", name, err)
+		for name, want := range specials {
+			for tool, call := range map[string]func() error{
+				"write": func() error { _, err := files.Write(t.Context(), name, "x\n", WriteOptions{}, nil); return err },
+				"edit":  func() error { _, err := files.Edit(t.Context(), name, Change{Old: "a", New: "b"}, nil); return err },
+				"apply_patch": func() error {
+					_, err := files.ApplyPatch(t.Context(), "*** Begin Patch\n*** Update File: "+name+"\n@@\n-a\n+b\n*** End Patch", nil)
+					return err
+				},
+			} {
+				if err := call(); err == nil || !strings.Contains(err.Error(), want) {
+					t.Errorf("%s onto %s: %v", tool, name, err)
+				}
 			}
 		}
 	}()
