@@ -2,6 +2,8 @@ package hub
 
 import (
 	"context"
+	"fmt"
+	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -60,7 +62,12 @@ func (h *Hub) sessionRun(req *mcp.CallToolRequest) *Run {
 	return r
 }
 
-// Serve runs the MCP server on stdio until the client goes away or ctx ends.
+// Serve runs the MCP server on stdio until the client closes its end or
+// ctx ends (a signal), then returns within about a second, having
+// cancelled the tool calls in flight. A malformed line gets a JSON-RPC
+// error and the session goes on (see stdio.go). What the client is not
+// told goes to stderr.
 func Serve(ctx context.Context, h *Hub) error {
-	return NewMCPServer(h).Run(ctx, &mcp.StdioTransport{})
+	warn := func(msg string) { fmt.Fprintln(os.Stderr, "cchub mcp:", msg) }
+	return serveLines(ctx, NewMCPServer(h), os.Stdin, os.Stdout, MaxLineBytes, warn)
 }

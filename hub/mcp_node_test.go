@@ -12,17 +12,6 @@ import (
 	"testing"
 )
 
-// buildCchub builds the binary into the test's temporary directory.
-func buildCchub(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "cchub")
-	cmd := exec.Command("go", "build", "-o", bin, "../cmd/cchub")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // mcpClientDir holds the independent MCP client: a driver on the official
 // TypeScript SDK, pinned by its package-lock.json.
 const mcpClientDir = "testdata/mcp-client"

@@ -116,7 +116,13 @@ func mcpCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "mcp",
 		Short: "serve agents over MCP on stdio",
-		Args:  cobra.NoArgs,
+		Long: `Serve agents over MCP on stdio: one JSON-RPC message per line, at most 16 MiB.
+
+A malformed line is answered with its JSON-RPC error and the session goes on.
+cchub exits when the client closes stdin, or on SIGTERM or SIGINT, after
+cancelling the tool calls in flight (within about a second). Notes the client
+is not sent (a dropped malformed notification) go to stderr.`,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			h, err := hub.Open(g.root, hub.Options{ParseCacheBytes: cacheMB << 20})
 			if err != nil {
