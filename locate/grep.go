@@ -138,7 +138,10 @@ func Grep(ctx context.Context, root *workspace.Root, opts GrepOptions) (*GrepRes
 		case workspace.IsBinary(data):
 			return nil, fmt.Errorf("grep: %s is a binary file (a NUL byte in its first 8 KiB); grep searches text files only", rel)
 		}
-		w.search(0, rel, data)
+		w.search(ctx, 0, rel, data)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		workers = []*grepWorker{w}
 	}
 	res.merge(workers, limit)
@@ -233,7 +236,7 @@ func (w *grepWorker) run(ctx context.Context, root *workspace.Root, jobs <-chan 
 			w.binary++
 			continue
 		}
-		w.search(j.seq, j.path, data)
+		w.search(ctx, j.seq, j.path, data)
 	}
 }
 
@@ -247,8 +250,14 @@ func (w *grepWorker) read(root *workspace.Root, rel string) ([]byte, error) {
 	return data, nil
 }
 
-// search finds the matching lines of one file's data.
-func (w *grepWorker) search(seq int, rel string, data []byte) {
+// searchChunk is how much of a file is matched between two looks at the
+// context: a cancelled grep of a 256 MB file stops within a millisecond
+// or so, and the matching loops stay free of checks.
+const searchChunk = 1 << 20
+
+// search finds the matching lines of one file's data. It gives up, with a
+// partial count the caller discards, when ctx ends.
+func (w *grepWorker) search(ctx context.Context, seq int, rel string, data []byte) {
 	w.searched++
 	// The byte-order mark is not text: ^ matches after it, as read shows.
 	data, _ = workspace.CutBOM(data)
@@ -257,15 +266,30 @@ func (w *grepWorker) search(seq int, rel string, data []byte) {
 	keep := w.keptMatches < w.limit || seq < w.kept[0].seq
 	f := &grepFile{seq: seq}
 	line, counted := 1, 0
-	w.m.eachLine(data, func(start, end int) bool {
-		f.count++
-		if keep && len(f.matches) < w.limit {
-			line += bytes.Count(data[counted:start], []byte{'\n'})
-			counted = start
-			f.matches = append(f.matches, newGrepMatch(rel, line, data[start:end]))
+	// Chunks end just after a line break, so every line is whole in one
+	// chunk and ^ and $ mean what they mean in the whole file.
+	for off := 0; off < len(data); {
+		if ctx.Err() != nil {
+			return
 		}
-		return true
-	})
+		next := len(data)
+		if off+searchChunk < len(data) {
+			if i := bytes.IndexByte(data[off+searchChunk:], '\n'); i >= 0 {
+				next = off + searchChunk + i + 1
+			}
+		}
+		w.m.eachLine(data[off:next], func(start, end int) bool {
+			start, end = start+off, end+off
+			f.count++
+			if keep && len(f.matches) < w.limit {
+				line += bytes.Count(data[counted:start], []byte{'\n'})
+				counted = start
+				f.matches = append(f.matches, newGrepMatch(rel, line, data[start:end]))
+			}
+			return true
+		})
+		off = next
+	}
 	if f.count == 0 {
 		return
 	}
