@@ -73,7 +73,7 @@ func FuzzCompile(f *testing.F) {
 			t.Fatalf("Compile(%q, %s): empty String()", pattern, tr.lang.Name)
 		}
 		src := tr.t.Source
-		ms := p.Match(tr.t.RootNode(), src)
+		ms := matchOf(t, p, tr.t.RootNode(), src)
 		if len(ms) > 0 && !p.MayMatch(src) {
 			t.Fatalf("Compile(%q, %s): %d matches in a source MayMatch refuses", pattern, tr.lang.Name, len(ms))
 		}
@@ -95,7 +95,7 @@ func FuzzCompile(f *testing.F) {
 				}
 			}
 		}
-		if all := p.matchNodes(p.queryCandidates(tr.t.RootNode()), src); !sameMatches(ms, all) {
+		if all := everyCandidate(t, p, tr.t.RootNode(), src); !sameMatches(ms, all) {
 			t.Fatalf("Compile(%q, %s): anchored search found %d matches, every candidate %d", pattern, tr.lang.Name, len(ms), len(all))
 		}
 	})
@@ -202,8 +202,8 @@ func FuzzPrefilter(f *testing.F) {
 		}
 		defer tree.Release()
 		for _, p := range patterns {
-			got := p.Match(tree.RootNode(), tree.Source)
-			all := p.matchNodes(p.queryCandidates(tree.RootNode()), tree.Source)
+			got := matchOf(t, p, tree.RootNode(), tree.Source)
+			all := everyCandidate(t, p, tree.RootNode(), tree.Source)
 			if !sameMatches(got, all) {
 				t.Fatalf("%s: anchored search found %d matches, every node %d, in %q", p.Source, len(got), len(all), src)
 			}

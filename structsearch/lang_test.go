@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	sitter "github.com/smacker/go-tree-sitter"
+
 	"cchub/workspace"
 )
 
@@ -25,7 +27,7 @@ func found(t *testing.T, lang, pattern, src string) []string {
 		t.Fatalf("the %s source does not parse cleanly:\n%s", lang, tree.RootNode())
 	}
 	out := []string{}
-	for _, m := range p.Match(tree.RootNode(), tree.Source) {
+	for _, m := range matchOf(t, p, tree.RootNode(), tree.Source) {
 		s := fmt.Sprintf("%d:%d", m.StartLine, m.StartCol)
 		for _, c := range m.Captures {
 			s += fmt.Sprintf(" %s=%s", c.Name, strings.Join(strings.Fields(c.Text), " "))
@@ -36,6 +38,32 @@ func found(t *testing.T, lang, pattern, src string) []string {
 		t.Errorf("MayMatch said no to a source with %d matches", len(out))
 	}
 	return out
+}
+
+// matchOf is p.Match of a tree, failing the test on an error.
+func matchOf(tb testing.TB, p *Pattern, root *sitter.Node, src []byte) []Match {
+	tb.Helper()
+	ms, err := p.Match(context.Background(), root, src)
+	if err != nil {
+		tb.Fatalf("%s: %v", p.Source, err)
+	}
+	return ms
+}
+
+// everyCandidate matches p at every node its query finds, whatever the
+// anchors of its rarest tokens say.
+func everyCandidate(tb testing.TB, p *Pattern, root *sitter.Node, src []byte) []Match {
+	tb.Helper()
+	ctx := context.Background()
+	cands, err := p.queryCandidates(ctx, root)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ms, err := p.matchNodes(ctx, root, cands, src)
+	if err != nil {
+		tb.Fatalf("%s: %v", p.Source, err)
+	}
+	return ms
 }
 
 func compile(t *testing.T, lang, pattern string) *Pattern {

@@ -1,8 +1,7 @@
 package structsearch
 
 import (
-	"slices"
-	"unicode/utf8"
+	"context"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -48,26 +47,55 @@ type matcher struct {
 	src      []byte
 	g        *grammar
 	bindings []binding
+	*meter
+	text *fileText           // built on the first match
+	sums map[sumKey]tokenSum // fingerprints of the nodes compared so far
 }
 
 // Match returns every node of root (the tree of src) that the pattern
 // matches, or for a sequence every run of statements, in document order.
-func (p *Pattern) Match(root *sitter.Node, src []byte) []Match {
-	return p.matchNodes(p.candidates(root, src), src)
+// It stops with ctx's error when ctx is done, and with an error wrapping
+// ErrTooComplex when the file would take more matching than its budget
+// (see newMeter); it never returns part of a file's matches.
+func (p *Pattern) Match(ctx context.Context, root *sitter.Node, src []byte) ([]Match, error) {
+	cands, err := p.candidates(ctx, root, src)
+	if err != nil {
+		return nil, err
+	}
+	return p.matchNodes(ctx, root, cands, src)
 }
 
-// matchNodes matches the pattern at each candidate: the node itself, or
-// for a sequence the statements of the container.
-func (p *Pattern) matchNodes(cands []*sitter.Node, src []byte) []Match {
-	if p.seq {
-		return p.matchSeqs(cands, src)
+// matchNodes matches the pattern at each candidate (nodes of root): the
+// node itself, or for a sequence the statements of the container.
+func (p *Pattern) matchNodes(ctx context.Context, root *sitter.Node, cands []*sitter.Node, src []byte) ([]Match, error) {
+	m := p.matcher(src, newMeter(ctx, src))
+	out := p.run(m, cands)
+	switch {
+	case m.err == errSteps || m.err == errMatched:
+		return nil, overBudget(ctx, p, root, m.meter, len(src))
+	case m.err != nil:
+		return nil, m.err
 	}
-	m := &matcher{src: src, g: grammarOf(p.Lang.Grammar)}
+	return out, nil
+}
+
+func (p *Pattern) matcher(src []byte, mt *meter) *matcher {
+	return &matcher{src: src, g: grammarOf(p.Lang.Grammar), meter: mt}
+}
+
+// run matches at each candidate until done or stopped (m.err).
+func (p *Pattern) run(m *matcher, cands []*sitter.Node) []Match {
+	if p.seq {
+		return p.matchSeqs(m, cands)
+	}
 	var out []Match
 	for _, n := range cands {
 		m.bindings = m.bindings[:0]
 		if m.node(p.root, n) {
 			out = append(out, m.result(n, n))
+		}
+		if m.err != nil {
+			break
 		}
 	}
 	return out
@@ -75,6 +103,9 @@ func (p *Pattern) matchNodes(cands []*sitter.Node, src []byte) []Match {
 
 // node matches one pattern node against one tree node.
 func (m *matcher) node(p *pnode, n *sitter.Node) bool {
+	if !m.step(1) {
+		return false
+	}
 	k := m.g.kind(n)
 	if p.meta != "" {
 		if !k.named {
@@ -129,7 +160,7 @@ func (l *list) all(i, j int) bool {
 		// The rest needs a tree child for each pattern child that is not
 		// a $$$ itself.
 		need := l.need(i + 1)
-		for k := 0; k <= len(ns)-need; k++ {
+		for k := 0; k <= len(ns)-need && m.step(1); k++ {
 			if m.bind(p, ns[:k]) && l.all(i+1, j+k) {
 				return true
 			}
@@ -192,7 +223,7 @@ func (m *matcher) bind(p *pnode, nodes []tkid) bool {
 	}
 	for _, b := range m.bindings {
 		if b.name == p.meta && b.multi == p.multi {
-			return slices.Equal(m.tokens(b.nodes), m.tokens(nodes))
+			return m.sameTokens(b.nodes, nodes)
 		}
 	}
 	m.bindings = append(m.bindings, binding{name: p.meta, multi: p.multi, nodes: nodes})
@@ -203,6 +234,7 @@ func (m *matcher) bind(p *pnode, nodes []tkid) bool {
 // between them that counts.
 func (m *matcher) kids(n *sitter.Node, k *kindInfo) []tkid {
 	count := int(n.ChildCount())
+	m.step(count)
 	out := make([]tkid, 0, count)
 	at := n.StartByte()
 	for i := 0; i < count; i++ {
@@ -246,48 +278,26 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
-// tokens lists the texts that count under nodes, in order: leaves and
-// text between children, without comments, separators and layout.
-func (m *matcher) tokens(nodes []tkid) []string {
-	var out []string
-	var walk func(n *sitter.Node, k *kindInfo)
-	walk = func(n *sitter.Node, k *kindInfo) {
-		if n.ChildCount() == 0 {
-			if b := m.src[n.StartByte():n.EndByte()]; k.named || countsAsToken(b) {
-				out = append(out, string(b))
-			}
-			return
-		}
-		for _, t := range m.kids(n, k) {
-			if t.n == nil {
-				out = append(out, string(m.src[t.start:t.end]))
-			} else {
-				walk(t.n, t.kind)
-			}
-		}
-	}
-	for _, t := range nodes {
-		if t.n == nil {
-			out = append(out, string(m.src[t.start:t.end]))
-		} else if !t.kind.comment {
-			walk(t.n, t.kind)
-		}
-	}
-	return out
-}
-
 // result is the match that spans from the start of first to the end of
-// last (the same node, but for a sequence).
+// last (the same node, but for a sequence). Its texts are substrings of
+// one copy of the file, never copies of their own: nested matches would
+// otherwise copy the file once per level of nesting. Their bytes count
+// against a budget all the same, since whoever prints them pays for them.
 func (m *matcher) result(first, last *sitter.Node) Match {
+	if m.text == nil {
+		m.text = newFileText(m.src)
+	}
+	f := m.text
 	start, end := int(first.StartByte()), int(last.EndByte())
+	m.spendMatched(end - start)
 	sp, ep := first.StartPoint(), last.EndPoint()
 	r := Match{
 		StartByte: start, EndByte: end,
-		StartLine: int(sp.Row) + 1, StartCol: column(m.src, start, int(sp.Column)),
-		EndLine: int(ep.Row) + 1, EndCol: column(m.src, end, int(ep.Column)),
-		Text:   string(m.src[start:end]),
-		prefix: string(m.src[start-int(sp.Column) : start]),
-		suffix: string(m.src[end : end+lineEndAt(m.src[end:])]),
+		StartLine: int(sp.Row) + 1, StartCol: f.column(start, int(sp.Column)),
+		EndLine: int(ep.Row) + 1, EndCol: f.column(end, int(ep.Column)),
+		Text:   f.s[start:end],
+		prefix: f.s[start-int(sp.Column) : start],
+		suffix: f.s[end:f.lineEnd(end)],
 	}
 	for _, b := range m.bindings {
 		name := "$" + b.name
@@ -296,28 +306,9 @@ func (m *matcher) result(first, last *sitter.Node) Match {
 		}
 		text := ""
 		if len(b.nodes) > 0 {
-			text = string(m.src[b.nodes[0].start:b.nodes[len(b.nodes)-1].end])
+			text = f.s[b.nodes[0].start:b.nodes[len(b.nodes)-1].end]
 		}
 		r.Captures = append(r.Captures, Capture{Name: name, Text: text})
 	}
 	return r
-}
-
-// column turns tree-sitter's byte column at offset off into a 1-based
-// character column.
-func column(src []byte, off, byteCol int) int {
-	lineStart := off - byteCol
-	if lineStart < 0 || off > len(src) {
-		return byteCol + 1
-	}
-	return utf8.RuneCount(src[lineStart:off]) + 1
-}
-
-func lineEndAt(b []byte) int {
-	for i, c := range b {
-		if c == '\n' || c == '\r' {
-			return i
-		}
-	}
-	return len(b)
 }

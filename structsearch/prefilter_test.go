@@ -114,8 +114,8 @@ func TestPrefilterAndAnchorsAreSound(t *testing.T) {
 					t.Fatal(err)
 				}
 				for i, p := range patterns {
-					got := p.Match(tree.RootNode(), f.src)
-					all := p.matchNodes(p.queryCandidates(tree.RootNode()), f.src)
+					got := matchOf(t, p, tree.RootNode(), f.src)
+					all := everyCandidate(t, p, tree.RootNode(), f.src)
 					if !sameMatches(got, all) {
 						t.Errorf("%s in %s: anchored search found %d matches, every node %d", p.Source, f.rel, len(got), len(all))
 					}

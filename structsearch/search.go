@@ -41,8 +41,18 @@ type Result struct {
 	Parsed    int               `json:"parsed"` // files that could match and were parsed
 	// Unreadable lists the directories the walk could not read.
 	Unreadable workspace.UnreadableDirs `json:"unreadable,omitempty"`
+	// Refused lists the files that were not searched because matching
+	// them would take more than their budget (code nested thousands of
+	// levels deep), sorted by path.
+	Refused []RefusedFile `json:"refused,omitempty"`
 
 	filesIn map[string]int // files searched, by language
+}
+
+// RefusedFile is a file Search did not search, and why.
+type RefusedFile struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"` // an error wrapping ErrTooComplex, as text
 }
 
 // Search finds the pattern in the workspace. A pattern that is valid in
@@ -167,8 +177,13 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 					res.Parsed++
 				}
 				res.Matches = append(res.Matches, ms...)
-				if err != nil && firstErr == nil {
+				switch {
+				case errors.Is(err, ErrTooComplex):
+					// One hostile file must not cost the answer for the rest.
+					res.Refused = append(res.Refused, RefusedFile{Path: j.rel, Reason: err.Error()})
+				case err != nil && firstErr == nil:
 					firstErr = err
+					cancel() // the answer is an error now: stop the others
 				}
 				mu.Unlock()
 			}
@@ -186,6 +201,7 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 	if firstErr != nil {
 		return nil, firstErr
 	}
+	sort.Slice(res.Refused, func(i, j int) bool { return res.Refused[i].Path < res.Refused[j].Path })
 	sort.Slice(res.Matches, func(i, j int) bool {
 		a, b := res.Matches[i], res.Matches[j]
 		if a.Path != b.Path {
@@ -231,7 +247,8 @@ func wrongLanguage(err error) error {
 
 // searchFile reads, prefilters, parses and matches one file. Files that
 // are not text (binary, too large) are skipped, as grep does; text that is
-// not all UTF-8 (a Latin-1 comment) is searched like the rest.
+// not all UTF-8 (a Latin-1 comment) is searched like the rest. A file that
+// matching would take too long on is an error wrapping ErrTooComplex.
 func searchFile(ctx context.Context, root *workspace.Root, scan *workspace.Scan, rel string, p *Pattern) ([]Match, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
@@ -257,7 +274,10 @@ func searchFile(ctx context.Context, root *workspace.Root, scan *workspace.Scan,
 		return nil, true, fmt.Errorf("structsearch: parse %s: %w", rel, err)
 	}
 	defer tree.Release()
-	ms := p.Match(tree.RootNode(), tree.Source)
+	ms, err := p.Match(ctx, tree.RootNode(), tree.Source)
+	if err != nil {
+		return nil, true, err
+	}
 	for i := range ms {
 		ms[i].Path = rel
 	}

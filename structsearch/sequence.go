@@ -247,9 +247,9 @@ func terminateGaps(frag, lang string) string {
 // statement. A $$$ takes as few statements as it can, except at the ends of
 // the pattern: a leading $$$ reaches back to the start of the body and a
 // trailing one to its end, so such a pattern matches at most once per
-// body.
-func (p *Pattern) matchSeqs(cands []*sitter.Node, src []byte) []Match {
-	m := &matcher{src: src, g: grammarOf(p.Lang.Grammar)}
+// body. It gives up, leaving the reason in m.err, when the budget is spent
+// or the context done.
+func (p *Pattern) matchSeqs(m *matcher, cands []*sitter.Node) []Match {
 	leading := p.root.kids[0].multi
 	conts := seqContainers[p.Lang.Name]
 	var out []Match
@@ -262,8 +262,11 @@ func (p *Pattern) matchSeqs(cands []*sitter.Node, src []byte) []Match {
 		for _, b := range bodyKids(c, m.g, caseLike) {
 			body = append(body, tkid{n: b, start: b.StartByte(), end: b.EndByte(), kind: m.g.kind(b)})
 		}
+		if !m.step(len(body)) {
+			return nil
+		}
 		l := m.list(p.root, body)
-		for i := 0; i < len(body); {
+		for i := 0; i < len(body) && m.err == nil; {
 			m.bindings = m.bindings[:0]
 			n, ok := l.prefix(0, i)
 			if ok && n > 0 {
@@ -302,7 +305,7 @@ func (l *list) prefix(i, j int) (int, bool) {
 		}
 	case p.multi:
 		need := l.need(i + 1)
-		for k := 0; k <= len(ns)-need; k++ {
+		for k := 0; k <= len(ns)-need && m.step(1); k++ {
 			if m.bind(p, ns[:k]) {
 				if r, ok := l.prefix(i+1, j+k); ok {
 					return k + r, true

@@ -394,7 +394,7 @@ func TestManyGapsDoNotExplode(t *testing.T) {
 		p := compile(t, "go", pattern)
 		start := time.Now()
 		// Every candidate, whatever the prefilter says.
-		if got := p.matchNodes(p.queryCandidates(tree.RootNode()), tree.Source); len(got) != 0 {
+		if got := everyCandidate(t, p, tree.RootNode(), tree.Source); len(got) != 0 {
 			t.Errorf("%q: %d matches in a block without one", pattern, len(got))
 		}
 		t.Logf("%q: %v", pattern, time.Since(start))
@@ -442,8 +442,8 @@ func TestSequencesPrefilterSound(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					got := p.Match(tree.RootNode(), f.src)
-					all := p.matchNodes(p.queryCandidates(tree.RootNode()), f.src)
+					got := matchOf(t, p, tree.RootNode(), f.src)
+					all := everyCandidate(t, p, tree.RootNode(), f.src)
 					if !sameMatches(got, all) {
 						t.Errorf("%q in %s: anchored search found %d runs, every container %d", src, f.rel, len(got), len(all))
 					}

@@ -6,6 +6,9 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode"
+
+	"cchub/workspace"
 )
 
 // matchLines is how many lines of each match the text form shows.
@@ -58,20 +61,7 @@ func (r *Result) Text(o TextOptions) string {
 			fmt.Fprintf(&b, "  %s = %s", c.Name, oneLine(c.Text))
 		}
 		b.WriteString("\n")
-		lines := strings.Split(m.lineText(), "\n")
-		for i, l := range lines {
-			l = strings.TrimSuffix(l, "\r")
-			if i == matchLines {
-				more := len(lines) - matchLines
-				unit := "lines"
-				if more == 1 {
-					unit = "line"
-				}
-				fmt.Fprintf(&b, "…\t(%d more %s, to line %d)\n", more, unit, m.EndLine)
-				break
-			}
-			fmt.Fprintf(&b, "%d\t%s\n", m.StartLine+i, l)
-		}
+		m.writeLines(&b)
 	}
 	if len(shown) < len(r.Matches) {
 		fmt.Fprintf(&b, "[showing %d of %d matches; narrow with a path or a more specific pattern, or ask for counts per file]\n", len(shown), len(r.Matches))
@@ -80,10 +70,40 @@ func (r *Result) Text(o TextOptions) string {
 	return b.String()
 }
 
-// lineText is the matched text extended to whole lines, so the numbered
-// lines read as the file does.
-func (m Match) lineText() string {
-	return m.prefix + m.Text + m.suffix
+// writeLines lists the first lines of the match, extended to whole lines
+// so they read as the file does, each cut at MaxLineChars, and says how
+// many more there are. It reads no further than the lines it lists: a
+// match may be most of a large file.
+func (m Match) writeLines(b *strings.Builder) {
+	rest := m.Text
+	for i := 0; ; i++ {
+		nl := strings.IndexByte(rest, '\n')
+		if i == matchLines {
+			more := 1 + strings.Count(rest, "\n")
+			unit := "lines"
+			if more == 1 {
+				unit = "line"
+			}
+			fmt.Fprintf(b, "…\t(%d more %s, to line %d)\n", more, unit, m.EndLine)
+			return
+		}
+		var line string
+		switch {
+		case nl < 0 && i == 0:
+			line = m.prefix + rest + m.suffix
+		case nl < 0:
+			line = rest + m.suffix
+		case i == 0:
+			line = m.prefix + rest[:nl]
+		default:
+			line = rest[:nl]
+		}
+		workspace.WriteLine(b, m.StartLine+i, workspace.ClipLine(strings.TrimSuffix(line, "\r")))
+		if nl < 0 {
+			return
+		}
+		rest = rest[nl+1:]
+	}
 }
 
 // langSummary names the languages searched: those that had files, or,
@@ -106,6 +126,19 @@ func (r *Result) langSummary() string {
 func (r *Result) notes(b *strings.Builder) {
 	r.invalidNote(b)
 	b.WriteString(r.Unreadable.Note("their files were not searched"))
+	r.refusedNote(b)
+}
+
+// refusedNote names the files that were not searched for their budget, a
+// line each, at most five.
+func (r *Result) refusedNote(b *strings.Builder) {
+	for i, f := range r.Refused {
+		if i == 5 {
+			fmt.Fprintf(b, "[and %s not searched for the same reason]\n", plural(len(r.Refused)-5, "more file", "more files"))
+			return
+		}
+		fmt.Fprintf(b, "[not searched: %s: %s]\n", f.Path, f.Reason)
+	}
 }
 
 func (r *Result) invalidNote(b *strings.Builder) {
@@ -120,12 +153,35 @@ func (r *Result) invalidNote(b *strings.Builder) {
 	fmt.Fprintf(b, "(not valid %s, so those files were not searched)\n", strings.Join(names, "/"))
 }
 
+// oneLine shows a capture on one line: its words joined by single spaces,
+// cut to 80 characters. It reads only as much of s as it shows, since a
+// capture may be most of a large file.
 func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 80 {
-		s = string(r[:77]) + "..."
+	const width, kept = 80, 77 // a cut line keeps 77 and ends in "..."
+	var b strings.Builder
+	chars, cut := 0, 0
+	put := func(r rune) bool { // false when the line would be too long
+		if chars == width {
+			return false
+		}
+		b.WriteRune(r)
+		if chars++; chars == kept {
+			cut = b.Len()
+		}
+		return true
 	}
-	return s
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			space = chars > 0
+			continue
+		}
+		if space && !put(' ') || !put(r) {
+			return b.String()[:cut] + "..."
+		}
+		space = false
+	}
+	return b.String()
 }
 
 func plural(n int, one, many string) string {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package structsearch
+
+const raceEnabled = false
