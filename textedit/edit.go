@@ -1,6 +1,7 @@
 package textedit
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -62,6 +63,13 @@ type Applied struct {
 // the numbers consecutive (lines copied from read output), it tries once
 // more without them (see numberedMatches).
 func Apply(data []byte, path string, ch Change) (*Applied, error) {
+	return ApplyContext(context.Background(), data, path, ch)
+}
+
+// ApplyContext is Apply that stops with ctx's error when ctx is done. An
+// old_string that is not in the file exactly and would take more than
+// effortLimit to look for loosely is refused with ErrTooLarge.
+func ApplyContext(ctx context.Context, data []byte, path string, ch Change) (*Applied, error) {
 	ft := workspace.DecodeText(data)
 	old, repl := workspace.ToLF(ch.Old), workspace.ToLF(ch.New)
 	if old == "" {
@@ -71,20 +79,24 @@ func Apply(data []byte, path string, ch Change) (*Applied, error) {
 		return nil, failf(ErrNoChange, "old_string and new_string are the same: there is nothing to change")
 	}
 	body := ft.Body
-	cs := findCandidates(body, old)
-	if len(cs) == 0 {
+	e := newEffort(ctx)
+	cs := findCandidates(e, body, old)
+	if len(cs) == 0 && e.ok() {
 		if plain, nums, ok := stripLineNumbers(old); ok {
 			if plain == stripLineNumberPrefixes(repl, nums) {
 				return nil, failf(ErrNoChange, "old_string and new_string are the same once the line numbers copied from read are dropped: there is nothing to change")
 			}
-			cs = numberedMatches(body, plain, nums)
-			if len(cs) == 0 {
-				return nil, notFound(body, path, plain)
+			cs = numberedMatches(e, body, plain, nums)
+			if len(cs) == 0 && e.ok() {
+				return nil, notFound(e, body, path, plain)
 			}
 		}
 	}
+	if err := e.stopped(body, path, old); err != nil {
+		return nil, err
+	}
 	if len(cs) == 0 {
-		return nil, notFound(body, path, old)
+		return nil, notFound(e, body, path, old)
 	}
 	if len(cs) > 1 && !ch.ReplaceAll {
 		return nil, ambiguous(body, path, cs)
@@ -155,12 +167,12 @@ func nonOverlapping(cs []candidate) []candidate {
 // whole lines, so only places that cover whole lines (indentation and
 // trailing blanks aside) count: the text without its numbers must not land
 // inside some other line. new_string loses its copied numbers too.
-func numberedMatches(body, plain string, nums copiedNumbers) []candidate {
+func numberedMatches(e *effort, body, plain string, nums copiedNumbers) []candidate {
 	if isBlank(plain) {
 		return nil
 	}
 	var kept []candidate
-	for _, c := range findCandidates(body, plain) {
+	for _, c := range findCandidates(e, body, plain) {
 		if !coversLines(body, c.start, c.end) {
 			continue
 		}
@@ -250,12 +262,12 @@ func placeList(body, path string, cs []candidate) string {
 	return strings.Join(ns, ", ")
 }
 
-func notFound(body, path, old string) error {
+func notFound(e *effort, body, path, old string) error {
 	msg := fmt.Sprintf("in %s. Read the lines again with read (offset/limit) and copy them exactly, indentation included", path)
 	if _, _, ok := stripLineNumbers(old); !ok && numberedLines(old) {
 		msg += ", without the line numbers read puts before them"
 	}
-	if first, last, ok := nearest(body, old); ok {
+	if first, last, ok := nearest(e, body, old); ok {
 		msg += fmt.Sprintf(". The closest text is at %s (read path=%s offset=%d limit=%d)", workspace.Place(path, first, last), path, first, last-first+1)
 	} else {
 		msg += fmt.Sprintf(". Nothing in the file is close to it: find the code first (outline path=%s, or grep with path=%s)", path, path)
@@ -266,7 +278,7 @@ func notFound(body, path, old string) error {
 // nearest finds the window of lines most like old: windows are scored by
 // the identifier-like tokens they share with old, and the best few are
 // compared by edit distance. ok is false when nothing is close.
-func nearest(body, old string) (first, last int, ok bool) {
+func nearest(e *effort, body, old string) (first, last int, ok bool) {
 	want, _ := oldLines(old)
 	n := len(want)
 	lines := splitLines(body)
@@ -322,7 +334,11 @@ func nearest(body, old string) (first, last int, ok bool) {
 		for k := 0; k < n; k++ {
 			texts[k] = lines[w.i+k].text
 		}
-		if sim := similarity(joinTrimmed(texts), wantText); sim > bestSim {
+		got := joinTrimmed(texts)
+		if !e.spend(similarityWork(got, wantText)) {
+			break // no hint is better than a slow one
+		}
+		if sim := similarity(got, wantText); sim > bestSim {
 			best, bestSim = w.i, sim
 		}
 	}

@@ -119,7 +119,7 @@ func (f *Files) Edit(ctx context.Context, path string, ch Change, seen *Seen) (*
 	if err := seen.Fresh(rel, data); err != nil {
 		return nil, err
 	}
-	a, err := Apply(data, rel, ch)
+	a, err := ApplyContext(ctx, data, rel, ch)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package textedit
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -10,7 +11,8 @@ import (
 // applyHunks applies hunks in order to body; each hunk's old lines are
 // sought from where the previous hunk ended, exactly first, then ignoring
 // trailing whitespace, then ignoring surrounding whitespace.
-func applyHunks(body string, hunks []Hunk, rel string) (string, int, int, error) {
+// It stops with ctx's error, between hunks, when ctx is done.
+func applyHunks(ctx context.Context, body string, hunks []Hunk, rel string) (string, int, int, error) {
 	trailingNL := strings.HasSuffix(body, "\n")
 	var ls []string
 	if body != "" {
@@ -19,6 +21,9 @@ func applyHunks(body string, hunks []Hunk, rel string) (string, int, int, error)
 	cursor, added, removed := 0, 0, 0
 	tabs := bodyUsesTabs(body)
 	for hi, h := range hunks {
+		if err := ctx.Err(); err != nil {
+			return "", 0, 0, err
+		}
 		if h.Context != "" {
 			idx, _ := seekLines(ls, []string{h.Context}, cursor, false)
 			if idx < 0 {
@@ -93,32 +98,43 @@ func applyHunks(body string, hunks []Hunk, rel string) (string, int, int, error)
 
 // seekLines finds want as consecutive lines of ls at or after from, with
 // three passes from exact to forgiving, and says which pass found it (2:
-// indentation ignored); atEOF requires the match to end the file.
+// indentation ignored); atEOF requires the match to end the file. Each
+// pass takes time linear in the lines of both (see occurrences).
 func seekLines(ls, want []string, from int, atEOF bool) (int, int) {
-	eqs := []func(a, b string) bool{
-		func(a, b string) bool { return a == b },
-		func(a, b string) bool { return strings.TrimRight(a, " \t\r") == strings.TrimRight(b, " \t\r") },
-		func(a, b string) bool { return strings.TrimSpace(a) == strings.TrimSpace(b) },
+	norms := []func(string) string{
+		func(s string) string { return s },
+		trimRight,
+		strings.TrimSpace,
 	}
-	for pass, eq := range eqs {
+	for pass, norm := range norms {
 		if atEOF {
-			if i := len(ls) - len(want); i >= from && linesEqual(ls[i:], want, eq) {
-				return i, pass
+			at := len(ls) - len(want)
+			if at >= from && linesEqual(ls[at:], want, norm) {
+				return at, pass
 			}
 			continue
 		}
-		for i := from; i+len(want) <= len(ls); i++ {
-			if linesEqual(ls[i:i+len(want)], want, eq) {
-				return i, pass
-			}
+		if len(want) > len(ls)-from {
+			break
+		}
+		wk := make([]string, len(want))
+		for k, w := range want {
+			wk[k] = norm(w)
+		}
+		fk := make([]string, len(ls)-from)
+		for k, l := range ls[from:] {
+			fk[k] = norm(l)
+		}
+		if at := occurrences(fk, wk, 0, 1); len(at) > 0 {
+			return from + at[0], pass
 		}
 	}
 	return -1, -1
 }
 
-func linesEqual(a, b []string, eq func(a, b string) bool) bool {
+func linesEqual(a, b []string, norm func(string) string) bool {
 	for i := range b {
-		if !eq(a[i], b[i]) {
+		if norm(a[i]) != norm(b[i]) {
 			return false
 		}
 	}

@@ -1,6 +1,7 @@
 package textedit
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -28,7 +29,7 @@ var layerNames = []string{"exact", "trailing-trimmed", "block-anchors", "collaps
 func decidingLayer(body, old string) (int, []candidate) {
 	lines := splitLines(body)
 	for i, layer := range layers {
-		if cs := layer(body, lines, old); len(cs) > 0 {
+		if cs := layer(unbounded(), body, lines, old); len(cs) > 0 {
 			return i, cs
 		}
 	}
@@ -178,13 +179,13 @@ func TestIndentFlexibleLayer(t *testing.T) {
 		"  " + strings.ReplaceAll(split, "\n", "\n  "),
 		dedentBy(split, "    "),
 	} {
-		if cs := indentFlexibleMatches(body, lines, old); len(cs) != 1 || body[cs[0].start:cs[0].end] != split {
+		if cs := indentFlexibleMatches(unbounded(), body, lines, old); len(cs) != 1 || body[cs[0].start:cs[0].end] != split {
 			t.Errorf("indent-flexible did not find %q", old)
 		}
 	}
 	// The same lines in another shape (all at one level) are not the block.
 	flat := "def _split_chunks(self, text):\ntext = self._munge_whitespace(text)\nreturn self._split(text)"
-	if cs := indentFlexibleMatches(body, lines, flat); len(cs) != 0 {
+	if cs := indentFlexibleMatches(unbounded(), body, lines, flat); len(cs) != 0 {
 		t.Errorf("indent-flexible took a block of another shape")
 	}
 	// Through the escape layer, an escaped and re-indented block is found
@@ -201,7 +202,7 @@ func TestTrimmedBoundaryLayer(t *testing.T) {
 	body := readGo(t, "strings/strings.go")
 	lines := splitLines(body)
 	cut := "func Cut(s, sep string) (before, after string, found bool) {\n\treturn stringslite.Cut(s, sep)\n}"
-	cs := trimmedBoundaryMatches(body, lines, "\n  \n"+cut+"\n\n\n")
+	cs := trimmedBoundaryMatches(unbounded(), body, lines, "\n  \n"+cut+"\n\n\n")
 	if len(cs) != 1 || body[cs[0].start:cs[0].end] != cut {
 		t.Fatalf("trimmed-boundary did not find the block")
 	}
@@ -209,11 +210,11 @@ func TestTrimmedBoundaryLayer(t *testing.T) {
 		t.Errorf("new_string's boundary not trimmed the same way: %q", got)
 	}
 	// Only blank lines: nothing to look for.
-	if cs := trimmedBoundaryMatches(body, lines, "\n\n  \n"); cs != nil {
+	if cs := trimmedBoundaryMatches(unbounded(), body, lines, "\n\n  \n"); cs != nil {
 		t.Error("blank old_string matched")
 	}
 	// Without blank boundary lines, the layer has nothing to add.
-	if cs := trimmedBoundaryMatches(body, lines, cut); cs != nil {
+	if cs := trimmedBoundaryMatches(unbounded(), body, lines, cut); cs != nil {
 		t.Error("trimmed-boundary matched an old_string with no blank boundary")
 	}
 }
@@ -233,7 +234,7 @@ func TestLayerRefusals(t *testing.T) {
 
 	// trailing-trimmed forgives blanks at the end of lines, not tokens.
 	tok := strings.Replace(hijacked, "c.mu.Lock()", "c.mu.RLock()", 1) + "  "
-	if cs := trailingTrimmedMatches(server, lines, tok); cs != nil {
+	if cs := trailingTrimmedMatches(unbounded(), server, lines, tok); cs != nil {
 		t.Error("trailing-trimmed took a changed token")
 	}
 	// ... and two places equal but for trailing blanks are two places.
@@ -259,7 +260,7 @@ func TestLayerRefusals(t *testing.T) {
 	refused(t, server, Change{Old: half, New: "x"}, ErrNotFound)
 	// ... or another number of lines.
 	longer := "func (c *conn) hijacked() bool {\n\tc.mu.Lock()\n\tdefer c.mu.Unlock()\n\tc.checkClosedAndLogTheState()\n\tc.recordTheHijackEventForTracing()\n\treturn c.isHijackedAfterClose()\n}"
-	if cs := contextAwareMatches(server, lines, longer); cs != nil {
+	if cs := contextAwareMatches(unbounded(), server, lines, longer); cs != nil {
 		t.Error("context-aware took a block of another length")
 	}
 	refused(t, server, Change{Old: longer, New: "x"}, ErrNotFound)
@@ -302,12 +303,12 @@ func TestBlockAnchorThreshold(t *testing.T) {
 	real := "func (c *conn) hijacked() bool {\n\tc.mu.Lock()\n\tdefer c.mu.Unlock()\n\treturn c.hijackedv\n}"
 	sim := similarity(joinKeys(strings.Split(real, "\n")[1:4]), joinKeys(strings.Split(other, "\n")[1:5]))
 	t.Logf("another body under the same anchors: middle similarity %.2f", sim)
-	if cs := blockAnchorMatchesAt(server, svLines, other, blockSimilarity); cs != nil {
+	if cs := blockAnchorMatchesAt(unbounded(), server, svLines, other, blockSimilarity); cs != nil {
 		t.Errorf("threshold %.2f took another function's body", blockSimilarity)
 	}
 	// What a loose threshold does: takes hijacked() on the strength of its
 	// signature and closing brace, and the edit would replace its body.
-	loose := blockAnchorMatchesAt(server, svLines, other, 0.3)
+	loose := blockAnchorMatchesAt(unbounded(), server, svLines, other, 0.3)
 	if len(loose) != 1 || server[loose[0].start:loose[0].end] != real {
 		t.Fatalf("premise: threshold 0.3 should take hijacked() (got %d candidates)", len(loose))
 	}
@@ -317,10 +318,10 @@ func TestBlockAnchorThreshold(t *testing.T) {
 	// _AppendAction's body (same first line; its last line taken from
 	// _CountAction). 0.3 accepts it, 0.85 does not.
 	mixed := "    def __call__(self, parser, namespace, values, option_string=None):\n        items = getattr(namespace, self.dest, None)\n        items = _copy_items(items)\n        items.append(values)\n        setattr(namespace, self.dest, count + 1)\n"
-	if cs := blockAnchorMatchesAt(argparse, apLines, mixed, blockSimilarity); cs != nil {
+	if cs := blockAnchorMatchesAt(unbounded(), argparse, apLines, mixed, blockSimilarity); cs != nil {
 		t.Error("0.85 took a body of another method")
 	}
-	if cs := blockAnchorMatchesAt(argparse, apLines, mixed, 0.3); len(cs) != 1 || argparse[cs[0].start:cs[0].end] != count {
+	if cs := blockAnchorMatchesAt(unbounded(), argparse, apLines, mixed, 0.3); len(cs) != 1 || argparse[cs[0].start:cs[0].end] != count {
 		t.Errorf("premise: 0.3 takes _CountAction.__call__ for another body (got %d)", len(cs))
 	}
 	refused(t, argparse, Change{Old: mixed, New: "    pass\n"}, ErrNotFound)
@@ -331,7 +332,7 @@ func TestBlockAnchorThreshold(t *testing.T) {
 	appendCall := "    def __call__(self, parser, namespace, values, option_string=None):\n        items = getattr(namespace, self.dest, None)\n        items = _copy_items(items)\n        items.append(values)\n        setattr(namespace, self.dest, items)\n"
 	mustOnce(t, argparse, appendCall)
 	slip := strings.Replace(appendCall, "items.append(values)", "items.append(value)", 1)
-	cs := blockAnchorMatchesAt(argparse, apLines, slip, blockSimilarity)
+	cs := blockAnchorMatchesAt(unbounded(), argparse, apLines, slip, blockSimilarity)
 	if len(cs) != 3 {
 		t.Fatalf("near tie: %d candidates, want 3 (_AppendAction, _AppendConstAction, _ExtendAction)", len(cs))
 	}
@@ -459,7 +460,11 @@ func TestLookAlikesAndDepth(t *testing.T) {
 	}
 	lines := splitLines(avl)
 	other := "\t\tif d != kle {\n\t\t\tte.Errorf(\"d(%v) != kle(%v)\", d, kle)\n\t\t}\n\t\tif s != fmt.Sprint(l) {\n\t\t\tunrelated()\n\t\t}"
-	if cs := contextAwareMatches(avl, lines, other); cs != nil {
+	if cs := contextAwareMatches(unbounded(), avl, lines, other); cs != nil {
 		t.Error("context-aware took a block whose other lines are unrelated")
 	}
 }
+
+// unbounded is an effort for tests of one layer: the budget of an edit,
+// never cancelled.
+func unbounded() *effort { return newEffort(context.Background()) }

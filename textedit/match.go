@@ -38,7 +38,7 @@ const blockMargin = 0.15
 
 // layers are tried in order; the first that finds any candidate decides.
 // exactMatches stays first: findCandidates runs it before splitting lines.
-var layers = []func(body string, lines []line, old string) []candidate{
+var layers = []func(e *effort, body string, lines []line, old string) []candidate{
 	exactMatches,
 	trailingTrimmedMatches,
 	blockAnchorMatches,
@@ -51,13 +51,19 @@ var layers = []func(body string, lines []line, old string) []candidate{
 
 // findCandidates runs the chain and returns the deciding layer's candidates
 // (nil if none found old), in body order; they may overlap.
-func findCandidates(body, old string) []candidate {
-	if cs := exactMatches(body, nil, old); len(cs) > 0 {
+// It gives up, with nothing, when e stops it (see effort).
+func findCandidates(e *effort, body, old string) []candidate {
+	if cs := exactMatches(e, body, nil, old); len(cs) > 0 || !e.ok() {
 		return cs // the common case needs no lines
 	}
 	lines := splitLines(body)
+	e.spend(len(lines))
 	for _, layer := range layers[1:] {
-		if cs := layer(body, lines, old); len(cs) > 0 {
+		cs := layer(e, body, lines, old)
+		if !e.ok() {
+			return nil
+		}
+		if len(cs) > 0 {
 			return cs
 		}
 	}
@@ -68,7 +74,7 @@ func findCandidates(body, old string) []candidate {
 // in "}\n}\n}" is two places, not one. An occurrence that starts or ends
 // inside a run of blanks is not one: "\treturn" is not the last tab and
 // the word of a line indented by two.
-func exactMatches(body string, _ []line, old string) []candidate {
+func exactMatches(e *effort, body string, _ []line, old string) []candidate {
 	var cs []candidate
 	startsBlank := isSpaceByte(old[0])
 	endsBlank := isSpaceByte(old[len(old)-1])
@@ -77,12 +83,15 @@ func exactMatches(body string, _ []line, old string) []candidate {
 		if i < 0 {
 			break
 		}
-		s, e := off+i, off+i+len(old)
+		s, end := off+i, off+i+len(old)
 		off = s + 1
-		if startsBlank && s > 0 && isSpaceByte(body[s-1]) || endsBlank && e < len(body) && isSpaceByte(body[e]) {
+		if !e.spend(len(old)/64 + 1) {
+			return nil
+		}
+		if startsBlank && s > 0 && isSpaceByte(body[s-1]) || endsBlank && end < len(body) && isSpaceByte(body[end]) {
 			continue
 		}
-		cs = append(cs, candidate{start: s, end: e, old: old})
+		cs = append(cs, candidate{start: s, end: end, old: old})
 	}
 	return cs
 }
@@ -95,23 +104,28 @@ func oldLines(old string) (ls []string, trailingNL bool) {
 	return ls, trailingNL
 }
 
-// windowMatches finds runs of len(want) body lines that eq accepts line by
-// line, overlapping runs included.
-func windowMatches(body string, lines []line, old string, eq func(file, want string) bool) []candidate {
+// windowMatches finds runs of len(want) body lines whose lines, as norm
+// sees them, are want's, overlapping runs included. It takes time linear
+// in the lines of both (see occurrences).
+func windowMatches(e *effort, body string, lines []line, old string, norm func(string) string) []candidate {
 	want, trailingNL := oldLines(old)
-	n := len(want)
+	if len(want) > len(lines) || !e.spend(len(lines)+len(want)) {
+		return nil
+	}
+	wk := make([]string, len(want))
+	for k, w := range want {
+		wk[k] = norm(w)
+	}
+	fk := make([]string, len(lines))
+	for i, l := range lines {
+		fk[i] = norm(l.text)
+	}
 	var cs []candidate
-	for i := 0; i+n <= len(lines); i++ {
-		ok := true
-		for k := 0; k < n; k++ {
-			if !eq(lines[i+k].text, want[k]) {
-				ok = false
-				break
-			}
+	for _, i := range occurrences(fk, wk, 0, -1) {
+		if !e.spend(1) {
+			return nil
 		}
-		if ok {
-			cs = append(cs, lineCandidate(body, lines, i, i+n-1, old, trailingNL))
-		}
+		cs = append(cs, lineCandidate(body, lines, i, i+len(want)-1, old, trailingNL))
 	}
 	return cs
 }
@@ -126,14 +140,14 @@ func lineCandidate(body string, lines []line, first, last int, old string, trail
 	return candidate{start: lines[first].start, end: end, old: old, lineWise: true}
 }
 
-func trailingTrimmedMatches(body string, lines []line, old string) []candidate {
-	return windowMatches(body, lines, old, func(f, w string) bool {
-		return strings.TrimRight(f, " \t\r") == strings.TrimRight(w, " \t\r")
-	})
+func trailingTrimmedMatches(e *effort, body string, lines []line, old string) []candidate {
+	return windowMatches(e, body, lines, old, trimRight)
 }
 
-func blockAnchorMatches(body string, lines []line, old string) []candidate {
-	return blockAnchorMatchesAt(body, lines, old, blockSimilarity)
+func trimRight(s string) string { return strings.TrimRight(s, " \t\r") }
+
+func blockAnchorMatches(e *effort, body string, lines []line, old string) []candidate {
+	return blockAnchorMatchesAt(e, body, lines, old, blockSimilarity)
 }
 
 // anchorLines splits old_string for the anchored layers: its lines, and
@@ -154,7 +168,7 @@ func anchorLines(old string) (want []string, trailingNL bool, first, last string
 // overlap are one place cut in different ways, and the most similar cut
 // stands for it; places within blockMargin of the best one are all
 // returned, so a near tie is an ambiguity, not a guess.
-func blockAnchorMatchesAt(body string, lines []line, old string, threshold float64) []candidate {
+func blockAnchorMatchesAt(e *effort, body string, lines []line, old string, threshold float64) []candidate {
 	want, trailingNL, first, last, ok := anchorLines(old)
 	if !ok {
 		return nil
@@ -168,18 +182,27 @@ func blockAnchorMatchesAt(body string, lines []line, old string, threshold float
 		i, j int
 		sim  float64
 	}
-	// One window per place, in body order; ends[k] is the last line that
-	// any window of place k covers.
+	// One window per place, in body order. Windows that start within
+	// slack lines of a place's first window are that place cut in
+	// different ways; one that starts further on is another place, even
+	// if it overlaps: in a file of repeated blocks, old_string anchors
+	// once per block, and picking one would be a guess.
 	var places []window
-	var ends []int
+	var firsts []int
 	for i := 0; i < len(lines); i++ {
 		if !keyEquals(lines[i].text, first) {
 			continue
 		}
 		w := window{i: i, j: -1}
 		for j := max(i+2, i+n-1-slack); j <= i+n-1+slack && j < len(lines); j++ {
+			if !e.spend(1) {
+				return nil
+			}
 			if !keyEquals(lines[j].text, last) || !sameDepth(want[0], want[n-1], lines[i].text, lines[j].text) {
 				continue
+			}
+			if !e.spend(2 * n) {
+				return nil
 			}
 			mid := make([]string, 0, j-i-1)
 			for k := i + 1; k < j; k++ {
@@ -187,6 +210,9 @@ func blockAnchorMatchesAt(body string, lines []line, old string, threshold float
 			}
 			sim := lineSlips(wantKeys, nonBlankKeys(mid), slack)
 			if got := joinKeys(mid); sim < floor && similarityBound(got, wantMiddle) >= floor {
+				if !e.spend(similarityWork(got, wantMiddle)) {
+					return nil
+				}
 				sim = similarity(got, wantMiddle)
 			}
 			if sim >= floor && (w.j < 0 || sim > w.sim) {
@@ -196,15 +222,14 @@ func blockAnchorMatchesAt(body string, lines []line, old string, threshold float
 		if w.j < 0 {
 			continue
 		}
-		if k := len(places) - 1; k >= 0 && w.i <= ends[k] {
-			ends[k] = max(ends[k], w.j)
+		if k := len(places) - 1; k >= 0 && w.i <= firsts[k]+slack {
 			if w.sim > places[k].sim {
 				places[k] = w
 			}
 			continue
 		}
 		places = append(places, w)
-		ends = append(ends, w.j)
+		firsts = append(firsts, w.i)
 	}
 	best := 0.0
 	for _, w := range places {
@@ -309,11 +334,12 @@ func joinTrimmed(ls []string) string {
 
 // collapsedWhitespaceMatches compares with every run of whitespace (line
 // breaks included) collapsed to one space.
-func collapsedWhitespaceMatches(body string, _ []line, old string) []candidate {
+func collapsedWhitespaceMatches(e *effort, body string, _ []line, old string) []candidate {
 	want := collapse(strings.TrimSpace(old), nil)
 	if want == "" {
 		return nil
 	}
+	e.spend(len(body) / 64)
 	var at []int
 	norm := collapse(body, &at)
 	var cs []candidate
@@ -322,8 +348,11 @@ func collapsedWhitespaceMatches(body string, _ []line, old string) []candidate {
 		if i < 0 {
 			break
 		}
-		s, e := off+i, off+i+len(want)
-		cs = append(cs, collapsedCandidate(body, at[s], at[e-1]+runeLenAt(body, at[e-1]), old))
+		s, end := off+i, off+i+len(want)
+		if !e.spend(len(want)/64 + 1) {
+			return nil
+		}
+		cs = append(cs, collapsedCandidate(body, at[s], at[end-1]+runeLenAt(body, at[end-1]), old))
 		off = s + 1
 	}
 	return cs
@@ -435,14 +464,15 @@ func runeLenAt(s string, i int) int {
 // indentFlexibleMatches compares lines with their indentation removed, but
 // keeps the block's shape: each line must indent further, less or the same
 // as the line before exactly where old_string's does.
-func indentFlexibleMatches(body string, lines []line, old string) []candidate {
+func indentFlexibleMatches(e *effort, body string, lines []line, old string) []candidate {
 	want, _ := oldLines(old)
 	shape := indentShape(want)
-	cs := windowMatches(body, lines, old, func(f, w string) bool {
-		return strings.TrimSpace(f) == strings.TrimSpace(w)
-	})
+	cs := windowMatches(e, body, lines, old, strings.TrimSpace)
 	var kept []candidate
 	for _, c := range cs {
+		if !e.spend(len(want)) {
+			return nil
+		}
 		got := splitLines(strings.TrimSuffix(body[c.start:c.end], "\n"))
 		texts := make([]string, len(got))
 		for i, l := range got {
@@ -495,13 +525,13 @@ func equalInts(a, b []int) bool {
 // unescaped, for models that escaped text twice. new_string is unescaped
 // too: a model escapes both the same way, unless new_string has real line
 // breaks where old_string had none.
-func escapeNormalizedMatches(body string, lines []line, old string) []candidate {
+func escapeNormalizedMatches(e *effort, body string, lines []line, old string) []candidate {
 	un := unescape(old)
 	if un == old {
 		return nil
 	}
-	for _, layer := range []func(string, []line, string) []candidate{exactMatches, trailingTrimmedMatches, indentFlexibleMatches} {
-		if cs := layer(body, lines, un); len(cs) > 0 {
+	for _, layer := range []func(*effort, string, []line, string) []candidate{exactMatches, trailingTrimmedMatches, indentFlexibleMatches} {
+		if cs := layer(e, body, lines, un); len(cs) > 0 {
 			oldHasNL := strings.Contains(old, "\n")
 			for i := range cs {
 				cs[i].fixNew = func(s string) string {
@@ -525,15 +555,15 @@ func unescape(s string) string { return escapes.Replace(s) }
 
 // trimmedBoundaryMatches ignores blank lines at the start and end of
 // old_string.
-func trimmedBoundaryMatches(body string, lines []line, old string) []candidate {
+func trimmedBoundaryMatches(e *effort, body string, lines []line, old string) []candidate {
 	lead, trail := blankBoundary(old)
 	trimmed := trimBoundary(old, lead, trail)
 	if trimmed == old || isBlank(trimmed) {
 		return nil
 	}
-	cs := exactMatches(body, lines, trimmed)
+	cs := exactMatches(e, body, lines, trimmed)
 	if len(cs) == 0 {
-		cs = trailingTrimmedMatches(body, lines, trimmed)
+		cs = trailingTrimmedMatches(e, body, lines, trimmed)
 	}
 	for i := range cs {
 		cs[i].fixNew = func(s string) string { return trimBoundary(s, lead, trail) }
@@ -548,7 +578,7 @@ const lineSlip = 0.5
 // contextAwareMatches: first and last lines as anchors, the same number of
 // lines, at least half of the middle lines equal (whitespace aside) and the
 // others at least lineSlip similar.
-func contextAwareMatches(body string, lines []line, old string) []candidate {
+func contextAwareMatches(e *effort, body string, lines []line, old string) []candidate {
 	want, trailingNL, first, last, ok := anchorLines(old)
 	if !ok {
 		return nil
@@ -556,6 +586,9 @@ func contextAwareMatches(body string, lines []line, old string) []candidate {
 	n := len(want)
 	var cs []candidate
 	for i := 0; i+n <= len(lines); i++ {
+		if !e.spend(1) {
+			return nil
+		}
 		if !keyEquals(lines[i].text, first) || !keyEquals(lines[i+n-1].text, last) ||
 			!sameDepth(want[0], want[n-1], lines[i].text, lines[i+n-1].text) {
 			continue
@@ -567,8 +600,12 @@ func contextAwareMatches(body string, lines []line, old string) []candidate {
 		for k := 1; k < n-1 && slips; k++ {
 			wk := key(want[k])
 			switch {
+			case !e.spend(1):
+				return nil
 			case keyEquals(lines[i+k].text, wk):
 				equal++
+			case !e.spend(similarityWork(lines[i+k].text, wk)):
+				return nil
 			case similarity(key(lines[i+k].text), wk) < lineSlip:
 				slips = false
 			}

@@ -138,7 +138,7 @@ func (f *Files) ApplyPatch(ctx context.Context, patch string, seen *Seen) (*Patc
 				return nil, err
 			}
 			ft := workspace.DecodeText(data)
-			body, added, removed, err := applyHunks(ft.Body, op.Hunks, r.rel)
+			body, added, removed, err := applyHunks(ctx, ft.Body, op.Hunks, r.rel)
 			if err != nil {
 				return nil, err
 			}

@@ -92,3 +92,12 @@ func similarityBound(a, b string) float64 {
 	}
 	return 1 - float64(max(la, lb)-min(la, lb))/float64(max(la, lb))
 }
+
+// similarityWork is what similarity(a, b) costs, in the units of effort
+// (a line compared is one; 64 cells of the character table are one).
+func similarityWork(a, b string) int {
+	if cells := len(a) * len(b); cells <= maxSimilarityCells {
+		return cells/64 + 1
+	}
+	return (strings.Count(a, "\n") + 1) * (strings.Count(b, "\n") + 1)
+}
