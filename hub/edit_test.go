@@ -127,3 +127,32 @@ func TestMCPRunEndsWithItsSession(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// Over MCP, write replaces an existing file only once the conversation has
+// read it; creating a file needs no read, and the CLI, a conversation of
+// its own, is not asked.
+func TestMCPWriteOfAnUnreadFileIsRefused(t *testing.T) {
+	ws := copyWorkspace(t, "go")
+	cs := connect(t, newTestHub(t, ws))
+	path := filepath.Join(ws, "store", "store.go")
+	before, _ := os.ReadFile(path)
+	text, isErr := callText(t, cs, "write", map[string]any{"path": "store/store.go", "content": "package store\n"})
+	if !isErr || !strings.Contains(text, "store/store.go exists and has not been read in this conversation; read it first (read path=store/store.go)") {
+		t.Fatalf("write of an unread file: %s", text)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Fatal("the refused write changed the file")
+	}
+	if text, isErr := callText(t, cs, "write", map[string]any{"path": "store/new.go", "content": "package store\n"}); isErr {
+		t.Fatalf("creating a file: %s", text)
+	}
+	// A page of it is a read.
+	callText(t, cs, "read", map[string]any{"path": "store/store.go", "offset": 1, "limit": 3})
+	if text, isErr := callText(t, cs, "write", map[string]any{"path": "store/store.go", "content": "package store\n"}); isErr {
+		t.Fatalf("write after a read: %s", text)
+	}
+	// What it wrote, it has seen.
+	if text, isErr := callText(t, cs, "write", map[string]any{"path": "store/new.go", "content": "package store\n\n// x\n"}); isErr {
+		t.Fatalf("rewriting a file it wrote: %s", text)
+	}
+}

@@ -62,8 +62,12 @@ func (h *Hub) Grep(ctx context.Context, opts locate.GrepOptions) (*locate.GrepRe
 // Read pages through a file or lists a directory; r now has seen the file.
 func (h *Hub) Read(ctx context.Context, opts locate.ReadOptions, r *Run) (*locate.ReadResult, error) {
 	res, err := locate.Read(ctx, h.Root, opts)
-	if err == nil && res.Content != nil {
+	switch {
+	case err != nil || res.IsDir:
+	case res.Content != nil:
 		r.Seen.Saw(res.Path, res.Content)
+	default:
+		r.Seen.SawPart(res.Path) // too large to read whole: paged
 	}
 	return res, err
 }

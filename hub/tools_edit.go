@@ -44,9 +44,9 @@ func addEditTools(s *mcp.Server, h *Hub) {
 			}
 			return res.Text(), nil
 		})
-	addTool(s, h, toolSpec{name: "write", description: "Create a file or replace all of it, atomically. Prefer edit for changes to an existing file.", destructive: true, idempotent: true},
+	addTool(s, h, toolSpec{name: "write", description: "Create a file or replace all of it, atomically. An existing file must have been read in this conversation first. Prefer edit for changes to an existing file.", destructive: true, idempotent: true},
 		func(ctx context.Context, r *Run, in writeIn) (string, error) {
-			res, err := h.Write(ctx, in.Path, in.Content, textedit.WriteOptions{KeepStyle: in.KeepLineEnding}, r)
+			res, err := h.Write(ctx, in.Path, in.Content, textedit.WriteOptions{KeepStyle: in.KeepLineEnding, ReadFirst: true}, r)
 			if err != nil {
 				return "", err
 			}

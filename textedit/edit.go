@@ -23,6 +23,7 @@ var (
 	ErrStale         = errors.New("file changed since it was last read")
 	ErrNotText       = errors.New("not a text file")
 	ErrMissingTarget = errors.New("file does not exist")
+	ErrNotRead       = errors.New("file not read in this conversation")
 )
 
 // editError reads as a sentence for a model, and still answers errors.Is
@@ -214,7 +215,7 @@ func replacement(body, path, repl string, c candidate, tabs func() bool) (string
 	}
 	span := body[c.start:c.end]
 	if !c.lineWise || span == c.old {
-		return repl, nil
+		return keepEdgeBreaks(span, repl), nil
 	}
 	rep, ok := transplant(span, c.old, repl, tabs)
 	if !ok {
@@ -223,6 +224,39 @@ func replacement(body, path, repl string, c candidate, tabs func() bool) (string
 		return "", failf(ErrNotFound, "old_string differs from %s in lines that new_string changes; read them again (read path=%s offset=%d limit=%d) and copy them exactly", workspace.Place(path, first, last), path, first, last-first+1)
 	}
 	return rep, nil
+}
+
+// keepEdgeBreaks keeps the line breaks at the edges of span that repl
+// lacks. A model that quotes blank lines around a block gives them as
+// context; when new_string has none at that edge, deleting them would
+// glue the line before (or after) to new_string's text: `import
+// itertools# edited`. Only a repl with text of its own is mended: an
+// empty or blank one deletes what it replaces, breaks and all.
+func keepEdgeBreaks(span, repl string) string {
+	if isBlank(repl) {
+		return repl
+	}
+	if lead := edgeBreaks(span, true); lead != "" && edgeBreaks(repl, true) == "" {
+		repl = lead + repl
+	}
+	if trail := edgeBreaks(span, false); trail != "" && edgeBreaks(repl, false) == "" {
+		repl += trail
+	}
+	return repl
+}
+
+// edgeBreaks is the blank text at the start (or end) of s up to its last
+// (first) line break: "" when s's edge has no line break.
+func edgeBreaks(s string, start bool) string {
+	if start {
+		ws := s[:len(s)-len(strings.TrimLeft(s, " \t\r\n"))]
+		return ws[:strings.LastIndexByte(ws, '\n')+1]
+	}
+	ws := s[len(strings.TrimRight(s, " \t\r\n")):]
+	if i := strings.IndexByte(ws, '\n'); i >= 0 {
+		return ws[i:]
+	}
+	return ""
 }
 
 // proportionate refuses a forgiving match whose span is far larger than

@@ -19,6 +19,23 @@ import (
 type Seen struct {
 	mu     sync.Mutex
 	hashes map[string][32]byte
+	// parts are files too large to read whole that the conversation has
+	// paged through: seen, without a hash to check.
+	parts map[string]bool
+}
+
+// SawPart records that the conversation has read part of rel, a file too
+// large to read whole.
+func (s *Seen) SawPart(rel string) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.parts == nil {
+		s.parts = map[string]bool{}
+	}
+	s.parts[rel] = true
 }
 
 // Saw records that the conversation has seen data as the content of rel.
@@ -34,6 +51,18 @@ func (s *Seen) Saw(rel string, data []byte) {
 	s.hashes[rel] = sha256.Sum256(data)
 }
 
+// Has says whether the conversation has seen rel at all. A nil *Seen,
+// which tracks nothing, has seen everything.
+func (s *Seen) Has(rel string) bool {
+	if s == nil {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.hashes[rel]
+	return ok || s.parts[rel]
+}
+
 // Forget drops what is known of rel (it was deleted or moved).
 func (s *Seen) Forget(rel string) {
 	if s == nil {
@@ -42,6 +71,7 @@ func (s *Seen) Forget(rel string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.hashes, rel)
+	delete(s.parts, rel)
 }
 
 // Fresh returns an error if the conversation saw rel with other content
@@ -143,6 +173,11 @@ type WriteOptions struct {
 	// KeepStyle converts content to the existing file's line endings and
 	// keeps its byte-order mark.
 	KeepStyle bool
+	// ReadFirst refuses to replace an existing file that seen has never
+	// seen (ErrNotRead): a conversation overwrites only what it has read.
+	// The MCP tool sets it; a CLI call, a conversation of its own, does
+	// not.
+	ReadFirst bool
 }
 
 // Write replaces (or creates) the file at path with content. An existing
@@ -165,6 +200,9 @@ func (f *Files) Write(ctx context.Context, path, content string, opts WriteOptio
 		return nil, err
 	}
 	created := st == nil
+	if !created && opts.ReadFirst && !seen.Has(rel) {
+		return nil, failf(ErrNotRead, "%s exists and has not been read in this conversation; read it first (read path=%s) so that nothing in it is lost unseen, then write it, or change part of it with edit", rel, rel)
+	}
 	data := []byte(content)
 	// A file too large to read was never seen whole, so there is nothing
 	// to compare it with; its style is not worth reading it for.

@@ -532,10 +532,9 @@ func escapeNormalizedMatches(e *effort, body string, lines []line, old string) [
 	}
 	for _, layer := range []func(*effort, string, []line, string) []candidate{exactMatches, trailingTrimmedMatches, indentFlexibleMatches} {
 		if cs := layer(e, body, lines, un); len(cs) > 0 {
-			oldHasNL := strings.Contains(old, "\n")
 			for i := range cs {
 				cs[i].fixNew = func(s string) string {
-					if !oldHasNL && strings.Contains(s, "\n") {
+					if !repeatsEscaping(old, s) {
 						return s
 					}
 					return unescape(s)
@@ -552,6 +551,41 @@ var escapes = strings.NewReplacer(
 )
 
 func unescape(s string) string { return escapes.Replace(s) }
+
+// repeatsEscaping says whether new_string is escaped the way old_string
+// was, and so is to be unescaped like it: it uses one of old's escape
+// sequences. A new_string in the file's form does not: where old has
+// `\\n` for the file's `\n`, it has `\n`; where old has `\n` for line
+// breaks, it has real line breaks. Unescaping it anyway would turn the
+// file's `\n` into a line break inside a string literal.
+func repeatsEscaping(old, nw string) bool {
+	if !strings.Contains(old, "\n") && strings.Contains(nw, "\n") {
+		return false
+	}
+	had := escapeSeqs(old)
+	for e := range escapeSeqs(nw) {
+		if had[e] {
+			return true
+		}
+	}
+	return false
+}
+
+// escapeSeqs are the escape sequences of s, read left to right as
+// unescape reads them.
+func escapeSeqs(s string) map[string]bool {
+	seqs := map[string]bool{}
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		if strings.IndexByte("\\ntr\"'`$", s[i+1]) >= 0 {
+			seqs[s[i:i+2]] = true
+			i++
+		}
+	}
+	return seqs
+}
 
 // trimmedBoundaryMatches ignores blank lines at the start and end of
 // old_string.

@@ -26,14 +26,18 @@ func transplant(span, old, nw string, fileTabs func() bool) (rep string, ok bool
 		N = strings.Split(strings.TrimSuffix(nw, "\n"), "\n")
 	}
 	tabs := indentStyle(F, fileTabs)
+	fOf := alignLines(O, F)
 
 	// What the model did to each line of old: kept it (as a line of new),
 	// replaced it (by a line of new), or deleted it; ins[i] are lines of
-	// new inserted before old's line i.
+	// new inserted before old's line i. A line of new that is old's line,
+	// or the file's line old's stands for, keeps it: a model may quote old
+	// from a faulty memory and write new from the file.
 	keptAs, replacedBy := fill(len(O), -1), fill(len(O), -1)
 	ins := make([][]int, len(O)+1)
+	same := func(i, j int) bool { return O[i] == N[j] || fOf[i] >= 0 && F[fOf[i]] == N[j] }
 	pi, pj := 0, 0
-	for _, p := range append(lcsPairs(len(O), len(N), func(i, j int) bool { return O[i] == N[j] }), [2]int{len(O), len(N)}) {
+	for _, p := range append(lcsPairs(len(O), len(N), same), [2]int{len(O), len(N)}) {
 		k := min(p[0]-pi, p[1]-pj)
 		for t := 0; t < k; t++ {
 			replacedBy[pi+t] = pj + t
@@ -46,8 +50,7 @@ func transplant(span, old, nw string, fileTabs func() bool) (rep string, ok bool
 		}
 		pi, pj = p[0]+1, p[1]+1
 	}
-
-	fOf := alignLines(O, F)
+	asWritten := newForms(O, N, F, fOf, keptAs, replacedBy)
 
 	noise := false // old_string had trailing blanks the file does not
 	var refO, refF string
@@ -77,7 +80,11 @@ func transplant(span, old, nw string, fileTabs func() bool) (rep string, ok bool
 	var out []string
 	emitIns := func(i int) {
 		for _, j := range ins[i] {
-			out = append(out, fresh(N[j], refO, refF))
+			if asWritten[j] {
+				out = append(out, N[j])
+			} else {
+				out = append(out, fresh(N[j], refO, refF))
+			}
 		}
 	}
 	oi, fi := 0, 0
@@ -112,6 +119,8 @@ func transplant(span, old, nw string, fileTabs func() bool) (rep string, ok bool
 		case replacedBy[i] >= 0:
 			n := N[replacedBy[i]]
 			switch {
+			case asWritten[replacedBy[i]]:
+				out = append(out, n)
 			case isBlank(O[i]):
 				// A blank line says nothing of indentation: the lines
 				// around it do.
@@ -137,6 +146,74 @@ func transplant(span, old, nw string, fileTabs func() bool) (rep string, ok bool
 		rep += "\n"
 	}
 	return rep, true
+}
+
+// The form of new_string's lines. A model may write new_string in the
+// form it quoted old_string (indentation, blanks and tokens as it
+// misremembered them) or in the file's own form (having quoted old from a
+// faulty memory, it copies new from the file). A line of the first form
+// is carried onto the file's line; one of the second is the file's
+// already, and carrying it again would shift it (a block dedented by the
+// two columns old_string had too many).
+const (
+	formUnknown = iota
+	formFile
+	formModel
+)
+
+// newForms decides, for each line of N (new_string's), whether it is
+// taken as written (the file's form) or carried onto the file (the
+// model's form), from evidence line by line. A kept line equal to the
+// file's line and not to old's is the file's form; equal to old's and not
+// the file's, the model's. A changed line is the form of whichever of
+// old's line and the file's it shares more text with (at its ends). Lines
+// without evidence of their own (inserted lines, lines equally like both)
+// take the form of the nearest line above that has it, else below; with
+// none at all they are taken as written.
+func newForms(O, N, F []string, fOf, keptAs, replacedBy []int) []bool {
+	form := make([]int, len(N))
+	for i, j := range keptAs {
+		if j < 0 || fOf[i] < 0 {
+			continue
+		}
+		f := F[fOf[i]]
+		switch {
+		case N[j] == f && N[j] != O[i]:
+			form[j] = formFile
+		case N[j] == O[i] && N[j] != f:
+			form[j] = formModel
+		}
+	}
+	for i, j := range replacedBy {
+		if j < 0 || fOf[i] < 0 || isBlank(N[j]) {
+			continue
+		}
+		byFile, byOld := sharedEnds(F[fOf[i]], N[j]), sharedEnds(O[i], N[j])
+		switch {
+		case byFile > byOld:
+			form[j] = formFile
+		case byOld > byFile:
+			form[j] = formModel
+		}
+	}
+	out := make([]bool, len(N))
+	for j := range N {
+		f := form[j]
+		for k := j - 1; f == formUnknown && k >= 0; k-- {
+			f = form[k]
+		}
+		for k := j + 1; f == formUnknown && k < len(N); k++ {
+			f = form[k]
+		}
+		out[j] = f != formModel
+	}
+	return out
+}
+
+// sharedEnds is how many bytes a and b share at their start and end.
+func sharedEnds(a, b string) int {
+	p := commonPrefix(a, b)
+	return p + commonSuffix(a[p:], b[p:])
 }
 
 // alignLines says which line of F (the file's) each line of O (old_string's)
