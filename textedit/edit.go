@@ -215,7 +215,7 @@ func replacement(body, path, repl string, c candidate, tabs func() bool) (string
 	}
 	span := body[c.start:c.end]
 	if !c.lineWise || span == c.old {
-		return keepEdgeBreaks(span, repl), nil
+		return keepEdges(body, c.start, c.end, repl), nil
 	}
 	rep, ok := transplant(span, c.old, repl, tabs)
 	if !ok {
@@ -226,37 +226,77 @@ func replacement(body, path, repl string, c candidate, tabs func() bool) (string
 	return rep, nil
 }
 
-// keepEdgeBreaks keeps the line breaks at the edges of span that repl
-// lacks. A model that quotes blank lines around a block gives them as
-// context; when new_string has none at that edge, deleting them would
-// glue the line before (or after) to new_string's text: `import
-// itertools# edited`. Only a repl with text of its own is mended: an
-// empty or blank one deletes what it replaces, breaks and all.
-func keepEdgeBreaks(span, repl string) string {
+// keepEdges fits repl, the text for an exact (or in-line) match at
+// body[start:end], to the edges of the match, where a model's new_string
+// is often written in another form than its old_string:
+//
+//   - Line breaks at an edge of old_string that new_string lacks are
+//     context, not text to delete: a model that quotes blank lines
+//     around a block and writes new_string without them would otherwise
+//     glue the line before (or after) to it: `import itertools# edited`.
+//     Only a repl with text of its own is mended: an empty or blank one
+//     deletes what it replaces, breaks and all.
+//   - A match that starts after its line's indentation, or ends before
+//     its line's trailing blanks, while new_string starts with that very
+//     indentation or ends with those very blanks (written from the file,
+//     not from old_string), does not get them twice.
+func keepEdges(body string, start, end int, repl string) string {
+	span := body[start:end]
 	if isBlank(repl) {
 		return repl
 	}
-	if lead := edgeBreaks(span, true); lead != "" && edgeBreaks(repl, true) == "" {
-		repl = lead + repl
+	if k := countBreaks(leadingBlank(span)) - countBreaks(leadingBlank(repl)); k > 0 {
+		ws := leadingBlank(span)
+		repl = ws[:nthBreak(ws, k)+1] + repl
+	} else if head := lineHead(body, start); head != "" && countBreaks(leadingBlank(span)) == 0 && strings.HasPrefix(repl, head) && !strings.HasPrefix(span, head) {
+		repl = repl[len(head):]
 	}
-	if trail := edgeBreaks(span, false); trail != "" && edgeBreaks(repl, false) == "" {
-		repl += trail
+	if m := countBreaks(trailingBlank(repl)); countBreaks(trailingBlank(span)) > m {
+		ws := trailingBlank(span)
+		repl += ws[nthBreak(ws, m+1):]
+	} else if tail := lineTail(body, end); tail != "" && countBreaks(trailingBlank(span)) == 0 && strings.HasSuffix(repl, tail) && !strings.HasSuffix(span, tail) {
+		repl = repl[:len(repl)-len(tail)]
 	}
 	return repl
 }
 
-// edgeBreaks is the blank text at the start (or end) of s up to its last
-// (first) line break: "" when s's edge has no line break.
-func edgeBreaks(s string, start bool) string {
-	if start {
-		ws := s[:len(s)-len(strings.TrimLeft(s, " \t\r\n"))]
-		return ws[:strings.LastIndexByte(ws, '\n')+1]
+// leadingBlank and trailingBlank are the blanks (line breaks included) at
+// the start and end of s.
+func leadingBlank(s string) string  { return s[:len(s)-len(strings.TrimLeft(s, " \t\r\n"))] }
+func trailingBlank(s string) string { return s[len(strings.TrimRight(s, " \t\r\n")):] }
+
+func countBreaks(s string) int { return strings.Count(s, "\n") }
+
+// nthBreak is the offset of the nth (1-based) line break of s.
+func nthBreak(s string, n int) int {
+	at := -1
+	for ; n > 0; n-- {
+		at += 1 + strings.IndexByte(s[at+1:], '\n')
 	}
-	ws := s[len(strings.TrimRight(s, " \t\r\n")):]
-	if i := strings.IndexByte(ws, '\n'); i >= 0 {
-		return ws[i:]
+	return at
+}
+
+// lineHead is the text of start's line before start when it is all
+// blanks (the indentation the match starts after), else "".
+func lineHead(body string, start int) string {
+	h := body[strings.LastIndexByte(body[:start], '\n')+1 : start]
+	if !isBlank(h) {
+		return ""
 	}
-	return ""
+	return h
+}
+
+// lineTail is the text of end's line after end when it is all blanks
+// (the trailing blanks the match ends before), else "".
+func lineTail(body string, end int) string {
+	t := body[end:]
+	if nl := strings.IndexByte(t, '\n'); nl >= 0 {
+		t = t[:nl]
+	}
+	if !isBlank(strings.TrimSuffix(t, "\r")) {
+		return ""
+	}
+	return strings.TrimSuffix(t, "\r")
 }
 
 // proportionate refuses a forgiving match whose span is far larger than

@@ -533,12 +533,11 @@ func escapeNormalizedMatches(e *effort, body string, lines []line, old string) [
 	for _, layer := range []func(*effort, string, []line, string) []candidate{exactMatches, trailingTrimmedMatches, indentFlexibleMatches} {
 		if cs := layer(e, body, lines, un); len(cs) > 0 {
 			for i := range cs {
-				cs[i].fixNew = func(s string) string {
-					if !repeatsEscaping(old, s) {
-						return s
-					}
-					return unescape(s)
+				fileKeys := map[string]bool{}
+				for _, l := range strings.Split(body[cs[i].start:cs[i].end], "\n") {
+					fileKeys[key(l)] = true
 				}
+				cs[i].fixNew = func(s string) string { return unescapeLike(old, s, fileKeys) }
 			}
 			return cs
 		}
@@ -551,6 +550,34 @@ var escapes = strings.NewReplacer(
 )
 
 func unescape(s string) string { return escapes.Replace(s) }
+
+// unescapeLike undoes, in nw, the escaping old_string had, line by line
+// (lines as nw's real line breaks cut it): a model may escape some lines
+// of new_string as it escaped old_string and write others as the file
+// has them. A line that is the file's (fileKeys: the matched lines, as
+// key sees them) stays as it is; one whose unescaped text is the file's
+// is unescaped; any other is unescaped when it uses one of old_string's
+// escape sequences (see repeatsEscaping).
+func unescapeLike(old, nw string, fileKeys map[string]bool) string {
+	parts := strings.Split(nw, "\n")
+	for i, p := range parts {
+		u := unescape(p)
+		if u == p || fileKeys[key(p)] {
+			continue
+		}
+		fromFile := true
+		for _, l := range strings.Split(u, "\n") {
+			if !fileKeys[key(l)] {
+				fromFile = false
+				break
+			}
+		}
+		if fromFile || repeatsEscaping(old, p) {
+			parts[i] = u
+		}
+	}
+	return strings.Join(parts, "\n")
+}
 
 // repeatsEscaping says whether new_string is escaped the way old_string
 // was, and so is to be unescaped like it: it uses one of old's escape
