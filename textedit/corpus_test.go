@@ -24,6 +24,18 @@ import (
 // with the model's change; inserted lines take the file's indentation; the
 // file keeps its line endings. Tokens added are free of blanks, so that a
 // blank-mangling slip applied to new_string leaves them whole.
+//
+// Forms of new_string: every case is given with new_string in three forms,
+// old_string and the intended file being the same for all three.
+//   - model: the model's slip applied to new_string as to old_string (the
+//     corpus as it was first built);
+//   - file: new_string as the file has the block, plus the model's change
+//     (no slip, not escaped, no blank lines at its edges, LF line endings;
+//     a line left out of old_string is left out of it too);
+//   - mixed: per line, the model's form or the file's (escaped: some runs
+//     of lines escaped; blank lines at the edges: on one side only).
+// A form that comes out as the same text as another form is not run
+// twice: the table counts it as "same".
 
 const (
 	corpusSeed    = 20240917
@@ -35,7 +47,16 @@ const (
 var corpusKinds = []string{
 	"trailing-ws-added", "trailing-ws-removed", "indent-tabs-spaces", "indent-shifted",
 	"inner-ws", "escaped", "wrong-middle-line", "line-left-out", "blank-boundary", "crlf-file", "crlf-file+indent",
+	"blank-edge-midline",
 }
+
+// corpusLateKinds were added after the corpus was first built. They draw
+// from a random stream of their own, so that the first kinds' cases stay
+// as they were.
+var corpusLateKinds = map[string]bool{"blank-edge-midline": true}
+
+// Forms of new_string, in table order.
+var corpusForms = []string{"model", "file", "mixed"}
 
 type corpusFile struct {
 	rel, lang string
@@ -55,14 +76,23 @@ type corpusCase struct {
 	// negative: the case is not a unique near-miss; it may only be
 	// refused or applied exactly as want.
 	negative bool
+	form     string // of new: "model", "file" or "mixed"
+	// sameAs names the form whose new_string this one equals: the case
+	// is counted, not run.
+	sameAs string
 }
 
-type tally struct{ cases, intended, wrong, refused int }
+type tally struct{ cases, intended, wrong, refused, same int }
 
 type corpusStats struct {
-	kinds    map[string]*tally
+	kinds    map[string]*tally // by kind/form
+	forms    map[string]*tally // positive cases by form
+	negForms map[string]*tally // negative cases by form
 	pos, neg tally
-	failures []string // positive cases not applied as intended, and all wrong ones
+	// failures by kind/form: positive cases not applied as intended, and
+	// all wrong ones.
+	failures map[string][]string
+	groups   []string // of failures, in the order met
 }
 
 // corpusFiles picks the files: deterministic for a given GOROOT and Python.
@@ -217,24 +247,208 @@ func innerWS(l string, double bool) string {
 	return lead + b.String() + tail
 }
 
-// buildCorpus generates the cases.
+// buildCorpus generates the cases to run: every form of new_string but
+// those that are the text of another form.
 func buildCorpus(tb testing.TB) []corpusCase {
 	tb.Helper()
+	return slices.DeleteFunc(buildCorpusForms(tb), func(c corpusCase) bool { return c.sameAs != "" })
+}
+
+// buildCorpusForms generates the cases, every one in every form of
+// new_string.
+func buildCorpusForms(tb testing.TB) []corpusCase {
+	tb.Helper()
 	files := corpusFiles(tb)
-	rng := rand.New(rand.NewPCG(corpusSeed, 2))
+	rng := rand.New(rand.NewPCG(corpusSeed, 2))     // the first kinds and the negatives
+	lateRng := rand.New(rand.NewPCG(corpusSeed, 3)) // corpusLateKinds
+	mix := rand.New(rand.NewPCG(corpusSeed, 4))     // mixed forms, slipped negatives
 	var cases []corpusCase
+	first, late := 0, 0 // model-form cases of the first corpus, and of corpusLateKinds
 	for fi := range files {
 		f := &files[fi]
 		for _, kind := range corpusKinds {
 			for k := 0; k < corpusPerKind; k++ {
-				if c, ok := genCase(rng, f, kind, len(cases)); ok {
-					cases = append(cases, c)
+				r, serial := rng, first
+				if corpusLateKinds[kind] {
+					r, serial = lateRng, late
 				}
+				forms, ok := genCase(r, mix, f, kind, serial)
+				if !ok {
+					continue
+				}
+				if corpusLateKinds[kind] {
+					late++
+				} else {
+					first++
+				}
+				cases = append(cases, forms...)
 			}
 		}
-		cases = append(cases, negativeCases(rng, f, files)...)
+		negs := negativeCases(rng, f, files)
+		first += len(negs)
+		for _, c := range negs {
+			c.form = "model"
+			cases = append(cases, c)
+		}
+		for _, c := range negs {
+			if c.kind == "neg:ambiguous" {
+				cases = append(cases, corpusSlippedAmbiguous(mix, f, c)...)
+			}
+		}
 	}
 	return cases
+}
+
+// corpusWithForms gives c (new_string in the model's form) with
+// new_string in the file's form and mixed, each marked when it is the same
+// text as a form before it.
+func corpusWithForms(c corpusCase, file, mixed string) []corpusCase {
+	out := []corpusCase{c}
+	out[0].form = "model"
+	for _, v := range []struct{ form, new string }{{"file", file}, {"mixed", mixed}} {
+		d := c
+		d.form, d.new = v.form, v.new
+		for _, e := range out {
+			if e.new == d.new && e.sameAs == "" {
+				d.sameAs = e.form
+				break
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// corpusPickSome chooses some but not all of n >= 2 items.
+func corpusPickSome(mix *rand.Rand, n int) []bool {
+	pick := make([]bool, n)
+	count := 0
+	for i := range pick {
+		if mix.IntN(2) == 0 {
+			pick[i] = true
+			count++
+		}
+	}
+	switch count {
+	case 0:
+		pick[mix.IntN(n)] = true
+	case n:
+		pick[mix.IntN(n)] = false
+	}
+	return pick
+}
+
+// corpusMixLines takes, for some but not all of the lines where the
+// model's form and the file's differ, the file's. A line and the line
+// inserted after it (the same src) take the same form: an inserted line
+// has no line of the file to tell its form by, only the line it follows.
+// src nil: every line by itself.
+func corpusMixLines(mix *rand.Rand, model, file []string, src []int) []string {
+	group := func(i int) int {
+		if src == nil {
+			return i
+		}
+		return src[i]
+	}
+	var differ []int // groups
+	for i := range model {
+		if g := group(i); model[i] != file[i] && !slices.Contains(differ, g) {
+			differ = append(differ, g)
+		}
+	}
+	out := slices.Clone(model)
+	if len(differ) < 2 {
+		return out // the same as one of the two forms
+	}
+	pick := corpusPickSome(mix, len(differ))
+	for i := range out {
+		if k := slices.Index(differ, group(i)); k >= 0 && pick[k] {
+			out[i] = file[i]
+		}
+	}
+	return out
+}
+
+// corpusMixEscaped escapes some runs of lines but not all: each run as the
+// model escapes a whole new_string, its inner line breaks as \n, the runs
+// joined by real line breaks.
+func corpusMixEscaped(mix *rand.Rand, ls []string, finalNL bool) string {
+	if len(ls) < 2 {
+		return jsonEscape(joinLines(ls, finalNL))
+	}
+	esc := corpusPickSome(mix, len(ls))
+	var b strings.Builder
+	for i := 0; i < len(ls); {
+		j := i
+		for j < len(ls) && esc[j] == esc[i] {
+			j++
+		}
+		run := joinLines(ls[i:j], j == len(ls) && finalNL)
+		if esc[i] {
+			run = jsonEscape(run)
+		}
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(run)
+		i = j
+	}
+	return b.String()
+}
+
+// corpusOneSide keeps the line breaks at one edge of s only.
+func corpusOneSide(mix *rand.Rand, s string, before, after int) string {
+	if mix.IntN(2) == 0 {
+		return strings.Repeat("\n", before) + s
+	}
+	return s + strings.Repeat("\n", after)
+}
+
+// corpusSlippedAmbiguous: the block of an ambiguous negative given
+// re-indented, escaped or with line breaks at its edges, new_string in
+// every form. It names two places still and must be refused.
+func corpusSlippedAmbiguous(mix *rand.Rand, f *corpusFile, c corpusCase) []corpusCase {
+	a := c.line - 1
+	block := f.lines[a : a+strings.Count(c.new, "\n")+1]
+	plain := strings.Join(block, "\n")
+	newLs := strings.Split(c.new, "\n") // the block with the token added
+	var old, model, mixed string
+	switch mix.IntN(3) {
+	case 0:
+		level := "    "
+		if f.lang == "go" {
+			level = "\t"
+		}
+		shift := func(ls []string) []string {
+			out := make([]string, len(ls))
+			for i, l := range ls {
+				if out[i] = l; !isBlank(l) {
+					out[i] = level + l
+				}
+			}
+			return out
+		}
+		old = strings.Join(shift(block), "\n")
+		model = strings.Join(shift(newLs), "\n")
+		mixed = strings.Join(corpusMixLines(mix, shift(newLs), newLs, nil), "\n")
+		if strings.Contains(f.text, old) {
+			return nil
+		}
+	case 1:
+		old, model = jsonEscape(plain), jsonEscape(c.new)
+		mixed = corpusMixEscaped(mix, newLs, false)
+		if strings.Contains(f.text, old) {
+			return nil
+		}
+	default:
+		old, model = "\n"+plain+"\n", "\n"+c.new+"\n"
+		mixed = corpusOneSide(mix, c.new, 1, 1)
+		if strings.Count(f.text, old) < 2 {
+			return nil
+		}
+	}
+	s := corpusCase{kind: "neg:ambiguous-slipped", file: f.rel, line: c.line, data: f.text, old: old, new: model, negative: true}
+	return corpusWithForms(s, c.new, mixed)
 }
 
 func tokens(lang string) (appendTok, insertTok string) {
@@ -244,9 +458,10 @@ func tokens(lang string) (appendTok, insertTok string) {
 	return "#edited", "#inserted"
 }
 
-// genCase makes one near-miss edit of kind on f, or reports that no
-// suitable block was found.
-func genCase(rng *rand.Rand, f *corpusFile, kind string, serial int) (corpusCase, bool) {
+// genCase makes one near-miss edit of kind on f, in every form of
+// new_string (see corpusWithForms), or reports that no suitable block was
+// found. rng draws the case, mix the choices of the mixed form.
+func genCase(rng, mix *rand.Rand, f *corpusFile, kind string, serial int) ([]corpusCase, bool) {
 	appendTok, insertTok := tokens(f.lang)
 	for try := 0; try < 300; try++ {
 		n := 1 + rng.IntN(8)
@@ -280,6 +495,7 @@ func genCase(rng *rand.Rand, f *corpusFile, kind string, serial int) (corpusCase
 		whole := func(s string) string { return s }
 		leftOut := -1 // a line the model does not show
 		crlf := false
+		edgeBefore, edgeAfter := 0, 0 // line breaks around old_string
 		switch kind {
 		case "trailing-ws-added":
 			ws := map[int]string{}
@@ -374,8 +590,30 @@ func genCase(rng *rand.Rand, f *corpusFile, kind string, serial int) (corpusCase
 			}
 		case "blank-boundary":
 			before, after := 1+rng.IntN(2), 1+rng.IntN(3)
+			edgeBefore, edgeAfter = before, after
 			whole = func(s string) string {
 				return strings.Repeat("\n", before) + s + strings.Repeat("\n", after)
+			}
+		case "blank-edge-midline":
+			// old_string starts with the line break that ends the line
+			// before the block (or with that and a blank line the file
+			// has), and ends with the block's last line, or the line break
+			// that ends it, or that and a blank line the file has: its
+			// exact match starts at the end of a line and may end at the
+			// start of one. new_string in the file's form has no line
+			// breaks at its edges.
+			if a < 2 || a+n+1 >= len(f.lines) {
+				continue
+			}
+			edgeBefore, edgeAfter = 1, rng.IntN(3)
+			if disk[a-1] == "" && rng.IntN(2) == 0 {
+				edgeBefore = 2
+			}
+			if edgeAfter == 2 && disk[a+n] != "" {
+				edgeAfter = 1
+			}
+			whole = func(s string) string {
+				return strings.Repeat("\n", edgeBefore) + s + strings.Repeat("\n", edgeAfter)
 			}
 		case "crlf-file":
 			crlf = true
@@ -401,23 +639,35 @@ func genCase(rng *rand.Rand, f *corpusFile, kind string, serial int) (corpusCase
 			}
 			return out
 		}
-		var oldLs, newLs, wantLs []string
+		// newLs is new_string in the model's form, fileLs in the file's
+		// (the intended lines, the left-out one left out), line by line.
+		var oldLs, newLs, fileLs, wantLs []string
+		var srcs []int // of newLs and fileLs
 		for i, l := range block {
 			if i != leftOut {
 				oldLs = append(oldLs, perLine(l, i))
 			}
 		}
-		for _, s := range edit(block) {
+		onDisk := edit(disk[a : a+n])
+		for k, s := range edit(block) {
 			if !(s.src == leftOut && s.text == block[leftOut]) {
 				newLs = append(newLs, perLine(s.text, s.src))
+				fileLs = append(fileLs, onDisk[k].text)
+				srcs = append(srcs, s.src)
 			}
 		}
-		for _, s := range edit(disk[a : a+n]) {
+		for _, s := range onDisk {
 			wantLs = append(wantLs, s.text)
 		}
 		nl := rng.IntN(2) == 0
 		if len(newLs) > 0 && isBlank(newLs[len(newLs)-1]) {
 			nl = true // else a blank last line reads as a final newline
+		}
+		if kind == "blank-edge-midline" {
+			if isBlank(newLs[len(newLs)-1]) {
+				continue
+			}
+			nl = false // edgeAfter says how old_string ends
 		}
 		old, nw := whole(joinLines(oldLs, nl)), whole(joinLines(newLs, nl))
 		blockText := strings.Join(block, "\n")
@@ -462,12 +712,33 @@ func genCase(rng *rand.Rand, f *corpusFile, kind string, serial int) (corpusCase
 		if crlf {
 			data, want = strings.ReplaceAll(data, "\n", "\r\n"), strings.ReplaceAll(want, "\n", "\r\n")
 		}
-		return corpusCase{
+		c := corpusCase{
 			kind: kind, file: f.rel, line: a + 1, data: data, old: old, new: nw, want: want,
 			negative: !f.unique(a, n),
-		}, true
+		}
+		if (kind == "blank-boundary" || kind == "blank-edge-midline") && (isBlank(fileLs[0]) || isBlank(fileLs[len(fileLs)-1])) {
+			// A blank line at an edge of new_string in the file's form
+			// could be the block's or one put around it: only the model's
+			// form says which.
+			if corpusLateKinds[kind] {
+				continue
+			}
+			c.form = "model"
+			return []corpusCase{c}, true
+		}
+		fileNew := joinLines(fileLs, nl)
+		var mixed string
+		switch kind {
+		case "escaped":
+			mixed = corpusMixEscaped(mix, fileLs, nl)
+		case "blank-boundary", "blank-edge-midline":
+			mixed = corpusOneSide(mix, fileNew, edgeBefore, edgeAfter)
+		default: // whole changes nothing
+			mixed = joinLines(corpusMixLines(mix, newLs, fileLs, srcs), nl)
+		}
+		return corpusWithForms(c, fileNew, mixed), true
 	}
-	return corpusCase{}, false
+	return nil, false
 }
 
 // negativeCases: text that is not in the file, and blocks that are in it
@@ -531,41 +802,82 @@ func negativeCases(rng *rand.Rand, f *corpusFile, files []corpusFile) []corpusCa
 
 // runCorpus applies every case and tallies the outcomes.
 func runCorpus(cases []corpusCase) corpusStats {
-	st := corpusStats{kinds: map[string]*tally{}}
+	st := corpusStats{kinds: map[string]*tally{}, forms: map[string]*tally{}, negForms: map[string]*tally{}, failures: map[string][]string{}}
+	get := func(m map[string]*tally, k string) *tally {
+		t := m[k]
+		if t == nil {
+			t = &tally{}
+			m[k] = t
+		}
+		return t
+	}
 	for _, c := range cases {
 		kind := c.kind
 		if c.negative && !strings.HasPrefix(kind, "neg:") {
 			kind = "neg:not-unique"
 		}
-		t := st.kinds[kind]
-		if t == nil {
-			t = &tally{}
-			st.kinds[kind] = t
+		form := c.form
+		if form == "" {
+			form = "model"
 		}
-		total := &st.pos
+		group := kind + "/" + form
+		ts := []*tally{get(st.kinds, group), &st.pos, get(st.forms, form)}
 		if c.negative {
-			total = &st.neg
+			ts[1], ts[2] = &st.neg, get(st.negForms, form)
 		}
-		t.cases++
-		total.cases++
+		if c.sameAs != "" {
+			for _, t := range ts {
+				t.same++
+			}
+			continue
+		}
 		a, err := Apply([]byte(c.data), c.file, Change{Old: c.old, New: c.new})
 		switch {
 		case err != nil:
-			t.refused++
-			total.refused++
+			for _, t := range ts {
+				t.refused++
+			}
 			if !c.negative {
-				st.failures = append(st.failures, fmt.Sprintf("REFUSED %s %s:%d: %v\nold=%q\nnew=%q", c.kind, c.file, c.line, err, c.old, c.new))
+				st.fail(group, fmt.Sprintf("REFUSED %s %s:%d: %v\nold=%q\nnew=%q", group, c.file, c.line, err, c.old, c.new))
 			}
 		case c.want != "" && string(a.Data) == c.want:
-			t.intended++
-			total.intended++
+			for _, t := range ts {
+				t.intended++
+			}
 		default:
-			t.wrong++
-			total.wrong++
-			st.failures = append(st.failures, fmt.Sprintf("WRONG %s %s:%d\nold=%q\nnew=%q\n%s", c.kind, c.file, c.line, c.old, c.new, firstDiff(c.want, string(a.Data))))
+			for _, t := range ts {
+				t.wrong++
+			}
+			st.fail(group, fmt.Sprintf("WRONG %s %s:%d\nold=%q\nnew=%q\n%s", group, c.file, c.line, c.old, c.new, firstDiff(c.want, string(a.Data))))
+		}
+		for _, t := range ts {
+			t.cases++
 		}
 	}
 	return st
+}
+
+func (st *corpusStats) fail(group, msg string) {
+	if st.failures[group] == nil {
+		st.groups = append(st.groups, group)
+	}
+	st.failures[group] = append(st.failures[group], msg)
+}
+
+// someFailures takes up to limit failures, the first of every group, then
+// the second, and so on.
+func (st corpusStats) someFailures(limit int) (some []string, all int) {
+	for _, g := range st.groups {
+		all += len(st.failures[g])
+	}
+	for round := 0; len(some) < limit && len(some) < all; round++ {
+		for _, g := range st.groups {
+			if fs := st.failures[g]; round < len(fs) && len(some) < limit {
+				some = append(some, fs[round])
+			}
+		}
+	}
+	return some, all
 }
 
 // firstDiff shows the first differing line of want and got.
@@ -591,54 +903,88 @@ func firstDiff(want, got string) string {
 
 func (st corpusStats) table() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-22s %6s %9s %6s %8s\n", "kind", "cases", "intended", "wrong", "refused")
-	row := func(name string, t tally) {
-		fmt.Fprintf(&b, "%-22s %6d %9d %6d %8d\n", name, t.cases, t.intended, t.wrong, t.refused)
+	fmt.Fprintf(&b, "%-30s %6s %9s %6s %8s %5s\n", "kind/form", "cases", "intended", "wrong", "refused", "same")
+	row := func(name string, t *tally) {
+		if t != nil {
+			fmt.Fprintf(&b, "%-30s %6d %9d %6d %8d %5d\n", name, t.cases, t.intended, t.wrong, t.refused, t.same)
+		}
 	}
 	for _, k := range corpusKinds {
-		if t := st.kinds[k]; t != nil {
-			row(k, *t)
+		for _, f := range corpusForms {
+			row(k+"/"+f, st.kinds[k+"/"+f])
 		}
 	}
-	row("= near-miss total", st.pos)
-	for _, k := range []string{"neg:not-unique", "neg:absent", "neg:ambiguous"} {
-		if t := st.kinds[k]; t != nil {
-			row(k, *t)
+	var first tally // the model's form of the kinds the corpus was first built with
+	for _, k := range corpusKinds {
+		if t := st.kinds[k+"/model"]; t != nil && !corpusLateKinds[k] {
+			first.cases, first.intended, first.wrong, first.refused = first.cases+t.cases, first.intended+t.intended, first.wrong+t.wrong, first.refused+t.refused
 		}
 	}
-	row("= negative total", st.neg)
+	row("= near-miss model, first kinds", &first)
+	for _, f := range corpusForms {
+		row("= near-miss "+f, st.forms[f])
+	}
+	row("= near-miss total", &st.pos)
+	for _, k := range []string{"neg:not-unique", "neg:absent", "neg:ambiguous", "neg:ambiguous-slipped"} {
+		for _, f := range corpusForms {
+			row(k+"/"+f, st.kinds[k+"/"+f])
+		}
+	}
+	for _, f := range corpusForms {
+		row("= negative "+f, st.negForms[f])
+	}
+	row("= negative total", &st.neg)
+	b.WriteString("(same: new_string in this form is the text of an earlier form; counted there, not run again)\n")
 	return b.String()
 }
 
 func (st corpusStats) wrongTotal() int { return st.pos.wrong + st.neg.wrong }
 
-func (st corpusStats) share() (intended, refused float64) {
-	return 100 * float64(st.pos.intended) / float64(st.pos.cases), 100 * float64(st.pos.refused) / float64(st.pos.cases)
+// share is of the near-miss cases of all forms.
+func (st corpusStats) share() (intended, refused float64) { return st.pos.share() }
+
+func (t tally) share() (intended, refused float64) {
+	if t.cases == 0 {
+		return 0, 0
+	}
+	return 100 * float64(t.intended) / float64(t.cases), 100 * float64(t.refused) / float64(t.cases)
 }
 
 func TestNearMissCorpus(t *testing.T) {
-	cases := buildCorpus(t)
-	st := runCorpus(cases)
-	t.Logf("near-miss corpus over %d Go and %d Python files:\n%s", corpusPerLang, corpusPerLang, st.table())
-	in, ref := st.share()
-	t.Logf("applied as intended %.1f%%, wrong place %d, refused %.1f%%", in, st.wrongTotal(), ref)
-	for i, f := range st.failures {
-		if i == 20 {
-			t.Logf("... and %d more", len(st.failures)-20)
-			break
+	st := runCorpus(buildCorpusForms(t))
+	t.Logf("near-miss corpus over %d Go and %d Python files, new_string in three forms:\n%s", corpusPerLang, corpusPerLang, st.table())
+	model := st.forms["model"]
+	if model == nil {
+		model = &tally{}
+	}
+	for _, f := range corpusForms {
+		if tf := st.forms[f]; tf != nil {
+			in, ref := tf.share()
+			t.Logf("%-5s form: applied as intended %.1f%%, wrong %d, refused %.1f%%", f, in, tf.wrong, ref)
 		}
+	}
+	in, ref := st.share()
+	t.Logf("all forms: applied as intended %.1f%%, wrong place %d, refused %.1f%%", in, st.wrongTotal(), ref)
+	some, all := st.someFailures(40)
+	for _, f := range some {
 		t.Log(f)
 	}
-	if st.pos.cases < 500 {
-		t.Errorf("%d near-miss cases, want at least 500", st.pos.cases)
+	if all > len(some) {
+		t.Logf("... and %d more", all-len(some))
+	}
+	if model.cases < 500 {
+		t.Errorf("%d near-miss cases in the model's form, want at least 500", model.cases)
 	}
 	if wrong := st.wrongTotal(); wrong != 0 {
 		t.Errorf("%d edits applied at a wrong place or with a wrong result; want 0", wrong)
 	}
-	if in < 97 {
-		t.Errorf("applied as intended %.1f%%, want at least 97%%", in)
+	if in, _ := model.share(); in < 97 {
+		t.Errorf("model form: applied as intended %.1f%%, want at least 97%%", in)
 	}
-	for _, k := range []string{"neg:absent", "neg:ambiguous"} {
+	if in < 99 {
+		t.Errorf("all forms: applied as intended %.1f%%, want at least 99%%", in)
+	}
+	for _, k := range []string{"neg:absent/model", "neg:ambiguous/model"} {
 		if tl := st.kinds[k]; tl == nil || tl.cases < 20 {
 			t.Errorf("too few %s cases", k)
 		}
