@@ -40,7 +40,8 @@ func Open(dir string, o Options) (*Hub, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Hub{Root: root, Parses: workspace.NewParseCache(o.ParseCacheBytes), files: textedit.NewFiles(root), oneShot: o.OneShot}, nil
+	parses := workspace.NewParseCache(o.ParseCacheBytes)
+	return &Hub{Root: root, Parses: parses, files: textedit.NewFiles(root).WithParseCache(parses), oneShot: o.OneShot}, nil
 }
 
 // Close releases what the hub holds: cached trees now, servers later.

@@ -24,6 +24,7 @@ var (
 	ErrNotText       = errors.New("not a text file")
 	ErrMissingTarget = errors.New("file does not exist")
 	ErrNotRead       = errors.New("file not read in this conversation")
+	ErrBreaksSyntax  = errors.New("edit would break the syntax")
 )
 
 // editError reads as a sentence for a model, and still answers errors.Is
@@ -71,6 +72,13 @@ func Apply(data []byte, path string, ch Change) (*Applied, error) {
 // old_string that is not in the file exactly and would take more than
 // effortLimit to look for loosely is refused with ErrTooLarge.
 func ApplyContext(ctx context.Context, data []byte, path string, ch Change) (*Applied, error) {
+	return applyEdit(ctx, data, path, ch, nil)
+}
+
+// applyEdit is ApplyContext whose syntax guard takes the tree of the file
+// before from parses, when it is not nil (path is then the file's path in
+// the workspace, the cache's key).
+func applyEdit(ctx context.Context, data []byte, path string, ch Change, parses *workspace.ParseCache) (*Applied, error) {
 	ft := workspace.DecodeText(data)
 	old, repl := workspace.ToLF(ch.Old), workspace.ToLF(ch.New)
 	if old == "" {
@@ -118,24 +126,17 @@ func ApplyContext(ctx context.Context, data []byte, path string, ch Change) (*Ap
 	}
 
 	tabs := sync.OnceValue(func() bool { return bodyUsesTabs(body) })
-	var b strings.Builder
-	b.Grow(len(body) + len(repl))
-	var firstRep string
-	prev := 0
-	for k, c := range cs {
-		rep, err := replacement(body, path, repl, c, tabs)
-		if err != nil {
+	newBody, firstRep, forgiven, err := rebuild(body, path, repl, old, cs, tabs, readEvidence)
+	if err != nil {
+		return nil, err
+	}
+	if forgiven {
+		g := newGuard(ctx, path, []byte(body)).withCache(parses)
+		defer g.close()
+		if newBody, firstRep, err = guarded(g, body, path, repl, old, cs, tabs, newBody, firstRep); err != nil {
 			return nil, err
 		}
-		if k == 0 {
-			firstRep = rep
-		}
-		b.WriteString(body[prev:c.start])
-		b.WriteString(rep)
-		prev = c.end
 	}
-	b.WriteString(body[prev:])
-	newBody := b.String()
 	newBody = ft.KeepFinalNewline(newBody)
 	first := lineAt(newBody, cs[0].start)
 	last := first + strings.Count(strings.TrimSuffix(firstRep, "\n"), "\n")
@@ -207,17 +208,96 @@ func coversLines(body string, start, end int) bool {
 	return isBlank(body[end:le])
 }
 
-// replacement is new_string as it must land at c: rewritten as old_string
-// was to match and, for a line-wise match, carried onto the file's lines.
-func replacement(body, path, repl string, c candidate, tabs func() bool) (string, error) {
-	if c.fixNew != nil {
-		repl = c.fixNew(repl)
+// Readings of new_string: the form of each line decided by evidence (see
+// newForms, keepEdges, unescapeLike), or all of it taken as written (the
+// file's form), or all of it carried onto the file (old_string's form).
+// The syntax guard tries the other two when the first breaks the file.
+const (
+	readEvidence = iota
+	readAsWritten
+	readCarried
+)
+
+// rebuild is body with new_string put in place of each candidate, read
+// as reading says, and the text put at the first; forgiven says some
+// candidate was not old_string itself, or its text not new_string itself.
+func rebuild(body, path, repl, old string, cs []candidate, tabs func() bool, reading int) (newBody, firstRep string, forgiven bool, err error) {
+	var b strings.Builder
+	b.Grow(len(body) + len(repl))
+	prev := 0
+	for k, c := range cs {
+		rep, err := replacement(body, path, repl, c, tabs, reading)
+		if err != nil {
+			return "", "", false, err
+		}
+		if k == 0 {
+			firstRep = rep
+		}
+		forgiven = forgiven || rep != repl || body[c.start:c.end] != old
+		b.WriteString(body[prev:c.start])
+		b.WriteString(rep)
+		prev = c.end
 	}
+	b.WriteString(body[prev:])
+	return b.String(), firstRep, forgiven, nil
+}
+
+// guarded checks a forgiven edit with the syntax guard: a result with
+// more syntax errors than the file had is tried in the other readings of
+// new_string, and refused (ErrBreaksSyntax) when none keeps the count.
+// Files of no known language are not checked.
+func guarded(g *guard, body, path, repl, old string, cs []candidate, tabs func() bool, newBody, firstRep string) (string, string, error) {
+	broke, err := g.breaks([]byte(newBody))
+	if err != nil || !broke {
+		return newBody, firstRep, err
+	}
+	tried := map[string]bool{newBody: true}
+	for _, reading := range []int{readAsWritten, readCarried} {
+		nb, fr, _, err := rebuild(body, path, repl, old, cs, tabs, reading)
+		if err != nil || tried[nb] {
+			continue
+		}
+		tried[nb] = true
+		broke, err := g.breaks([]byte(nb))
+		if err != nil {
+			return "", "", err
+		}
+		if !broke {
+			return nb, fr, nil
+		}
+	}
+	c := cs[0]
+	first := lineAt(body, c.start)
+	last := first + strings.Count(strings.TrimSuffix(body[c.start:c.end], "\n"), "\n")
+	return "", "", failf(ErrBreaksSyntax, "old_string is not in %s as given; it matched %s loosely, and new_string put there, read either way, leaves a syntax error the file does not have. Nothing was changed. Send old_string exactly as these lines are, and new_string in the same form:\n%s",
+		path, workspace.Place(path, first, last), snippet(body, first, last))
+}
+
+// replacement is new_string as it must land at c, in the reading given:
+// rewritten as old_string was to match and, for a line-wise match,
+// carried onto the file's lines.
+func replacement(body, path, repl string, c candidate, tabs func() bool, reading int) (string, error) {
 	span := body[c.start:c.end]
+	fix, force := c.fixNew, formUnknown
+	switch reading {
+	case readAsWritten:
+		force = formFile
+		if c.asWrittenNew != nil {
+			fix = c.asWrittenNew
+		}
+	case readCarried:
+		force = formModel
+		if c.carryNew != nil {
+			fix = c.carryNew
+		}
+	}
+	if fix != nil {
+		repl = fix(repl)
+	}
 	if !c.lineWise || span == c.old {
 		return keepEdges(body, c.start, c.end, repl), nil
 	}
-	rep, ok := transplant(span, c.old, repl, tabs)
+	rep, ok := transplant(span, c.old, repl, tabs, force)
 	if !ok {
 		first := lineAt(body, c.start)
 		last := first + strings.Count(strings.TrimSuffix(span, "\n"), "\n")

@@ -94,6 +94,16 @@ func (s *Seen) Fresh(rel string, data []byte) error {
 // atomically. The zero value is not usable; call NewFiles.
 type Files struct {
 	root *workspace.Root
+	// parses, when set, holds the trees the syntax guard starts from:
+	// a file outlined or searched before it is edited is not parsed again.
+	parses *workspace.ParseCache
+}
+
+// WithParseCache has the syntax guard take the trees of files before an
+// edit from c (and leave them there), and returns f.
+func (f *Files) WithParseCache(c *workspace.ParseCache) *Files {
+	f.parses = c
+	return f
 }
 
 // NewFiles returns the editor of root's files.
@@ -149,7 +159,7 @@ func (f *Files) Edit(ctx context.Context, path string, ch Change, seen *Seen) (*
 	if err := seen.Fresh(rel, data); err != nil {
 		return nil, err
 	}
-	a, err := ApplyContext(ctx, data, rel, ch)
+	a, err := applyEdit(ctx, data, rel, ch, f.parses)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package textedit
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -91,5 +93,58 @@ func TestEscapedOldNewInEitherForm(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", got, want)
 			}
 		})
+	}
+}
+
+// A forgiving edit whose result would have a syntax error the file does
+// not have is refused, the file untouched, with the lines it matched and
+// what to send; the same change given exactly is the caller's to make,
+// and a file of no known language is not checked.
+func TestSyntaxGuardRefusesABreakingForgivingEdit(t *testing.T) {
+	file := "package p\n\nfunc f() {\n\tif ok {\n\t\tx()\n\t}\n}\n"
+	// Spaces for the file's tabs (forgiven), and the `if` line deleted:
+	// the block's closing brace is left without its opening one.
+	old, nw := "    if ok {\n        x()\n    }\n", "        x()\n    }\n"
+	_, err := Apply([]byte(file), "f.go", Change{Old: old, New: nw})
+	if !errors.Is(err, ErrBreaksSyntax) {
+		t.Fatalf("Apply = %v, want ErrBreaksSyntax", err)
+	}
+	for _, w := range []string{"old_string is not in f.go as given; it matched f.go:4-6 loosely", "leaves a syntax error the file does not have. Nothing was changed", "Send old_string exactly as these lines are", "4\t\tif ok {\n5\t\t\tx()\n"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error lacks %q:\n%v", w, err)
+		}
+	}
+	// Exact: applied as asked.
+	if _, err := Apply([]byte(file), "f.go", Change{Old: "\tif ok {\n\t\tx()\n\t}\n", New: "\t\tx()\n\t}\n"}); err != nil {
+		t.Errorf("an exact edit was refused: %v", err)
+	}
+	// No grammar for it: not checked.
+	if _, err := Apply([]byte(file), "f.txt", Change{Old: old, New: nw}); err != nil {
+		t.Errorf("an edit of a file of no known language was refused: %v", err)
+	}
+}
+
+// When the reading of new_string chosen by evidence breaks the file, the
+// other readings are tried, and the first that keeps its syntax is taken.
+func TestSyntaxGuardTriesTheOtherReadings(t *testing.T) {
+	body := "def f():\n    if x:\n        return 1\n    return 2\n"
+	old := "      if x:\n          return 1\n" // two columns too deep
+	nw := "    if x:\n        return 3\n"      // the file's form
+	cs := findCandidates(unbounded(), body, old)
+	if len(cs) != 1 {
+		t.Fatalf("%d candidates", len(cs))
+	}
+	tabs := func() bool { return false }
+	g := newGuard(context.Background(), "f.py", []byte(body))
+	defer g.close()
+	// As if evidence had carried new_string a second time: the block
+	// dedented two columns, which Python does not accept.
+	wrong := "def f():\n  if x:\n      return 3\n    return 2\n"
+	got, _, err := guarded(g, body, "f.py", nw, old, cs, tabs, wrong, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "def f():\n    if x:\n        return 3\n    return 2\n"; got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

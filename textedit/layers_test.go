@@ -405,7 +405,7 @@ func TestBlockWithForgottenOrExtraLine(t *testing.T) {
 	// old_string, since old_string lacks a line) still gets the change on
 	// the right line, and the function's "}" after it is left alone.
 	cut := strings.TrimSuffix(flush, "\n}")
-	rep, ok := transplant(cut, forgot, strings.Replace(forgot, "c.bufw.Flush()", "c.bufw.Flush() // before reuse", 1), func() bool { return true })
+	rep, ok := transplant(cut, forgot, strings.Replace(forgot, "c.bufw.Flush()", "c.bufw.Flush() // before reuse", 1), func() bool { return true }, formUnknown)
 	if want := strings.TrimSuffix(strings.Replace(flush, "c.bufw.Flush()", "c.bufw.Flush() // before reuse", 1), "\n}"); !ok || rep != want {
 		t.Errorf("span cut a line short: ok=%v\n%s", ok, firstDiff(want, rep))
 	}

@@ -18,6 +18,10 @@ type candidate struct {
 	// fixNew rewrites new_string the way the layer rewrote old_string; nil
 	// leaves it as it is.
 	fixNew func(string) string
+	// carryNew and asWrittenNew, when set, are fixNew for a new_string
+	// read as written wholly in old_string's form, or wholly in the
+	// file's (the escape layer's: unescape all of it, or none).
+	carryNew, asWrittenNew func(string) string
 }
 
 // blockSimilarity is how alike the middle lines of a block-anchored match
@@ -538,6 +542,8 @@ func escapeNormalizedMatches(e *effort, body string, lines []line, old string) [
 					fileKeys[key(l)] = true
 				}
 				cs[i].fixNew = func(s string) string { return unescapeLike(old, s, fileKeys) }
+				cs[i].carryNew = unescape
+				cs[i].asWrittenNew = func(s string) string { return s }
 			}
 			return cs
 		}

@@ -15,7 +15,10 @@ import (
 //
 // ok is false when the model changed lines of old that cannot be lined up
 // with the file's: the edit would then be a guess.
-func transplant(span, old, nw string, fileTabs func() bool) (rep string, ok bool) {
+//
+// force, when formFile or formModel, takes every line of nw in that form
+// instead of deciding line by line (see newForms).
+func transplant(span, old, nw string, fileTabs func() bool, force int) (rep string, ok bool) {
 	spanNL := strings.HasSuffix(span, "\n")
 	F := strings.Split(strings.TrimSuffix(span, "\n"), "\n")
 	oldNL := strings.HasSuffix(old, "\n")
@@ -51,6 +54,11 @@ func transplant(span, old, nw string, fileTabs func() bool) (rep string, ok bool
 		pi, pj = p[0]+1, p[1]+1
 	}
 	asWritten := newForms(O, N, F, fOf, keptAs, replacedBy)
+	if force != formUnknown {
+		for j := range asWritten {
+			asWritten[j] = force == formFile
+		}
+	}
 
 	noise := false // old_string had trailing blanks the file does not
 	var refO, refF string
