@@ -46,7 +46,12 @@ $(MCP_CLIENT_STAMP): $(MCP_CLIENT_DIR)/package-lock.json $(MCP_CLIENT_DIR)/packa
 	cd $(MCP_CLIENT_DIR) && npm ci --no-audit --no-fund
 	touch $@
 
-tools-test: check-peers $(MCP_CLIENT_STAMP)
+# The language servers the tests talk to, pinned.
+GOPLS_VERSION := v0.23.0
+$(BIN)/gopls:
+	GOBIN=$(BIN) $(GO) install golang.org/x/tools/gopls@$(GOPLS_VERSION)
+
+tools-test: check-peers $(MCP_CLIENT_STAMP) $(BIN)/gopls
 
 test: tools-test
 	$(GO) vet ./...

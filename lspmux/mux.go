@@ -1,0 +1,434 @@
+package lspmux
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"sync"
+	"time"
+
+	"go.lsp.dev/uri"
+
+	"cchub/workspace"
+)
+
+// Options tune a Mux; the zero value takes the defaults.
+type Options struct {
+	// Idle is how long a server may go unused before it is stopped
+	// (default 10 minutes); the next need starts it again.
+	Idle time.Duration
+	// Timeout bounds the wait for diagnostics after a write (default 5 s).
+	Timeout time.Duration
+	// Specs replaces the built-in servers (tests); ConfigFile still
+	// applies over them.
+	Specs []Spec
+	// LookPath finds a server's binary (tests); the default looks on
+	// PATH, beside cchub and in the workspace's .tools/bin.
+	LookPath func(string) (string, error)
+}
+
+// Mux runs the language servers of one workspace. The zero value is not
+// usable; call New. Its methods are safe for concurrent use.
+type Mux struct {
+	root     *workspace.Root
+	specs    []Spec
+	idle     time.Duration
+	timeout  time.Duration
+	lookPath func(string) (string, error)
+
+	mu       sync.Mutex
+	servers  map[string]*server
+	starting map[string]*startCall
+	crashes  map[string]*crash
+	closed   bool
+	sweeping bool
+	stop     chan struct{} // closed by Close: ends the idle sweep
+	swept    sync.WaitGroup
+}
+
+// startCall is one start that concurrent first requests share.
+type startCall struct {
+	done chan struct{}
+	s    *server
+	err  error
+}
+
+// crash is what is known of a server that died on its own.
+type crash struct {
+	count    int
+	at       time.Time
+	what     string // how it died, in words
+	reported bool
+}
+
+// New returns the Mux of root's servers. It reads ConfigFile; nothing is
+// started.
+func New(root *workspace.Root, opts Options) (*Mux, error) {
+	if opts.Specs == nil {
+		opts.Specs = Builtin()
+	}
+	opts.Specs = append([]Spec(nil), opts.Specs...)
+	if opts.Idle <= 0 {
+		opts.Idle = 10 * time.Minute
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 5 * time.Second
+	}
+	if err := loadConfig(root, &opts); err != nil {
+		return nil, err
+	}
+	if opts.LookPath == nil {
+		opts.LookPath = defaultLookPath(root)
+	}
+	return &Mux{
+		root: root, specs: opts.Specs, idle: opts.Idle, timeout: opts.Timeout, lookPath: opts.LookPath,
+		servers: map[string]*server{}, starting: map[string]*startCall{}, crashes: map[string]*crash{},
+		stop: make(chan struct{}),
+	}, nil
+}
+
+// Report is what the servers say after a write, or when asked.
+type Report struct {
+	// Files holds the current diagnostics of every file the servers
+	// published for: the files written, and others their change touched
+	// (a caller broken in another file). A file with none is present
+	// with an empty list.
+	Files map[string][]Diagnostic
+	// Notes say what could not be checked and why, once each: a missing
+	// server or marker, a server that crashed, diagnostics not ready in
+	// time. The caller decides whether a run has heard them.
+	Notes []string
+}
+
+// File is a file the hub has written (Data) or deleted (Deleted).
+type File struct {
+	Path    string
+	Data    []byte
+	Deleted bool
+}
+
+// AfterWrite tells each file's server of its new content and waits, up to
+// the timeout, for the diagnostics to settle. Files no server owns are
+// skipped; files whose server is unavailable get a note.
+func (m *Mux) AfterWrite(ctx context.Context, files []File) (*Report, error) {
+	rep := &Report{Files: map[string][]Diagnostic{}}
+	type batch struct {
+		s    *server
+		told map[uri.URI]uint64
+		rels map[uri.URI]string
+	}
+	batches := map[string]*batch{}
+	for _, f := range files {
+		o, err := m.ownerOf(f.Path)
+		var un *Unavailable
+		switch {
+		case errors.Is(err, ErrNoServer):
+			continue
+		case errors.As(err, &un):
+			rep.note(un.Error())
+			continue
+		case err != nil:
+			return nil, err
+		}
+		s, note, err := m.server(ctx, o)
+		if note != "" {
+			rep.note(note)
+		}
+		if err != nil {
+			rep.note(err.Error())
+			continue
+		}
+		b := batches[o.key()]
+		if b == nil {
+			b = &batch{s: s, told: map[uri.URI]uint64{}, rels: map[uri.URI]string{}}
+			batches[o.key()] = b
+			defer s.hold()()
+		}
+		u := m.docURI(f.Path)
+		if f.Deleted {
+			if err := s.forget(ctx, u); err != nil {
+				rep.note(err.Error())
+			}
+			continue
+		}
+		since, err := s.tell(ctx, u, o.lang, f.Data)
+		if err != nil {
+			rep.note(err.Error())
+			continue
+		}
+		b.told[u], b.rels[u] = since, f.Path
+	}
+	// Wait for every server at once: the timeout is the whole call's.
+	wctx, cancel := context.WithTimeout(ctx, m.timeout)
+	defer cancel()
+	var wg sync.WaitGroup
+	settled := map[*batch]bool{}
+	var smu sync.Mutex
+	for _, b := range batches {
+		if len(b.told) == 0 {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ok := b.s.settle(wctx, b.told)
+			smu.Lock()
+			settled[b] = ok
+			smu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, b := range batches {
+		if len(b.told) == 0 {
+			continue
+		}
+		if !settled[b] {
+			if !b.s.alive() {
+				rep.note(b.s.failed("diagnostics", errStopped).Error())
+				continue
+			}
+			rep.note(fmt.Sprintf("diagnostics not ready after %v: %s had not settled; what it had said so far is shown, and may be incomplete", m.timeout, b.s.own.spec.Name))
+		}
+		m.collect(b.s, b.told, rep)
+	}
+	return rep, nil
+}
+
+// collect puts into rep the diagnostics of the documents told and of every
+// document s published for since the first of them was told.
+func (m *Mux) collect(s *server, told map[uri.URI]uint64, rep *Report) {
+	first := ^uint64(0)
+	for _, since := range told {
+		first = min(first, since)
+	}
+	s.mu.Lock()
+	type doc struct {
+		rel   string
+		items []Diagnostic
+		raw   published
+	}
+	var docs []doc
+	for u, p := range s.diags {
+		_, isTold := told[u]
+		if !isTold && p.seq <= first {
+			continue
+		}
+		rel := m.root.Rel(u.Filename())
+		if rel == "" || rel == "." {
+			continue
+		}
+		docs = append(docs, doc{rel: rel, raw: p})
+	}
+	for u := range told {
+		if _, ok := s.diags[u]; !ok {
+			docs = append(docs, doc{rel: m.root.Rel(u.Filename())})
+		}
+	}
+	s.mu.Unlock()
+	for _, d := range docs {
+		text, _ := m.root.ReadText(d.rel) // positions need the text; a file gone has none
+		rep.Files[d.rel] = convert(d.rel, text, d.raw.items)
+	}
+}
+
+func (r *Report) note(n string) {
+	for _, have := range r.Notes {
+		if have == n {
+			return
+		}
+	}
+	r.Notes = append(r.Notes, n)
+}
+
+// Diagnostics returns the current diagnostics of the files at rels, each
+// opened with its content on disk (a file already open is re-sent), as
+// AfterWrite does.
+func (m *Mux) Diagnostics(ctx context.Context, rels []string) (*Report, error) {
+	var files []File
+	for _, rel := range rels {
+		data, err := m.root.ReadText(rel)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, File{Path: rel, Data: data})
+	}
+	return m.AfterWrite(ctx, files)
+}
+
+// server returns the running server of o, starting it when there is none
+// (concurrent callers share one start). A server that crashed is started
+// again, after a backoff that grows with its crashes; note then says how
+// it died, once.
+func (m *Mux) server(ctx context.Context, o *owner) (*server, string, error) {
+	key := o.key()
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil, "", errStopped
+	}
+	if s := m.servers[key]; s != nil {
+		if s.alive() {
+			s.mu.Lock()
+			s.used = time.Now()
+			s.mu.Unlock()
+			m.mu.Unlock()
+			return s, "", nil
+		}
+		delete(m.servers, key)
+		m.crashed(key, s)
+	}
+	note := ""
+	if c := m.crashes[key]; c != nil {
+		if !c.reported {
+			c.reported = true
+			note = fmt.Sprintf("%s %s; it is started again", o.spec.Name, c.what)
+		}
+		if wait := backoff(c.count) - time.Since(c.at); wait > 0 {
+			m.mu.Unlock()
+			return nil, note, fmt.Errorf("%s crashed %d times; it is started again in %v", o.spec.Name, c.count, wait.Round(time.Second))
+		}
+	}
+	call := m.starting[key]
+	if call == nil {
+		call = &startCall{done: make(chan struct{})}
+		m.starting[key] = call
+		go m.startFor(call, key, o) // owned by the Mux: it ends with the start
+	}
+	m.mu.Unlock()
+	select {
+	case <-call.done:
+		return call.s, note, call.err
+	case <-ctx.Done():
+		return nil, note, ctx.Err()
+	}
+}
+
+// startFor starts o's server for call, independent of the context of the
+// request that asked (others share the start), and records it.
+func (m *Mux) startFor(call *startCall, key string, o *owner) {
+	defer close(call.done)
+	dir := m.root.Dir()
+	if o.dir != "" {
+		dir = path.Join(dir, o.dir)
+	}
+	s, err := start(context.Background(), o, dir)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.starting, key)
+	if err != nil {
+		call.err = err
+		return
+	}
+	if m.closed {
+		go s.stop(time.Second)
+		call.err = errStopped
+		return
+	}
+	m.servers[key] = s
+	call.s = s
+	if !m.sweeping {
+		m.sweeping = true
+		m.swept.Add(1)
+		go m.sweep()
+	}
+}
+
+// crashed records that s died without being asked to; m.mu is held.
+func (m *Mux) crashed(key string, s *server) {
+	s.mu.Lock()
+	stopping := s.stopping
+	s.mu.Unlock()
+	if stopping {
+		return
+	}
+	c := m.crashes[key]
+	if c == nil {
+		c = &crash{}
+		m.crashes[key] = c
+	}
+	c.count++
+	c.at = time.Now()
+	c.reported = false
+	c.what = fmt.Sprintf("exited unexpectedly (%v)%s", s.exit, s.stderr.words())
+}
+
+// backoff is how long after its nth crash a server waits to start again.
+func backoff(n int) time.Duration {
+	if n <= 1 {
+		return 0
+	}
+	return min(time.Second<<(n-2), 30*time.Second)
+}
+
+// sweep stops servers unused for m.idle, until Close.
+func (m *Mux) sweep() {
+	defer m.swept.Done()
+	t := time.NewTicker(max(m.idle/4, 10*time.Millisecond))
+	defer t.Stop()
+	for {
+		select {
+		case <-m.stop:
+			return
+		case <-t.C:
+		}
+		m.mu.Lock()
+		var idle []*server
+		for key, s := range m.servers {
+			s.mu.Lock()
+			unused := s.busy == 0 && time.Since(s.used) >= m.idle
+			s.mu.Unlock()
+			if unused {
+				idle = append(idle, s)
+				delete(m.servers, key)
+			}
+		}
+		m.mu.Unlock()
+		for _, s := range idle {
+			s.stop(2 * time.Second)
+		}
+	}
+}
+
+// Running names the servers running now ("gopls@" and their root), sorted.
+func (m *Mux) Running() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var names []string
+	for key, s := range m.servers {
+		if s.alive() {
+			names = append(names, key)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Close stops every server and waits for them to be reaped.
+func (m *Mux) Close() error {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil
+	}
+	m.closed = true
+	close(m.stop)
+	servers := m.servers
+	m.servers = map[string]*server{}
+	m.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range servers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.stop(2 * time.Second)
+		}()
+	}
+	wg.Wait()
+	m.swept.Wait()
+	return nil
+}

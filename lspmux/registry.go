@@ -1,0 +1,86 @@
+package lspmux
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Spec says how to run one language server and which files it owns.
+type Spec struct {
+	// Name names the server in messages and in configuration.
+	Name string `json:"name"`
+	// Command is the program (looked up as Mux.lookPath says) and Args
+	// its arguments; Env is added to the hub's environment.
+	Command string            `json:"command"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	// Languages maps the file extensions the server owns (".go") to the
+	// LSP language identifiers it expects ("go").
+	Languages map[string]string `json:"languages"`
+	// RootMarkers are file names one of which must be found in the file's
+	// directory or one above it, within the workspace root; the nearest
+	// directory holding one is the server's root.
+	RootMarkers []string `json:"root_markers"`
+	// InitOptions are sent as initializationOptions.
+	InitOptions map[string]any `json:"init_options,omitempty"`
+	// Install says how to get the binary, for the message when it is
+	// missing.
+	Install string `json:"install,omitempty"`
+	// Disabled turns a built-in server off.
+	Disabled bool `json:"disabled,omitempty"`
+}
+
+// languageOf is the LSP language id of rel for s, or "" when s does not
+// own it.
+func (s *Spec) languageOf(rel string) string {
+	return s.Languages[strings.ToLower(filepath.Ext(rel))]
+}
+
+// Builtin are the servers cchub knows without configuration.
+func Builtin() []Spec {
+	return []Spec{
+		{
+			Name: "gopls", Command: "gopls",
+			Languages:   map[string]string{".go": "go"},
+			RootMarkers: []string{"go.work", "go.mod"},
+			InitOptions: map[string]any{
+				// Progress for every diagnostic pass is how the Mux
+				// knows gopls has settled (see settle.go); the short
+				// delay brings the second pass (other packages, a caller
+				// broken in another file) within a bounded wait.
+				"verboseWorkDoneProgress": true,
+				"diagnosticsDelay":        "100ms",
+			},
+			Install: "GOBIN=$PWD/.tools/bin go install golang.org/x/tools/gopls@v0.23.0 (make test does this)",
+		},
+		{
+			Name: "pyright", Command: "pyright-langserver", Args: []string{"--stdio"},
+			Languages:   map[string]string{".py": "python", ".pyi": "python"},
+			RootMarkers: []string{"pyrightconfig.json", "pyproject.toml", "setup.py", "setup.cfg", "requirements.txt"},
+			Install:     "npm install pyright",
+		},
+		{
+			Name: "typescript-language-server", Command: "typescript-language-server", Args: []string{"--stdio"},
+			Languages: map[string]string{
+				".ts": "typescript", ".tsx": "typescriptreact", ".js": "javascript", ".jsx": "javascriptreact",
+				".mts": "typescript", ".cts": "typescript", ".mjs": "javascript", ".cjs": "javascript",
+			},
+			RootMarkers: []string{"tsconfig.json", "jsconfig.json", "package.json"},
+			Install:     "npm install typescript-language-server typescript",
+		},
+		{
+			Name: "rust-analyzer", Command: "rust-analyzer",
+			Languages:   map[string]string{".rs": "rust"},
+			RootMarkers: []string{"Cargo.toml"},
+			Install:     "rustup component add rust-analyzer",
+		},
+		{
+			Name: "clangd", Command: "clangd",
+			Languages: map[string]string{
+				".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp",
+			},
+			RootMarkers: []string{"compile_commands.json", "compile_flags.txt", ".clangd"},
+			Install:     "apt-get install clangd",
+		},
+	}
+}

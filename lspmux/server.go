@@ -1,0 +1,325 @@
+package lspmux
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// server is one running language server: its process, its connection, the
+// documents it has been told of and the diagnostics it has published.
+type server struct {
+	own    *owner
+	dir    string // the server's root, absolute
+	cmd    *exec.Cmd
+	conn   jsonrpc2.Conn
+	stderr *tail
+	exited chan struct{} // closed when the process has been reaped
+	exit   error         // how it exited, once exited is closed
+
+	mu       sync.Mutex
+	docs     map[uri.URI]int32 // open documents and their versions
+	diags    map[uri.URI]published
+	seq      uint64          // publishes so far
+	active   map[string]bool // work-done progress begun and not ended
+	last     time.Time       // the last publish or progress event
+	wake     chan struct{}   // closed and replaced at every event
+	used     time.Time       // the last request that needed it
+	busy     int             // requests using it now: not idle, whatever used says
+	stopping bool            // Close asked it to stop: its exit is no crash
+}
+
+// published is what the server last said of one document.
+type published struct {
+	seq     uint64 // the publish's number, in order of arrival
+	version int32  // the document version it is for; 0 when not said
+	items   []protocol.Diagnostic
+}
+
+// initTimeout bounds the initialize request: a server that does not
+// answer it in time is taken for a hung one.
+const initTimeout = 60 * time.Second
+
+// start runs the owner's server in dir and initializes it.
+func start(ctx context.Context, o *owner, dir string) (*server, error) {
+	cmd := exec.Command(o.bin, o.spec.Args...)
+	cmd.Dir = dir
+	cmd.Env = os.Environ()
+	for k, v := range o.spec.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.SysProcAttr = procAttr()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	s := &server{
+		own: o, dir: dir, cmd: cmd, stderr: &tail{max: 4096},
+		exited: make(chan struct{}),
+		docs:   map[uri.URI]int32{}, diags: map[uri.URI]published{},
+		active: map[string]bool{}, wake: make(chan struct{}), used: time.Now(),
+	}
+	cmd.Stderr = s.stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("lspmux: start %s: %w", o.spec.Name, err)
+	}
+	go func() { // the reaper: Wait returns once the process is gone
+		s.exit = cmd.Wait()
+		close(s.exited)
+	}()
+	s.conn = jsonrpc2.NewConn(newStream(pipe{stdout, stdin}))
+	s.conn.Go(context.Background(), s.handle)
+	if err := s.initialize(ctx); err != nil {
+		s.kill()
+		return nil, err
+	}
+	return s, nil
+}
+
+// pipe is a server's stdout and stdin as one connection.
+type pipe struct {
+	io.ReadCloser
+	w io.WriteCloser
+}
+
+func (p pipe) Write(b []byte) (int, error) { return p.w.Write(b) }
+func (p pipe) Close() error {
+	err := p.w.Close()
+	if e := p.ReadCloser.Close(); err == nil {
+		err = e
+	}
+	return err
+}
+
+func (s *server) initialize(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, initTimeout)
+	defer cancel()
+	root := uri.File(s.dir)
+	params := map[string]any{
+		"processId": os.Getpid(),
+		"rootUri":   root,
+		"clientInfo": map[string]any{
+			"name": "cchub",
+		},
+		"capabilities": map[string]any{
+			"window": map[string]any{"workDoneProgress": true},
+			"workspace": map[string]any{
+				"configuration":          true,
+				"didChangeWatchedFiles":  map[string]any{"dynamicRegistration": true},
+				"workspaceFolders":       true,
+				"applyEdit":              false,
+				"workspaceEdit":          map[string]any{"documentChanges": true},
+				"symbol":                 map[string]any{},
+				"executeCommand":         map[string]any{},
+				"didChangeConfiguration": map[string]any{},
+			},
+			"textDocument": map[string]any{
+				"synchronization":    map[string]any{"didSave": true},
+				"publishDiagnostics": map[string]any{"versionSupport": true, "relatedInformation": false},
+				"diagnostic":         map[string]any{},
+				"definition":         map[string]any{"linkSupport": false},
+				"references":         map[string]any{},
+				"hover":              map[string]any{"contentFormat": []string{"plaintext"}},
+				"implementation":     map[string]any{},
+				"documentSymbol":     map[string]any{"hierarchicalDocumentSymbolSupport": true},
+				"callHierarchy":      map[string]any{},
+				"rename":             map[string]any{"prepareSupport": false},
+			},
+		},
+		"workspaceFolders": []map[string]any{{"uri": root, "name": filepath.Base(s.dir)}},
+	}
+	if s.own.spec.InitOptions != nil {
+		params["initializationOptions"] = s.own.spec.InitOptions
+	}
+	var result json.RawMessage
+	if _, err := s.conn.Call(ctx, "initialize", params, &result); err != nil {
+		return s.failed("initialize", err)
+	}
+	if err := s.conn.Notify(ctx, "initialized", map[string]any{}); err != nil {
+		return s.failed("initialized", err)
+	}
+	return nil
+}
+
+// failed is the error for a request that failed, with the server's last
+// words when it has exited.
+func (s *server) failed(what string, err error) error {
+	select {
+	case <-s.exited:
+		return fmt.Errorf("lspmux: %s %s: the server exited (%v)%s", s.own.spec.Name, what, s.exit, s.stderr.words())
+	default:
+	}
+	return fmt.Errorf("lspmux: %s %s: %w", s.own.spec.Name, what, err)
+}
+
+// handle answers what the server sends: diagnostics and progress are kept,
+// requests a client must answer are answered, the rest ignored.
+func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	switch req.Method() {
+	case "textDocument/publishDiagnostics":
+		var p protocol.PublishDiagnosticsParams
+		if err := json.Unmarshal(req.Params(), &p); err == nil {
+			s.published(uri.URI(p.URI), int32(p.Version), p.Diagnostics)
+		}
+		return reply(ctx, nil, nil)
+	case "$/progress":
+		var p struct {
+			Token json.RawMessage `json:"token"`
+			Value struct {
+				Kind string `json:"kind"`
+			} `json:"value"`
+		}
+		if err := json.Unmarshal(req.Params(), &p); err == nil {
+			s.progress(string(p.Token), p.Value.Kind)
+		}
+		return reply(ctx, nil, nil)
+	case "workspace/configuration":
+		var p struct {
+			Items []json.RawMessage `json:"items"`
+		}
+		_ = json.Unmarshal(req.Params(), &p)
+		return reply(ctx, make([]any, len(p.Items)), nil)
+	case "window/workDoneProgress/create", "client/registerCapability", "client/unregisterCapability",
+		"window/showMessageRequest", "window/showDocument", "workspace/workspaceFolders":
+		return reply(ctx, nil, nil)
+	case "workspace/applyEdit":
+		return reply(ctx, map[string]any{"applied": false, "failureReason": "cchub applies no edits from a server"}, nil)
+	}
+	if _, ok := req.(*jsonrpc2.Call); ok {
+		return reply(ctx, nil, jsonrpc2.ErrMethodNotFound)
+	}
+	return reply(ctx, nil, nil)
+}
+
+func (s *server) published(u uri.URI, version int32, items []protocol.Diagnostic) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seq++
+	s.diags[u] = published{seq: s.seq, version: version, items: items}
+	s.event()
+}
+
+func (s *server) progress(token, kind string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch kind {
+	case "begin":
+		s.active[token] = true
+	case "end":
+		delete(s.active, token)
+	}
+	s.event()
+}
+
+// event records that something happened and wakes the waiters; s.mu is
+// held.
+func (s *server) event() {
+	s.last = time.Now()
+	close(s.wake)
+	s.wake = make(chan struct{})
+}
+
+// hold marks s in use until the returned release, which also counts as
+// its last use.
+func (s *server) hold() (release func()) {
+	s.mu.Lock()
+	s.busy++
+	s.used = time.Now()
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		s.busy--
+		s.used = time.Now()
+		s.mu.Unlock()
+	}
+}
+
+// alive says the process has not exited.
+func (s *server) alive() bool {
+	select {
+	case <-s.exited:
+		return false
+	default:
+		return true
+	}
+}
+
+// stop asks the server to shut down and exit, and kills its process group
+// if it has not within grace. It returns once the process is reaped.
+func (s *server) stop(grace time.Duration) {
+	s.mu.Lock()
+	s.stopping = true
+	s.mu.Unlock()
+	if s.alive() {
+		ctx, cancel := context.WithTimeout(context.Background(), grace)
+		if _, err := s.conn.Call(ctx, "shutdown", nil, nil); err == nil {
+			_ = s.conn.Notify(ctx, "exit", nil)
+		}
+		cancel()
+		select {
+		case <-s.exited:
+		case <-time.After(grace):
+		}
+	}
+	s.kill()
+}
+
+// kill ends the process group, closes the connection and waits for the
+// reaper.
+func (s *server) kill() {
+	if s.cmd.Process != nil {
+		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+	}
+	_ = s.conn.Close()
+	<-s.exited
+}
+
+// tail keeps the last max bytes a server wrote to stderr, for the message
+// when it dies.
+type tail struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+// words is the end of what the server wrote to stderr, as a clause.
+func (t *tail) words() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.buf) == 0 {
+		return ""
+	}
+	b := t.buf
+	if len(b) > 500 {
+		b = b[len(b)-500:]
+	}
+	return "; its last words: " + string(b)
+}
+
+var errStopped = errors.New("lspmux: closed")

@@ -1,0 +1,131 @@
+package lspmux
+
+import (
+	"context"
+	"path/filepath"
+	"time"
+
+	"go.lsp.dev/uri"
+)
+
+// docURI is the URI the server knows rel by.
+func (m *Mux) docURI(rel string) uri.URI {
+	return uri.File(filepath.Join(m.root.Dir(), filepath.FromSlash(rel)))
+}
+
+// tell tells s that the document u (language lang) now holds text: opened
+// at version 1 the first time, then a full change with the next version,
+// then saved, since it is on disk. It returns the server's publish count
+// before it was told, from which a wait for its diagnostics counts.
+func (s *server) tell(ctx context.Context, u uri.URI, lang string, text []byte) (uint64, error) {
+	s.mu.Lock()
+	since := s.seq
+	v, open := s.docs[u]
+	v++
+	s.docs[u] = v
+	s.used = time.Now()
+	s.mu.Unlock()
+	var err error
+	if !open {
+		err = s.conn.Notify(ctx, "textDocument/didOpen", map[string]any{
+			"textDocument": map[string]any{"uri": u, "languageId": lang, "version": v, "text": string(text)},
+		})
+	} else {
+		err = s.conn.Notify(ctx, "textDocument/didChange", map[string]any{
+			"textDocument":   map[string]any{"uri": u, "version": v},
+			"contentChanges": []map[string]any{{"text": string(text)}},
+		})
+	}
+	if err == nil {
+		err = s.conn.Notify(ctx, "textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": u}})
+	}
+	if err != nil {
+		return since, s.failed("sync", err)
+	}
+	return since, nil
+}
+
+// forget tells s that the document u is gone from disk.
+func (s *server) forget(ctx context.Context, u uri.URI) error {
+	s.mu.Lock()
+	_, open := s.docs[u]
+	delete(s.docs, u)
+	delete(s.diags, u)
+	s.mu.Unlock()
+	if open {
+		if err := s.conn.Notify(ctx, "textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": u}}); err != nil {
+			return s.failed("didClose", err)
+		}
+	}
+	const deleted = 3 // FileChangeType.Deleted
+	err := s.conn.Notify(ctx, "workspace/didChangeWatchedFiles", map[string]any{
+		"changes": []map[string]any{{"uri": u, "type": deleted}},
+	})
+	if err != nil {
+		return s.failed("didChangeWatchedFiles", err)
+	}
+	return nil
+}
+
+// quiet is how long a server must have said nothing, after its
+// diagnostics for a change came, for them to count as settled.
+const quiet = 150 * time.Millisecond
+
+// settle waits until s's diagnostics for the documents told count as
+// settled, and says whether they did before ctx's deadline:
+//
+//   - each document told has been published after it was told (since
+//     the publish count when it was told): servers publish a document's
+//     diagnostics after every change, even when unchanged;
+//   - no work-done progress the server reported is still going: gopls,
+//     asked for verbose progress, reports each diagnostic pass, the
+//     delayed second pass (other packages, a broken caller) included, so
+//     the type errors of the change are in before it ends;
+//   - and the server has said nothing for quiet, for servers that report
+//     no progress and publish in waves.
+func (s *server) settle(ctx context.Context, told map[uri.URI]uint64) bool {
+	for {
+		s.mu.Lock()
+		wake := s.wake
+		wait := time.Duration(0)
+		done := true
+		for u, since := range told {
+			if s.diags[u].seq <= since {
+				done = false
+			}
+		}
+		if done && len(s.active) > 0 {
+			done = false
+		}
+		if done {
+			if left := quiet - time.Since(s.last); left > 0 {
+				done, wait = false, left
+			}
+		}
+		s.mu.Unlock()
+		if done {
+			return true
+		}
+		var timer *time.Timer
+		var fired <-chan time.Time
+		if wait > 0 {
+			timer = time.NewTimer(wait)
+			fired = timer.C
+		}
+		ok := true
+		select {
+		case <-wake:
+		case <-fired:
+		case <-s.exited:
+			ok = false
+		case <-ctx.Done():
+			ok = false
+		}
+		if timer != nil {
+			timer.Stop()
+		}
+		if !ok {
+			return false
+		}
+	}
+}
