@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
 )
@@ -87,21 +86,5 @@ func lineStarts(text []byte) []int {
 // charPos turns an LSP position (0-based line, UTF-16 code units) into a
 // 1-based line and character column of text.
 func charPos(text []byte, starts []int, p protocol.Position) (line, col int) {
-	line = int(p.Line) + 1
-	if int(p.Line) >= len(starts) {
-		return line, int(p.Character) + 1
-	}
-	off := starts[p.Line]
-	units, chars := 0, 0
-	for off < len(text) && text[off] != '\n' && units < int(p.Character) {
-		r, n := utf8.DecodeRune(text[off:])
-		if r >= 0x10000 {
-			units += 2
-		} else {
-			units++
-		}
-		off += n
-		chars++
-	}
-	return line, chars + 1
+	return charPosRaw(text, starts, p.Line, p.Character)
 }
