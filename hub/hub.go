@@ -2,8 +2,10 @@ package hub
 
 import (
 	"context"
+	"sync"
 
 	"cchub/locate"
+	"cchub/lspmux"
 	"cchub/outline"
 	"cchub/textedit"
 	"cchub/workspace"
@@ -17,6 +19,10 @@ type Hub struct {
 	files   *textedit.Files
 	runs    runs
 	oneShot bool
+
+	lspOnce sync.Once
+	lsp     *lspmux.Mux // made on first need; starts no server itself
+	lspErr  error
 }
 
 // Options tunes a hub; the zero value is the default.
@@ -44,8 +50,13 @@ func Open(dir string, o Options) (*Hub, error) {
 	return &Hub{Root: root, Parses: parses, files: textedit.NewFiles(root).WithParseCache(parses), oneShot: o.OneShot}, nil
 }
 
-// Close releases what the hub holds: cached trees now, servers later.
+// Close releases what the hub holds: its language servers (stopped and
+// reaped) and cached trees.
 func (h *Hub) Close() error {
+	h.lspOnce.Do(func() {}) // no Mux is made after Close
+	if h.lsp != nil {
+		h.lsp.Close()
+	}
 	h.Parses.Close()
 	return h.Root.Close()
 }

@@ -9,6 +9,11 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// The language servers make test installs into .tools/bin are found
+	// on PATH, as make puts them there.
+	if tools, err := filepath.Abs(filepath.Join("..", ".tools", "bin")); err == nil {
+		os.Setenv("PATH", tools+string(os.PathListSeparator)+os.Getenv("PATH"))
+	}
 	code := m.Run()
 	if cchubBin.dir != "" {
 		os.RemoveAll(cchubBin.dir)

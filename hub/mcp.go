@@ -29,6 +29,7 @@ func NewMCPServer(h *Hub) *mcp.Server {
 	addLocateTools(s, h)
 	addEditTools(s, h)
 	addSearchTools(s, h)
+	addLSPTools(s, h)
 	return s
 }
 

@@ -206,6 +206,9 @@ func (m *Mux) collect(s *server, told map[uri.URI]uint64, rep *Report) {
 	for _, since := range told {
 		first = min(first, since)
 	}
+	if told == nil {
+		first = 0 // everything
+	}
 	s.mu.Lock()
 	type doc struct {
 		rel   string
@@ -258,6 +261,55 @@ func (m *Mux) Diagnostics(ctx context.Context, rels []string) (*Report, error) {
 		files = append(files, File{Path: rel, Data: data})
 	}
 	return m.AfterWrite(ctx, files)
+}
+
+// Workspace returns every diagnostic the servers of the workspace know:
+// each server whose root marker is at the workspace root is started (if
+// it is not running), given the timeout to load and diagnose its
+// workspace, and asked for all it has published.
+func (m *Mux) Workspace(ctx context.Context) (*Report, error) {
+	rep := &Report{Files: map[string][]Diagnostic{}}
+	var servers []*server
+	for i := range m.specs {
+		spec := &m.specs[i]
+		if spec.Disabled {
+			continue
+		}
+		if _, ok := m.markerDir(".", spec.RootMarkers); !ok {
+			continue
+		}
+		bin, err := m.lookPath(spec.Command)
+		if err != nil {
+			rep.note((&Unavailable{Server: spec.Name, Reason: spec.Command + " was not found (looked in PATH, beside cchub and in the workspace's .tools/bin)", Fix: "install it: " + spec.Install}).Error())
+			continue
+		}
+		lang := ""
+		for _, l := range spec.Languages {
+			lang = l
+		}
+		s, note, err := m.server(ctx, &owner{spec: spec, dir: "", lang: lang, bin: bin})
+		if note != "" {
+			rep.note(note)
+		}
+		if err != nil {
+			rep.note(err.Error())
+			continue
+		}
+		defer s.hold()()
+		servers = append(servers, s)
+	}
+	wctx, cancel := context.WithTimeout(ctx, m.timeout)
+	defer cancel()
+	for _, s := range servers {
+		if !s.settleAll(wctx, 500*time.Millisecond) {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			rep.note(fmt.Sprintf("diagnostics not ready after %v: %s was still loading the workspace; what it had said so far is shown, and may be incomplete", m.timeout, s.own.spec.Name))
+		}
+		m.collect(s, nil, rep)
+	}
+	return rep, nil
 }
 
 // server returns the running server of o, starting it when there is none

@@ -73,7 +73,7 @@ func start(ctx context.Context, o *owner, dir string) (*server, error) {
 		own: o, dir: dir, cmd: cmd, stderr: &tail{max: 4096},
 		exited: make(chan struct{}),
 		docs:   map[uri.URI]int32{}, diags: map[uri.URI]published{},
-		active: map[string]bool{}, wake: make(chan struct{}), used: time.Now(),
+		active: map[string]bool{}, wake: make(chan struct{}), used: time.Now(), last: time.Now(),
 	}
 	cmd.Stderr = s.stderr
 	if err := cmd.Start(); err != nil {

@@ -129,3 +129,34 @@ func (s *server) settle(ctx context.Context, told map[uri.URI]uint64) bool {
 		}
 	}
 }
+
+// settleAll waits until s has no work-done progress going and has said
+// nothing for still: a server that was just started has loaded and
+// diagnosed its workspace. It says whether that came before ctx ended.
+func (s *server) settleAll(ctx context.Context, still time.Duration) bool {
+	for {
+		s.mu.Lock()
+		wake := s.wake
+		wait := still - time.Since(s.last)
+		busy := len(s.active) > 0
+		s.mu.Unlock()
+		if !busy && wait <= 0 {
+			return true
+		}
+		if busy {
+			wait = still
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-wake:
+		case <-t.C:
+		case <-s.exited:
+			t.Stop()
+			return false
+		case <-ctx.Done():
+			t.Stop()
+			return false
+		}
+		t.Stop()
+	}
+}

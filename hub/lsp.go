@@ -1,0 +1,291 @@
+package hub
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"cchub/lspmux"
+	"cchub/outline"
+	"cchub/workspace"
+)
+
+// LSPQuery is a question for the language server of a file: at a 1-based
+// line and column, or at a symbol named as read_symbol names them, which
+// is resolved through the outline (models get positions wrong more often
+// than names).
+type LSPQuery struct {
+	Op      string
+	Path    string
+	Line    int
+	Col     int
+	Symbol  string
+	Query   string // workspace_symbols
+	NewName string // rename
+}
+
+// LSP answers q through the language server of q.Path.
+func (h *Hub) LSP(ctx context.Context, q LSPQuery) (*LSPAnswer, error) {
+	mux, err := h.servers()
+	if err != nil {
+		return nil, err
+	}
+	if q.Op == "" {
+		return nil, fmt.Errorf("op is required: one of %s", strings.Join(lspmux.Ops, ", "))
+	}
+	if err := workspace.CheckFilePath(q.Path); err != nil {
+		return nil, err
+	}
+	_, rel, err := h.Root.Resolve(q.Path)
+	if err != nil {
+		return nil, err
+	}
+	line, col := q.Line, q.Col
+	needsPos := q.Op != "document_symbols" && q.Op != "workspace_symbols"
+	switch {
+	case !needsPos:
+	case q.Symbol != "":
+		line, col, err = h.symbolPosition(ctx, rel, q.Symbol)
+		if err != nil {
+			return nil, err
+		}
+	case line < 1:
+		return nil, fmt.Errorf("%s needs a place: line and column (1-based), or symbol (a name as outline shows it, e.g. Store.Add)", q.Op)
+	case col < 1:
+		col = firstWordCol(h, rel, line)
+	}
+	a, err := mux.Query(ctx, lspmux.Query{Op: q.Op, Path: rel, Line: line, Col: col, Name: q.Query, NewName: q.NewName})
+	if err != nil {
+		if errors.Is(err, lspmux.ErrNoServer) {
+			return nil, fmt.Errorf("no language server knows %s files; cchub has none for %q (see .cchub.json in the README to add one)", path.Ext(rel), path.Ext(rel))
+		}
+		return nil, err
+	}
+	return &LSPAnswer{Answer: *a, Path: rel, Line: line, Col: col, NewName: q.NewName}, nil
+}
+
+// symbolPosition is the line and column of symbol's name in rel.
+func (h *Hub) symbolPosition(ctx context.Context, rel, symbol string) (int, int, error) {
+	st, err := outline.ReadSymbol(ctx, h.Root, h.Parses, rel+":"+symbol, outline.Budget{})
+	if err != nil {
+		return 0, 0, err
+	}
+	name := symbol
+	if i := strings.LastIndexAny(name, ".:"); i >= 0 {
+		name = name[i+1:]
+	}
+	lines := strings.Split(string(st.Source), "\n")
+	for l := st.Symbol.StartLine; l <= st.Symbol.EndLine && l <= len(lines); l++ {
+		if c := identIndex(lines[l-1], name); c >= 0 {
+			return l, len([]rune(lines[l-1][:c])) + 1, nil
+		}
+	}
+	return st.Symbol.StartLine, 1, nil
+}
+
+// identIndex is the byte offset of name as a whole identifier in s, or -1.
+func identIndex(s, name string) int {
+	isWord := func(b byte) bool {
+		return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
+	}
+	for off := 0; ; {
+		i := strings.Index(s[off:], name)
+		if i < 0 {
+			return -1
+		}
+		i += off
+		if (i == 0 || !isWord(s[i-1])) && (i+len(name) == len(s) || !isWord(s[i+len(name)])) {
+			return i
+		}
+		off = i + 1
+	}
+}
+
+// firstWordCol is the column of the first non-blank character of line.
+func firstWordCol(h *Hub, rel string, line int) int {
+	data, err := h.Root.ReadText(rel)
+	if err != nil {
+		return 1
+	}
+	lines := strings.Split(string(data), "\n")
+	if line > len(lines) {
+		return 1
+	}
+	l := lines[line-1]
+	return len([]rune(l[:len(l)-len(strings.TrimLeft(l, " \t"))])) + 1
+}
+
+// LSPAnswer is a query's answer, and where it was asked.
+type LSPAnswer struct {
+	lspmux.Answer
+	Path    string `json:"path"`
+	Line    int    `json:"line,omitempty"`
+	Col     int    `json:"col,omitempty"`
+	NewName string `json:"new_name,omitempty"`
+}
+
+// Text lists the answer for a model: places as path:line:col and their
+// source line, a hover's text, a rename's diffs.
+func (a *LSPAnswer) Text() string {
+	var b strings.Builder
+	at := fmt.Sprintf("%s:%d:%d", a.Path, a.Line, a.Col)
+	switch a.Op {
+	case "hover":
+		if a.Answer.Text == "" {
+			return fmt.Sprintf("nothing to show at %s: put line and column on a name, or give symbol\n", at)
+		}
+		fmt.Fprintf(&b, "hover at %s:\n%s\n", at, a.Answer.Text)
+		return b.String()
+	case "rename":
+		if len(a.Diffs) == 0 {
+			return fmt.Sprintf("renaming at %s to %s changes nothing\n", at, a.NewName)
+		}
+		fmt.Fprintf(&b, "rename at %s to %s would change %d file(s); nothing was written. Apply the change with apply_patch, or edit each place:\n", at, a.NewName, len(a.Diffs))
+		for _, d := range a.Diffs {
+			b.WriteString(d.Diff)
+		}
+		return b.String()
+	}
+	if len(a.Locations) == 0 {
+		what := "at " + at
+		if a.Op == "workspace_symbols" || a.Op == "document_symbols" {
+			what = "in " + a.Path
+		}
+		return fmt.Sprintf("%s: none found %s\n", a.Op, what)
+	}
+	switch a.Op {
+	case "document_symbols", "workspace_symbols":
+		fmt.Fprintf(&b, "%s: %d\n", a.Op, len(a.Locations))
+	default:
+		fmt.Fprintf(&b, "%s of %s: %d\n", a.Op, at, len(a.Locations))
+	}
+	for _, l := range a.Locations {
+		indent := strings.Repeat("  ", l.Depth)
+		name := ""
+		if l.Name != "" {
+			name = strings.TrimSpace(l.Kind+" "+l.Name) + "\t"
+		}
+		fmt.Fprintf(&b, "%s%s:%d:%d\t%s%s\n", indent, l.Path, l.Line, l.Col, name, l.Text)
+	}
+	return b.String()
+}
+
+// Diagnostics is every current diagnostic of the files at paths (all
+// files the servers know of, with none given), not only new ones.
+func (h *Hub) Diagnostics(ctx context.Context, paths []string) (*DiagnosticsResult, error) {
+	mux, err := h.servers()
+	if err != nil {
+		return nil, err
+	}
+	var rels []string
+	for _, p := range paths {
+		_, rel, err := h.Root.Resolve(p)
+		if err != nil {
+			return nil, err
+		}
+		rels = append(rels, rel)
+	}
+	var rep *lspmux.Report
+	if len(rels) == 0 {
+		rep, err = mux.Workspace(ctx)
+	} else {
+		rep, err = mux.Diagnostics(ctx, rels)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res := &DiagnosticsResult{Notes: rep.Notes}
+	for _, ds := range rep.Files {
+		res.Diagnostics = append(res.Diagnostics, ds...)
+	}
+	sort.SliceStable(res.Diagnostics, func(i, j int) bool {
+		a, b := res.Diagnostics[i], res.Diagnostics[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Line < b.Line
+	})
+	res.Checked = len(rep.Files)
+	return res, nil
+}
+
+// DiagnosticsResult is the current diagnostics of some files.
+type DiagnosticsResult struct {
+	Diagnostics []lspmux.Diagnostic `json:"diagnostics"`
+	Checked     int                 `json:"files_checked"`
+	Notes       []string            `json:"notes,omitempty"`
+}
+
+// Errors counts the diagnostics of severity error.
+func (r *DiagnosticsResult) Errors() int {
+	n := 0
+	for _, d := range r.Diagnostics {
+		if d.Severity == "error" {
+			n++
+		}
+	}
+	return n
+}
+
+// Text lists the diagnostics, errors first within each file.
+func (r *DiagnosticsResult) Text() string {
+	var b strings.Builder
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "[%s]\n", n)
+	}
+	if len(r.Diagnostics) == 0 {
+		if r.Checked > 0 {
+			fmt.Fprintf(&b, "no diagnostics in the %d file(s) checked\n", r.Checked)
+		} else if len(r.Notes) == 0 {
+			b.WriteString("no file here is served by a language server\n")
+		}
+		return b.String()
+	}
+	ds := append([]lspmux.Diagnostic(nil), r.Diagnostics...)
+	sort.SliceStable(ds, func(i, j int) bool {
+		if ds[i].Path != ds[j].Path {
+			return ds[i].Path < ds[j].Path
+		}
+		return severityRank(ds[i].Severity) < severityRank(ds[j].Severity)
+	})
+	fmt.Fprintf(&b, "%d diagnostic(s), %d error(s):\n", len(ds), r.Errors())
+	for _, d := range ds {
+		b.WriteString(diagLine(d))
+	}
+	return b.String()
+}
+
+func severityRank(s string) int {
+	switch s {
+	case "error":
+		return 0
+	case "warning":
+		return 1
+	}
+	return 2
+}
+
+// diagLine is one diagnostic as a line: place, severity, code, message.
+func diagLine(d lspmux.Diagnostic) string {
+	code := ""
+	if d.Code != "" {
+		code = " [" + d.Code + "]"
+	}
+	msg := strings.ReplaceAll(d.Message, "\n", " ")
+	return fmt.Sprintf("%s:%d:%d: %s%s %s\n", d.Path, d.Line, d.Col, d.Severity, code, msg)
+}
+
+// servers is the hub's Mux, made on first need (it starts nothing
+// itself), or why there is none (.cchub.json does not read).
+func (h *Hub) servers() (*lspmux.Mux, error) {
+	h.lspOnce.Do(func() {
+		h.lsp, h.lspErr = lspmux.New(h.Root, lspmux.Options{})
+	})
+	if h.lspErr != nil {
+		return nil, fmt.Errorf("language servers are off: %w; fix %s", h.lspErr, lspmux.ConfigFile)
+	}
+	return h.lsp, nil
+}

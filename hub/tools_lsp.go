@@ -1,0 +1,49 @@
+package hub
+
+import (
+	"context"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type lspIn struct {
+	Op      string `json:"op" jsonschema:"definition, references, hover, implementation, document_symbols, workspace_symbols, incoming_calls, outgoing_calls or rename"`
+	Path    string `json:"path" jsonschema:"the file asked about, relative to the root"`
+	Symbol  string `json:"symbol,omitempty" jsonschema:"the symbol asked about, as outline names it (New, Store.Add); use it instead of line and column"`
+	Line    int    `json:"line,omitempty" jsonschema:"1-based line of the name asked about"`
+	Column  int    `json:"column,omitempty" jsonschema:"1-based column of the name asked about (default: the line's first word)"`
+	Query   string `json:"query,omitempty" jsonschema:"workspace_symbols: the name to look for"`
+	NewName string `json:"new_name,omitempty" jsonschema:"rename: the new name"`
+}
+
+type diagnosticsIn struct {
+	Paths []string `json:"paths,omitempty" jsonschema:"files to check, relative to the root; none: the whole workspace"`
+}
+
+const lspDescription = "Ask the project's language server (gopls, pyright, ...) about code: op is " +
+	"definition, references, hover, implementation, document_symbols, workspace_symbols, incoming_calls, outgoing_calls or rename. " +
+	"Give the place as symbol (a name as outline shows it) or as line and column, both 1-based. " +
+	"A rename changes nothing: it answers with the diff of every file it would change."
+
+const diagnosticsDescription = "All current diagnostics (errors, warnings) of some files, or of the whole workspace, from the language servers. " +
+	"Edits and writes already report the diagnostics they introduce; this shows everything, also what was reported before."
+
+func addLSPTools(s *mcp.Server, h *Hub) {
+	addTool(s, h, toolSpec{name: "lsp", description: lspDescription, readOnly: true, hint: "ask about one symbol, or give a narrower query"},
+		func(ctx context.Context, r *Run, in lspIn) (string, error) {
+			a, err := h.LSP(ctx, LSPQuery{Op: strings.TrimSpace(in.Op), Path: in.Path, Line: in.Line, Col: in.Column, Symbol: in.Symbol, Query: in.Query, NewName: in.NewName})
+			if err != nil {
+				return "", err
+			}
+			return a.Text(), nil
+		})
+	addTool(s, h, toolSpec{name: "diagnostics", description: diagnosticsDescription, readOnly: true, hint: "give paths to check fewer files"},
+		func(ctx context.Context, r *Run, in diagnosticsIn) (string, error) {
+			res, err := h.Diagnostics(ctx, in.Paths)
+			if err != nil {
+				return "", err
+			}
+			return res.Text(), nil
+		})
+}
