@@ -198,7 +198,15 @@ func (h *Hub) Diagnostics(ctx context.Context, paths []string) (*DiagnosticsResu
 		return nil, err
 	}
 	res := &DiagnosticsResult{Notes: rep.Notes}
-	for _, ds := range rep.Files {
+	asked := map[string]bool{}
+	for _, rel := range rels {
+		asked[rel] = true
+	}
+	for rel, ds := range rep.Files {
+		if len(rels) > 0 && !asked[rel] {
+			delete(rep.Files, rel) // only the files asked about
+			continue
+		}
 		res.Diagnostics = append(res.Diagnostics, ds...)
 	}
 	sort.SliceStable(res.Diagnostics, func(i, j int) bool {
@@ -209,6 +217,7 @@ func (h *Hub) Diagnostics(ctx context.Context, paths []string) (*DiagnosticsResu
 		return a.Line < b.Line
 	})
 	res.Checked = len(rep.Files)
+	res.Servers = rep.Servers
 	return res, nil
 }
 
@@ -216,6 +225,7 @@ func (h *Hub) Diagnostics(ctx context.Context, paths []string) (*DiagnosticsResu
 type DiagnosticsResult struct {
 	Diagnostics []lspmux.Diagnostic `json:"diagnostics"`
 	Checked     int                 `json:"files_checked"`
+	Servers     []string            `json:"servers,omitempty"` // the servers that answered
 	Notes       []string            `json:"notes,omitempty"`
 }
 
@@ -237,9 +247,12 @@ func (r *DiagnosticsResult) Text() string {
 		fmt.Fprintf(&b, "[%s]\n", n)
 	}
 	if len(r.Diagnostics) == 0 {
-		if r.Checked > 0 {
+		switch {
+		case r.Checked > 0:
 			fmt.Fprintf(&b, "no diagnostics in the %d file(s) checked\n", r.Checked)
-		} else if len(r.Notes) == 0 {
+		case len(r.Servers) > 0:
+			fmt.Fprintf(&b, "no diagnostics from %s\n", strings.Join(r.Servers, ", "))
+		case len(r.Notes) == 0:
 			b.WriteString("no file here is served by a language server\n")
 		}
 		return b.String()

@@ -100,6 +100,8 @@ type Report struct {
 	// server or marker, a server that crashed, diagnostics not ready in
 	// time. The caller decides whether a run has heard them.
 	Notes []string
+	// Servers names the servers that answered.
+	Servers []string
 }
 
 // File is a file the hub has written (Data) or deleted (Deleted).
@@ -195,7 +197,9 @@ func (m *Mux) AfterWrite(ctx context.Context, files []File) (*Report, error) {
 			rep.note(fmt.Sprintf("diagnostics not ready after %v: %s had not settled; what it had said so far is shown, and may be incomplete", m.timeout, b.s.own.spec.Name))
 		}
 		m.collect(b.s, b.told, rep)
+		rep.Servers = append(rep.Servers, b.s.own.spec.Name)
 	}
+	sort.Strings(rep.Servers)
 	return rep, nil
 }
 
@@ -297,6 +301,7 @@ func (m *Mux) Workspace(ctx context.Context) (*Report, error) {
 		}
 		defer s.hold()()
 		servers = append(servers, s)
+		rep.Servers = append(rep.Servers, spec.Name)
 	}
 	wctx, cancel := context.WithTimeout(ctx, m.timeout)
 	defer cancel()

@@ -70,7 +70,7 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(
 		mcpCmd(g), demoCmd(g),
 		globCmd(g), grepCmd(g), readCmd(g), outlineCmd(g), symbolCmd(g),
-		editCmd(g), searchCmd(g),
+		editCmd(g), searchCmd(g), diagCmd(g),
 	)
 	return root
 }
@@ -334,5 +334,29 @@ func searchCmd(g *globals) *cobra.Command {
 	c.Flags().BoolVar(&counts, "count", false, "print a count per file instead of the matches")
 	c.MarkFlagRequired("pattern")
 	c.Flags().BoolVar(&g.asJSON, "json", false, "print one JSON object per match, a line each (complete, never cut)")
+	return c
+}
+
+func diagCmd(g *globals) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "diag [PATH...]",
+		Short: "the language servers' diagnostics of files (all of the workspace without PATH); exit 1 when one is an error",
+		RunE: func(c *cobra.Command, args []string) error {
+			return withHub(g, func(h *hub.Hub) error {
+				r, err := h.Diagnostics(c.Context(), args)
+				if err != nil {
+					return badInput(err)
+				}
+				if err := emit(c.OutOrStdout(), g, r, r.Text()); err != nil {
+					return err
+				}
+				if r.Errors() > 0 {
+					return errNoMatch
+				}
+				return nil
+			})
+		},
+	}
+	jsonFlag(c, g)
 	return c
 }

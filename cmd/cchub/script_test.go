@@ -27,6 +27,9 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("HOME", env.WorkDir)
 			env.Setenv("CCHUB_REPO", repo)
+			// The language servers make test installs, after the
+			// scripts' own cchub.
+			env.Setenv("PATH", env.Getenv("PATH")+string(filepath.ListSeparator)+filepath.Join(repo, ".tools", "bin"))
 			return nil
 		},
 	})
