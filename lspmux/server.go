@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -83,28 +82,13 @@ func start(ctx context.Context, o *owner, dir string) (*server, error) {
 		s.exit = cmd.Wait()
 		close(s.exited)
 	}()
-	s.conn = jsonrpc2.NewConn(newStream(pipe{stdout, stdin}))
+	s.conn = jsonrpc2.NewConn(newStream(o.spec.Name, stdout, stdin))
 	s.conn.Go(context.Background(), s.handle)
 	if err := s.initialize(ctx); err != nil {
 		s.kill()
 		return nil, err
 	}
 	return s, nil
-}
-
-// pipe is a server's stdout and stdin as one connection.
-type pipe struct {
-	io.ReadCloser
-	w io.WriteCloser
-}
-
-func (p pipe) Write(b []byte) (int, error) { return p.w.Write(b) }
-func (p pipe) Close() error {
-	err := p.w.Close()
-	if e := p.ReadCloser.Close(); err == nil {
-		err = e
-	}
-	return err
 }
 
 func (s *server) initialize(ctx context.Context) error {
