@@ -1,0 +1,31 @@
+// Package store is cchub's embedded database: one SQLite file,
+// <root>/.cchub/cchub.db, that the MCP server and a human's CLI calls open
+// at the same time.
+//
+// It owns three things: opening the file safely (inside a real .cchub
+// directory, never through a symlink), the schema (every migration of every
+// owner, numbered in one list in migrations.go and applied once, whoever
+// opens first), and runs: the conversations (an MCP session, or a named CLI
+// run) that other state hangs from, with what each run has seen of each
+// file. Other packages (the ledger today; the code index, staged rewrites
+// and the commit journal later) keep their own tables, added by their own
+// migrations, and reach them through Write (and DB for plain reads).
+//
+// Invariants:
+//   - Every write is one transaction begun with BEGIN IMMEDIATE, so a
+//     writer takes SQLite's write lock before it reads anything; two
+//     processes never reach the deadlock in which both hold a read
+//     snapshot and want to write (which SQLite answers with "database is
+//     locked" at once, whatever the busy timeout). Writers of one process
+//     also queue in the process, so SQLite's busy wait is left for the
+//     other process.
+//   - Every connection waits up to BusyTimeout for a lock another process
+//     holds, runs in WAL mode (readers never block the writer) with
+//     foreign keys on, so deleting a run deletes everything it owns.
+//   - A database written by a newer cchub (a migration this code does not
+//     know) is refused with an error that says so; it is never written.
+//
+// It does not decide what is stored or for how long (that is the owner's
+// policy: the hub ends an MCP session's run, and says when old runs are
+// pruned), and it does not hold a Root: the caller keeps the workspace open.
+package store

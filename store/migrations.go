@@ -1,0 +1,95 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// migration is one step of the schema. Steps are numbered from 1 without
+// gaps, never edited once released and never removed: a database records
+// the steps applied to it, and the next cchub applies only the ones after.
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// migrations is the whole schema, every owner's, in the order applied.
+// An owner adds its tables by appending a step here, named after itself.
+var migrations = []migration{
+	{1, "runs", `
+-- A run is one conversation: an MCP session (anonymous, name NULL) or a
+-- named CLI run (--run NAME) that several CLI calls share. Times are Unix
+-- milliseconds.
+CREATE TABLE runs (
+	id        INTEGER PRIMARY KEY,
+	name      TEXT UNIQUE,
+	created   INTEGER NOT NULL,
+	last_used INTEGER NOT NULL
+);
+CREATE INDEX runs_last_used ON runs(last_used);
+
+-- What a run last saw of each file, for the stale-edit check: the SHA-256
+-- of the content, or NULL for a file seen only in part (too large to read
+-- whole).
+CREATE TABLE run_seen (
+	run    INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	path   TEXT NOT NULL,
+	sha256 BLOB CHECK (sha256 IS NULL OR length(sha256) = 32),
+	PRIMARY KEY (run, path)
+) WITHOUT ROWID;
+`},
+	{2, "ledger", `
+-- The ledger: the diagnostics each run has been told and that are still
+-- present, one row per key (file, severity, code, message; never a
+-- position). A key that disappears is deleted, so it is news again when it
+-- comes back.
+CREATE TABLE ledger_keys (
+	run      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	path     TEXT NOT NULL,
+	severity TEXT NOT NULL,
+	code     TEXT NOT NULL,
+	message  TEXT NOT NULL,
+	told     INTEGER NOT NULL,
+	PRIMARY KEY (run, path, severity, code, message)
+) WITHOUT ROWID;
+`},
+}
+
+// migrate brings the schema up to date. It reads the version inside the
+// write transaction that applies the steps, so of two processes opening a
+// new database at once, the second waits for the first and then finds
+// nothing left to do.
+func (s *Store) migrate(ctx context.Context) error {
+	return s.Write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+			version INTEGER PRIMARY KEY,
+			name    TEXT NOT NULL,
+			applied INTEGER NOT NULL
+		)`); err != nil {
+			return s.wrap("read the schema of", err)
+		}
+		var have int
+		var name string
+		err := tx.QueryRowContext(ctx, `SELECT version, name FROM schema_migrations ORDER BY version DESC LIMIT 1`).Scan(&have, &name)
+		if err != nil && err != sql.ErrNoRows {
+			return s.wrap("read the schema version of", err)
+		}
+		known := migrations[len(migrations)-1].version
+		if have > known {
+			return fmt.Errorf("store: %s was created by a newer cchub: its schema is at version %d (%q), this cchub knows up to %d; use that newer cchub, or remove %s to start afresh (it holds runs' state and caches)", s.show, have, name, known, s.show)
+		}
+		now := time.Now().UnixMilli()
+		for _, m := range migrations[have:] {
+			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+				return fmt.Errorf("store: %s: migration %d (%s): %w", s.show, m.version, m.name, err)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations(version, name, applied) VALUES (?, ?, ?)`, m.version, m.name, now); err != nil {
+				return s.wrap("record a migration of", err)
+			}
+		}
+		return nil
+	})
+}
