@@ -26,7 +26,7 @@ all: build
 build:
 	$(GO) build -o $(BIN)/cchub ./cmd/cchub
 
-demo: build
+demo: build $(BIN)/gopls
 	$(BIN)/cchub demo
 
 # Programs the tests need and cannot install themselves: each missing one

@@ -127,6 +127,26 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 	}
 	t.call(ctx, "edit", map[string]any{"path": "store/store.go", "old_string": "_, dup := s.items", "new_string": "_, exists := s.items"})
 
+	t.section("Language servers: what the compiler says, as you write")
+	// gopls starts on this first need; the edit's answer carries the type
+	// error it introduced, and the next edit does not repeat it.
+	t.call(ctx, "read", map[string]any{"path": "pricing/pricing.go", "offset": 20, "limit": 6})
+	t.call(ctx, "edit", map[string]any{
+		"path":       "pricing/pricing.go",
+		"old_string": "func Cents(n int64) Money { return Money(n) }",
+		"new_string": "func Cents(n int64) Money { return n }",
+	})
+	t.call(ctx, "edit", map[string]any{"path": "pricing/pricing.go", "old_string": "// Cents returns", "new_string": "// Cents gives"})
+	t.call(ctx, "edit", map[string]any{
+		"path":       "pricing/pricing.go",
+		"old_string": "func Cents(n int64) Money { return n }",
+		"new_string": "func Cents(n int64) Money { return Money(n) }",
+	})
+	t.call(ctx, "lsp", map[string]any{"op": "references", "path": "pricing/pricing.go", "symbol": "Cents"})
+	t.call(ctx, "lsp", map[string]any{"op": "hover", "path": "store/store.go", "symbol": "Store.Add"})
+	t.call(ctx, "lsp", map[string]any{"op": "rename", "path": "pricing/pricing.go", "symbol": "Cents", "new_name": "FromCents"})
+	t.call(ctx, "diagnostics", map[string]any{"paths": []string{"pricing/pricing.go", "main.go"}})
+
 	t.section("Errors that teach the next call")
 	t.call(ctx, "read", map[string]any{"path": "../../etc/passwd"})
 	t.call(ctx, "grep", map[string]any{"pattern": "Store("})

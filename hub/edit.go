@@ -3,20 +3,86 @@ package hub
 import (
 	"context"
 
+	"cchub/lspmux"
 	"cchub/textedit"
 )
 
-// Edit replaces one place in a file (see textedit.Apply), as r has seen it.
-func (h *Hub) Edit(ctx context.Context, path string, ch textedit.Change, r *Run) (*textedit.EditResult, error) {
-	return h.files.Edit(ctx, path, ch, r.Seen)
+// EditOutcome is an edit's result and what the language servers said of
+// it that the run had not been told.
+type EditOutcome struct {
+	*textedit.EditResult
+	Diagnostics *WriteDiagnostics `json:"diagnostics,omitempty"`
 }
 
-// Write replaces or creates a whole file.
-func (h *Hub) Write(ctx context.Context, path, content string, opts textedit.WriteOptions, r *Run) (*textedit.WriteResult, error) {
-	return h.files.Write(ctx, path, content, opts, r.Seen)
+func (o *EditOutcome) Text() string { return o.EditResult.Text() + o.Diagnostics.Text() }
+
+// WriteOutcome is a write's result and its new diagnostics.
+type WriteOutcome struct {
+	*textedit.WriteResult
+	Diagnostics *WriteDiagnostics `json:"diagnostics,omitempty"`
 }
 
-// ApplyPatch applies a multi-file patch, all or nothing.
-func (h *Hub) ApplyPatch(ctx context.Context, patch string, r *Run) (*textedit.PatchResult, error) {
-	return h.files.ApplyPatch(ctx, patch, r.Seen)
+func (o *WriteOutcome) Text() string { return o.WriteResult.Text() + o.Diagnostics.Text() }
+
+// PatchOutcome is a patch's result and its new diagnostics.
+type PatchOutcome struct {
+	*textedit.PatchResult
+	Diagnostics *WriteDiagnostics `json:"diagnostics,omitempty"`
+}
+
+func (o *PatchOutcome) Text() string { return o.PatchResult.Text() + o.Diagnostics.Text() }
+
+// Edit replaces one place in a file (see textedit.Apply), as r has seen it,
+// and reports the diagnostics the change introduced.
+func (h *Hub) Edit(ctx context.Context, path string, ch textedit.Change, r *Run) (*EditOutcome, error) {
+	res, err := h.files.Edit(ctx, path, ch, r.Seen)
+	if err != nil {
+		return nil, err
+	}
+	return &EditOutcome{res, h.afterWrite(ctx, r, []lspmux.File{{Path: res.Path, Data: res.Data}})}, nil
+}
+
+// Write replaces or creates a whole file, and reports the diagnostics it
+// introduced.
+func (h *Hub) Write(ctx context.Context, path, content string, opts textedit.WriteOptions, r *Run) (*WriteOutcome, error) {
+	res, err := h.files.Write(ctx, path, content, opts, r.Seen)
+	if err != nil {
+		return nil, err
+	}
+	return &WriteOutcome{res, h.afterWrite(ctx, r, h.written(res.Path))}, nil
+}
+
+// ApplyPatch applies a multi-file patch, all or nothing, and reports the
+// diagnostics it introduced.
+func (h *Hub) ApplyPatch(ctx context.Context, patch string, r *Run) (*PatchOutcome, error) {
+	res, err := h.files.ApplyPatch(ctx, patch, r.Seen)
+	if err != nil {
+		return nil, err
+	}
+	var files []lspmux.File
+	for _, f := range res.Files {
+		files = append(files, h.patched(f)...)
+	}
+	return &PatchOutcome{res, h.afterWrite(ctx, r, files)}, nil
+}
+
+// written is the file at rel as it is on disk now, for its server.
+func (h *Hub) written(rel string) []lspmux.File {
+	data, err := h.Root.ReadText(rel)
+	if err != nil {
+		return nil // too large or not text: no server reads it either
+	}
+	return []lspmux.File{{Path: rel, Data: data}}
+}
+
+// patched is what a patch did to one file, for its server: a file
+// deleted, or moved away and the new one written.
+func (h *Hub) patched(f textedit.PatchedFile) []lspmux.File {
+	switch f.Kind {
+	case "deleted":
+		return []lspmux.File{{Path: f.Path, Deleted: true}}
+	case "moved":
+		return append([]lspmux.File{{Path: f.Path, Deleted: true}}, h.written(f.MoveTo)...)
+	}
+	return h.written(f.Path)
 }

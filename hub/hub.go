@@ -2,11 +2,13 @@ package hub
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"cchub/locate"
 	"cchub/lspmux"
 	"cchub/outline"
+	"cchub/store"
 	"cchub/textedit"
 	"cchub/workspace"
 )
@@ -23,6 +25,10 @@ type Hub struct {
 	lspOnce sync.Once
 	lsp     *lspmux.Mux // made on first need; starts no server itself
 	lspErr  error
+
+	dbMu  sync.Mutex
+	db    *store.Store // opened on first need
+	dbErr error
 }
 
 // Options tunes a hub; the zero value is the default.
@@ -57,6 +63,12 @@ func (h *Hub) Close() error {
 	if h.lsp != nil {
 		h.lsp.Close()
 	}
+	h.dbMu.Lock()
+	if h.db != nil {
+		h.db.Close()
+	}
+	h.dbErr = errors.New("hub: closed")
+	h.dbMu.Unlock()
 	h.Parses.Close()
 	return h.Root.Close()
 }

@@ -10,6 +10,7 @@ import (
 
 	"cchub/lspmux"
 	"cchub/outline"
+	"cchub/textedit"
 	"cchub/workspace"
 )
 
@@ -143,10 +144,15 @@ func (a *LSPAnswer) Text() string {
 		if len(a.Diffs) == 0 {
 			return fmt.Sprintf("renaming at %s to %s changes nothing\n", at, a.NewName)
 		}
-		fmt.Fprintf(&b, "rename at %s to %s would change %d file(s); nothing was written. Apply the change with apply_patch, or edit each place:\n", at, a.NewName, len(a.Diffs))
+		var diff strings.Builder
 		for _, d := range a.Diffs {
-			b.WriteString(d.Diff)
+			diff.WriteString(d.Diff)
 		}
+		if patch, ok := textedit.PatchFromUnifiedDiff(diff.String()); ok {
+			fmt.Fprintf(&b, "rename at %s to %s would change %d file(s); nothing was written. To make the change, send this patch to apply_patch:\n%s", at, a.NewName, len(a.Diffs), patch)
+			return b.String()
+		}
+		fmt.Fprintf(&b, "rename at %s to %s would change %d file(s); nothing was written. The change, to make with edit:\n%s", at, a.NewName, len(a.Diffs), diff.String())
 		return b.String()
 	}
 	if len(a.Locations) == 0 {

@@ -29,8 +29,15 @@ func TestMCPLSPAndDiagnostics(t *testing.T) {
 		t.Fatalf("definition:\n%s", text)
 	}
 	text, isErr = callText(t, cs, "lsp", map[string]any{"op": "rename", "path": "pricing/pricing.go", "symbol": "Cents", "new_name": "FromCents"})
-	if isErr || !strings.Contains(text, "would change 2 file(s); nothing was written") || !strings.Contains(text, "+func FromCents(n int64) Money") {
+	if isErr || !strings.Contains(text, "would change 2 file(s); nothing was written. To make the change, send this patch to apply_patch:\n*** Begin Patch\n") || !strings.Contains(text, "+func FromCents(n int64) Money") {
 		t.Fatalf("rename:\n%s", text)
+	}
+	// The patch offered makes the rename, and the workspace stays clean.
+	patch := text[strings.Index(text, "*** Begin Patch"):]
+	callText(t, cs, "read", map[string]any{"path": "main.go"})
+	callText(t, cs, "read", map[string]any{"path": "pricing/pricing.go"})
+	if text, isErr := callText(t, cs, "apply_patch", map[string]any{"patch": patch}); isErr || strings.Contains(text, "error") {
+		t.Fatalf("the rename's patch:\n%s", text)
 	}
 	text, isErr = callText(t, cs, "lsp", map[string]any{"op": "hover", "path": "pricing/pricing.go"})
 	if !isErr || !strings.Contains(text, "needs a place: line and column (1-based), or symbol") {

@@ -3,6 +3,7 @@ package hub
 import (
 	"sync"
 
+	"cchub/store"
 	"cchub/textedit"
 )
 
@@ -11,6 +12,13 @@ import (
 // a file that changed since is refused.
 type Run struct {
 	Seen *textedit.Seen
+	// Name is a CLI run's name (--run): separate calls of one name share
+	// what they were told. An MCP session's run has none.
+	Name string
+
+	mu    sync.Mutex
+	id    store.RunID     // the run in the store, once it has needed one
+	heard map[string]bool // notes already said (a missing server, a crash)
 }
 
 // NewRun starts a conversation of its own (a CLI call without --run).

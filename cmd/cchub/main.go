@@ -36,8 +36,17 @@ func badInput(err error) error { return &exitError{code: 2, err: err} }
 var errNoMatch = &exitError{code: 1, err: errors.New("")}
 
 type globals struct {
-	root   string
-	asJSON bool
+	root    string
+	asJSON  bool
+	runName string
+}
+
+// newRun is the run of this call: its own, or the named one it joins
+// with --run.
+func (g *globals) newRun() *hub.Run {
+	r := hub.NewRun()
+	r.Name = g.runName
+	return r
 }
 
 func main() {
@@ -66,6 +75,7 @@ func newRootCmd() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.PersistentFlags().StringVar(&g.root, "root", ".", "workspace root")
+	root.PersistentFlags().StringVar(&g.runName, "run", "", "join the named run: calls with the same name share what they were told (diagnostics) and what they read")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return badInput(err) })
 	root.AddCommand(
 		mcpCmd(g), demoCmd(g),
@@ -241,7 +251,7 @@ func readCmd(g *globals) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Path = args[0]
-			return show(c, g, func(h *hub.Hub) (*locate.ReadResult, error) { return h.Read(c.Context(), o, hub.NewRun()) })
+			return show(c, g, func(h *hub.Hub) (*locate.ReadResult, error) { return h.Read(c.Context(), o, g.newRun()) })
 		},
 	}
 	c.Flags().IntVar(&o.Offset, "offset", 0, "first line to print, 1-based")
@@ -274,7 +284,7 @@ func symbolCmd(g *globals) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return show(c, g, func(h *hub.Hub) (*outline.SymbolText, error) {
-				return h.ReadSymbol(c.Context(), args[0], outline.Budget{}, hub.NewRun())
+				return h.ReadSymbol(c.Context(), args[0], outline.Budget{}, g.newRun())
 			})
 		},
 	}
@@ -289,7 +299,7 @@ func editCmd(g *globals) *cobra.Command {
 		Short: "replace one place in a file, as the agents' edit tool does",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return show(c, g, func(h *hub.Hub) (*textedit.EditResult, error) { return h.Edit(c.Context(), args[0], ch, hub.NewRun()) })
+			return show(c, g, func(h *hub.Hub) (*hub.EditOutcome, error) { return h.Edit(c.Context(), args[0], ch, g.newRun()) })
 		},
 	}
 	c.Flags().StringVar(&ch.Old, "old", "", "the text to replace")

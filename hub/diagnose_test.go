@@ -1,0 +1,118 @@
+package hub
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// An edit's answer carries the diagnostics it introduced, and only those
+// this conversation has not been told: moved or repeated ones are not
+// news, a fixed and reintroduced one is, and a caller broken in another
+// file is reported for that file.
+func TestMCPEditsReportOnlyNewDiagnostics(t *testing.T) {
+	requireGopls(t)
+	ws := copyWorkspace(t, "go")
+	h := newTestHub(t, ws)
+	cs := connect(t, h)
+	edit := func(old, nw string) string {
+		t.Helper()
+		text, isErr := callText(t, cs, "edit", map[string]any{"path": "pricing/pricing.go", "old_string": old, "new_string": nw})
+		if isErr {
+			t.Fatalf("edit: %s", text)
+		}
+		return text
+	}
+	if _, isErr := callText(t, cs, "read", map[string]any{"path": "pricing/pricing.go"}); isErr {
+		t.Fatal("read failed")
+	}
+	if r := h.lsp; r != nil && len(r.Running()) != 0 {
+		t.Fatalf("a server runs after a read: %v", r.Running())
+	}
+	const anchor = "func Cents(n int64) Money { return Money(n) }"
+	bad := "var broken int = \"one\"\n\n"
+
+	// Introduced: reported, with its place.
+	text := edit(anchor, bad+anchor)
+	if !strings.Contains(text, "diagnostics: 1 new in pricing/pricing.go") || !strings.Contains(text, "24:18 error [compiler IncompatibleAssign] cannot use \"one\" (untyped string constant) as int value in variable declaration") {
+		t.Fatalf("the type error was not reported:\n%s", text)
+	}
+	if got := h.lsp.Running(); len(got) != 1 || got[0] != "gopls@" {
+		t.Errorf("after the first .go edit: %v, want exactly one gopls", got)
+	}
+	// An unrelated edit elsewhere: not repeated.
+	text = edit("func (m Money) String() string {", "// String shows m in euros.\nfunc (m Money) String() string {")
+	if strings.Contains(text, "cannot use \"one\"") || !strings.Contains(text, "diagnostics: nothing new") {
+		t.Errorf("a known error was repeated, or the answer said nothing:\n%s", text)
+	}
+	// The erroneous line moved down: not repeated.
+	text = edit(bad, "// moved\n\n"+bad)
+	if strings.Contains(text, "cannot use \"one\"") {
+		t.Errorf("a moved error was repeated:\n%s", text)
+	}
+	// A second distinct error: only it.
+	text = edit(anchor, "var alsoBroken bool = 2\n\n"+anchor)
+	if !strings.Contains(text, "diagnostics: 1 new in pricing/pricing.go") || !strings.Contains(text, "as bool value") || strings.Contains(text, "cannot use \"one\"") {
+		t.Errorf("the second error:\n%s", text)
+	}
+	// Fixed, then reintroduced: news again.
+	edit(bad, "")
+	text = edit(anchor, bad+anchor)
+	if !strings.Contains(text, "cannot use \"one\"") {
+		t.Errorf("a fixed and reintroduced error was not reported:\n%s", text)
+	}
+	// A caller in another file and package broken.
+	text = edit(anchor, "func Cents(n int64, unit string) Money { return Money(n) }")
+	if !strings.Contains(text, "main.go") || !strings.Contains(text, "not enough arguments in call to pricing.Cents") {
+		t.Errorf("the broken caller in main.go was not reported:\n%s", text)
+	}
+}
+
+// A CLI call is a run of its own, and calls with one --run share what
+// they were told.
+func TestCLIRunsShareWhatTheyWereTold(t *testing.T) {
+	requireGopls(t)
+	ws := copyWorkspace(t, "go")
+	bin := buildCchub(t)
+	path := filepath.Join(ws, "pricing", "pricing.go")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := strings.Replace(string(src), "func Cents(n int64) Money { return Money(n) }", "var broken int = \"one\"\n\nfunc Cents(n int64) Money { return Money(n) }", 1)
+	if err := os.WriteFile(path, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cli := func(args ...string) string {
+		t.Helper()
+		out, err := runCLI(t, bin, ws, args...)
+		if err != nil {
+			t.Fatalf("cchub %v: %v\n%s", args, err, out)
+		}
+		return out
+	}
+	// Each edit touches the file; the known error is news to a new run
+	// only.
+	first := cli("--run", "fix-pricing", "edit", "pricing/pricing.go", "--old", "// Cents", "--new", "// Cents (edited)")
+	if !strings.Contains(first, "cannot use \"one\"") {
+		t.Fatalf("the first call of the run was not told:\n%s", first)
+	}
+	second := cli("--run", "fix-pricing", "edit", "pricing/pricing.go", "--old", "(edited)", "--new", "(edited twice)")
+	if strings.Contains(second, "cannot use \"one\"") {
+		t.Errorf("the second call of the run was told again:\n%s", second)
+	}
+	other := cli("edit", "pricing/pricing.go", "--old", "(edited twice)", "--new", "(edited thrice)")
+	if !strings.Contains(other, "cannot use \"one\"") {
+		t.Errorf("a call of its own was not told:\n%s", other)
+	}
+}
+
+// runCLI runs the cchub binary in ws and returns its stdout and stderr.
+func runCLI(t *testing.T, bin, ws string, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"--root", ws}, args...)...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
