@@ -72,6 +72,7 @@ tools-bench: $(BIN)/rg $(BIN)/hyperfine $(TOOLS)/npm/node_modules/.bin/ast-grep
 
 bench: build tools-bench $(MCP_CLIENT_STAMP)
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./locate/ ./outline/ ./textedit/ ./structsearch/
+	$(GO) test -run '^$$' -bench EditDiagnostics -benchtime 20x ./lspmux/
 	bash bench/grep-vs-rg.sh
 	bash bench/search-vs-astgrep.sh
 	bash bench/context-bytes.sh

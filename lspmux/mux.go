@@ -118,7 +118,7 @@ func (m *Mux) AfterWrite(ctx context.Context, files []File) (*Report, error) {
 	rep := &Report{Files: map[string][]Diagnostic{}}
 	type batch struct {
 		s    *server
-		told map[uri.URI]uint64
+		told map[uri.URI]told
 		rels map[uri.URI]string
 	}
 	batches := map[string]*batch{}
@@ -144,7 +144,7 @@ func (m *Mux) AfterWrite(ctx context.Context, files []File) (*Report, error) {
 		}
 		b := batches[o.key()]
 		if b == nil {
-			b = &batch{s: s, told: map[uri.URI]uint64{}, rels: map[uri.URI]string{}}
+			b = &batch{s: s, told: map[uri.URI]told{}, rels: map[uri.URI]string{}}
 			batches[o.key()] = b
 			defer s.hold()()
 		}
@@ -205,23 +205,22 @@ func (m *Mux) AfterWrite(ctx context.Context, files []File) (*Report, error) {
 
 // collect puts into rep the diagnostics of the documents told and of every
 // document s published for since the first of them was told.
-func (m *Mux) collect(s *server, told map[uri.URI]uint64, rep *Report) {
+func (m *Mux) collect(s *server, docs map[uri.URI]told, rep *Report) {
 	first := ^uint64(0)
-	for _, since := range told {
-		first = min(first, since)
+	for _, t := range docs {
+		first = min(first, t.seq)
 	}
-	if told == nil {
+	if docs == nil {
 		first = 0 // everything
 	}
 	s.mu.Lock()
-	type doc struct {
-		rel   string
-		items []Diagnostic
-		raw   published
+	type found struct {
+		rel string
+		raw published
 	}
-	var docs []doc
+	var all []found
 	for u, p := range s.diags {
-		_, isTold := told[u]
+		_, isTold := docs[u]
 		if !isTold && p.seq <= first {
 			continue
 		}
@@ -229,15 +228,15 @@ func (m *Mux) collect(s *server, told map[uri.URI]uint64, rep *Report) {
 		if rel == "" || rel == "." {
 			continue
 		}
-		docs = append(docs, doc{rel: rel, raw: p})
+		all = append(all, found{rel: rel, raw: p})
 	}
-	for u := range told {
+	for u := range docs {
 		if _, ok := s.diags[u]; !ok {
-			docs = append(docs, doc{rel: m.root.Rel(u.Filename())})
+			all = append(all, found{rel: m.root.Rel(u.Filename())})
 		}
 	}
 	s.mu.Unlock()
-	for _, d := range docs {
+	for _, d := range all {
 		text, _ := m.root.ReadText(d.rel) // positions need the text; a file gone has none
 		rep.Files[d.rel] = convert(d.rel, text, d.raw.items)
 	}

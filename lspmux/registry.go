@@ -49,7 +49,7 @@ func Builtin() []Spec {
 				// delay brings the second pass (other packages, a caller
 				// broken in another file) within a bounded wait.
 				"verboseWorkDoneProgress": true,
-				"diagnosticsDelay":        "100ms",
+				"diagnosticsDelay":        "0s",
 			},
 			Install: "GOBIN=$PWD/.tools/bin go install golang.org/x/tools/gopls@v0.23.0 (make test does this)",
 		},

@@ -33,6 +33,7 @@ type server struct {
 	diags    map[uri.URI]published
 	seq      uint64          // publishes so far
 	active   map[string]bool // work-done progress begun and not ended
+	begun    uint64          // work-done progress begun so far
 	last     time.Time       // the last publish or progress event
 	wake     chan struct{}   // closed and replaced at every event
 	used     time.Time       // the last request that needed it
@@ -205,6 +206,7 @@ func (s *server) progress(token, kind string) {
 	switch kind {
 	case "begin":
 		s.active[token] = true
+		s.begun++
 	case "end":
 		delete(s.active, token)
 	}

@@ -17,12 +17,13 @@ func (m *Mux) docURI(rel string) uri.URI {
 // at version 1 the first time, then a full change with the next version,
 // then saved, since it is on disk. It returns the server's publish count
 // before it was told, from which a wait for its diagnostics counts.
-func (s *server) tell(ctx context.Context, u uri.URI, lang string, text []byte) (uint64, error) {
+func (s *server) tell(ctx context.Context, u uri.URI, lang string, text []byte) (told, error) {
 	s.mu.Lock()
-	since := s.seq
+	since := told{seq: s.seq, begun: s.begun}
 	v, open := s.docs[u]
 	v++
 	s.docs[u] = v
+	since.version = v
 	s.used = time.Now()
 	s.mu.Unlock()
 	var err error
@@ -43,6 +44,13 @@ func (s *server) tell(ctx context.Context, u uri.URI, lang string, text []byte) 
 		return since, s.failed("sync", err)
 	}
 	return since, nil
+}
+
+// told is where a server stood when a document was told to it: its
+// publish and progress counts, and the version the document was given.
+type told struct {
+	seq, begun uint64
+	version    int32
 }
 
 // forget tells s that the document u is gone from disk.
@@ -74,30 +82,33 @@ const quiet = 150 * time.Millisecond
 // settle waits until s's diagnostics for the documents told count as
 // settled, and says whether they did before ctx's deadline:
 //
-//   - each document told has been published after it was told (since
-//     the publish count when it was told): servers publish a document's
-//     diagnostics after every change, even when unchanged;
+//   - each document told has been published after it was told, for its
+//     new version when the server says which: servers publish a
+//     document's diagnostics after every change, even when unchanged;
 //   - no work-done progress the server reported is still going: gopls,
 //     asked for verbose progress, reports each diagnostic pass, the
 //     delayed second pass (other packages, a broken caller) included, so
 //     the type errors of the change are in before it ends;
-//   - and the server has said nothing for quiet, for servers that report
-//     no progress and publish in waves.
-func (s *server) settle(ctx context.Context, told map[uri.URI]uint64) bool {
+//   - and, for a server that reported no progress since it was told, it
+//     has said nothing for quiet: such servers may publish in waves.
+func (s *server) settle(ctx context.Context, docs map[uri.URI]told) bool {
 	for {
 		s.mu.Lock()
 		wake := s.wake
 		wait := time.Duration(0)
-		done := true
-		for u, since := range told {
-			if s.diags[u].seq <= since {
+		done := len(s.active) == 0
+		progressed := true
+		for u, t := range docs {
+			// A publish for an older version (a pass over the previous
+			// content that ended late) is not the answer.
+			if p := s.diags[u]; p.seq <= t.seq || p.version != 0 && p.version < t.version {
 				done = false
 			}
+			if s.begun <= t.begun {
+				progressed = false
+			}
 		}
-		if done && len(s.active) > 0 {
-			done = false
-		}
-		if done {
+		if done && !progressed {
 			if left := quiet - time.Since(s.last); left > 0 {
 				done, wait = false, left
 			}
