@@ -116,3 +116,33 @@ func runCLI(t *testing.T, bin, ws string, args ...string) (string, error) {
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
+
+// Calls of one --run share what they read: a file changed behind the
+// run's back since one call read it is not edited by the next until read
+// again.
+func TestCLIRunsShareWhatTheyRead(t *testing.T) {
+	ws := copyWorkspace(t, "go")
+	bin := buildCchub(t)
+	if out, err := runCLI(t, bin, ws, "--run", "r1", "read", "store/persist.go"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	path := filepath.Join(ws, "store", "persist.go")
+	data, _ := os.ReadFile(path)
+	if err := os.WriteFile(path, append(data, "\n// changed elsewhere\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runCLI(t, bin, ws, "--run", "r1", "edit", "store/persist.go", "--old", "changed elsewhere", "--new", "changed")
+	if err == nil || !strings.Contains(out, "store/persist.go changed on disk since you last read it") {
+		t.Fatalf("a stale edit in the run was not refused: %v\n%s", err, out)
+	}
+	if out, err := runCLI(t, bin, ws, "--run", "r1", "read", "store/persist.go"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if out, err := runCLI(t, bin, ws, "--run", "r1", "edit", "store/persist.go", "--old", "changed elsewhere", "--new", "changed"); err != nil {
+		t.Fatalf("the edit after a fresh read: %v\n%s", err, out)
+	}
+	// Another run, or none, never read it: the matcher alone guards it.
+	if out, err := runCLI(t, bin, ws, "--run", "r2", "edit", "store/persist.go", "--old", "// changed\n", "--new", "// changed twice\n"); err != nil {
+		t.Fatalf("another run: %v\n%s", err, out)
+	}
+}

@@ -35,6 +35,9 @@ func (o *PatchOutcome) Text() string { return o.PatchResult.Text() + o.Diagnosti
 // Edit replaces one place in a file (see textedit.Apply), as r has seen it,
 // and reports the diagnostics the change introduced.
 func (h *Hub) Edit(ctx context.Context, path string, ch textedit.Change, r *Run) (*EditOutcome, error) {
+	if err := h.join(ctx, r); err != nil {
+		return nil, err
+	}
 	res, err := h.files.Edit(ctx, path, ch, r.Seen)
 	if err != nil {
 		return nil, err
@@ -45,6 +48,9 @@ func (h *Hub) Edit(ctx context.Context, path string, ch textedit.Change, r *Run)
 // Write replaces or creates a whole file, and reports the diagnostics it
 // introduced.
 func (h *Hub) Write(ctx context.Context, path, content string, opts textedit.WriteOptions, r *Run) (*WriteOutcome, error) {
+	if err := h.join(ctx, r); err != nil {
+		return nil, err
+	}
 	res, err := h.files.Write(ctx, path, content, opts, r.Seen)
 	if err != nil {
 		return nil, err
@@ -55,6 +61,9 @@ func (h *Hub) Write(ctx context.Context, path, content string, opts textedit.Wri
 // ApplyPatch applies a multi-file patch, all or nothing, and reports the
 // diagnostics it introduced.
 func (h *Hub) ApplyPatch(ctx context.Context, patch string, r *Run) (*PatchOutcome, error) {
+	if err := h.join(ctx, r); err != nil {
+		return nil, err
+	}
 	res, err := h.files.ApplyPatch(ctx, patch, r.Seen)
 	if err != nil {
 		return nil, err

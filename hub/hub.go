@@ -85,6 +85,9 @@ func (h *Hub) Grep(ctx context.Context, opts locate.GrepOptions) (*locate.GrepRe
 
 // Read pages through a file or lists a directory; r now has seen the file.
 func (h *Hub) Read(ctx context.Context, opts locate.ReadOptions, r *Run) (*locate.ReadResult, error) {
+	if err := h.join(ctx, r); err != nil {
+		return nil, err
+	}
 	res, err := locate.Read(ctx, h.Root, opts)
 	switch {
 	case err != nil || res.IsDir:
@@ -104,6 +107,9 @@ func (h *Hub) Outline(ctx context.Context, path string, opts outline.Options) (*
 // ReadSymbol returns one symbol's lines, within budget; r now has seen
 // its file.
 func (h *Hub) ReadSymbol(ctx context.Context, id string, budget outline.Budget, r *Run) (*outline.SymbolText, error) {
+	if err := h.join(ctx, r); err != nil {
+		return nil, err
+	}
 	st, err := outline.ReadSymbol(ctx, h.Root, h.Parses, id, budget)
 	if err == nil {
 		r.Seen.Saw(st.Path, st.Source)

@@ -16,9 +16,10 @@ type Run struct {
 	// what they were told. An MCP session's run has none.
 	Name string
 
-	mu    sync.Mutex
-	id    store.RunID     // the run in the store, once it has needed one
-	heard map[string]bool // notes already said (a missing server, a crash)
+	mu     sync.Mutex
+	id     store.RunID     // the run in the store, once it has needed one
+	joined bool            // a named run has joined its earlier calls
+	heard  map[string]bool // notes already said (a missing server, a crash)
 }
 
 // NewRun starts a conversation of its own (a CLI call without --run).

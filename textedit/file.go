@@ -18,10 +18,39 @@ import (
 // has not seen. The zero value is ready to use; a nil *Seen tracks nothing.
 type Seen struct {
 	mu     sync.Mutex
+	keeper SeenKeeper // nil: this process is the whole conversation
 	hashes map[string][32]byte
 	// parts are files too large to read whole that the conversation has
 	// paged through: seen, without a hash to check.
 	parts map[string]bool
+}
+
+// SeenKeeper keeps what a conversation saw beyond one process: separate
+// CLI calls joined into one run by name share it through the store.
+type SeenKeeper interface {
+	Saw(rel string, hash [32]byte)
+	SawPart(rel string)
+	Forget(rel string)
+}
+
+// Keep starts s from what k kept of the conversation (hashes of files
+// seen whole, files seen in part) and has k keep what s sees from now on.
+func (s *Seen) Keep(k SeenKeeper, hashes map[string][32]byte, parts map[string]bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.keeper = k
+	if s.hashes == nil {
+		s.hashes = map[string][32]byte{}
+	}
+	for rel, h := range hashes {
+		s.hashes[rel] = h
+	}
+	if s.parts == nil {
+		s.parts = map[string]bool{}
+	}
+	for rel := range parts {
+		s.parts[rel] = true
+	}
 }
 
 // SawPart records that the conversation has read part of rel, a file too
@@ -36,6 +65,9 @@ func (s *Seen) SawPart(rel string) {
 		s.parts = map[string]bool{}
 	}
 	s.parts[rel] = true
+	if s.keeper != nil {
+		s.keeper.SawPart(rel)
+	}
 }
 
 // Saw records that the conversation has seen data as the content of rel.
@@ -48,7 +80,11 @@ func (s *Seen) Saw(rel string, data []byte) {
 	if s.hashes == nil {
 		s.hashes = map[string][32]byte{}
 	}
-	s.hashes[rel] = sha256.Sum256(data)
+	h := sha256.Sum256(data)
+	s.hashes[rel] = h
+	if s.keeper != nil {
+		s.keeper.Saw(rel, h)
+	}
 }
 
 // Has says whether the conversation has seen rel at all. A nil *Seen,
@@ -72,6 +108,9 @@ func (s *Seen) Forget(rel string) {
 	defer s.mu.Unlock()
 	delete(s.hashes, rel)
 	delete(s.parts, rel)
+	if s.keeper != nil {
+		s.keeper.Forget(rel)
+	}
 }
 
 // Fresh returns an error if the conversation saw rel with other content
