@@ -51,7 +51,20 @@ GOPLS_VERSION := v0.23.0
 $(BIN)/gopls:
 	GOBIN=$(BIN) $(GO) install golang.org/x/tools/gopls@$(GOPLS_VERSION)
 
-tools-test: check-peers $(MCP_CLIENT_STAMP) $(BIN)/gopls
+# pyright and typescript-language-server (with the TypeScript it
+# supports), pinned by scripts/lsp-servers/package-lock.json, installed into
+# .tools/lsp and linked into .tools/bin, where cchub finds them.
+LSP_SERVERS := scripts/lsp-servers
+LSP_STAMP := $(TOOLS)/lsp/node_modules/.package-lock.json
+$(LSP_STAMP): $(LSP_SERVERS)/package-lock.json $(LSP_SERVERS)/package.json | check-peers
+	mkdir -p $(TOOLS)/lsp $(BIN)
+	cp $(LSP_SERVERS)/package.json $(LSP_SERVERS)/package-lock.json $(TOOLS)/lsp/
+	cd $(TOOLS)/lsp && npm ci --no-audit --no-fund
+	ln -sf ../lsp/node_modules/.bin/pyright-langserver $(BIN)/pyright-langserver
+	ln -sf ../lsp/node_modules/.bin/typescript-language-server $(BIN)/typescript-language-server
+	touch $@
+
+tools-test: check-peers $(MCP_CLIENT_STAMP) $(BIN)/gopls $(LSP_STAMP)
 
 test: tools-test
 	$(GO) vet ./...
