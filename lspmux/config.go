@@ -106,4 +106,8 @@ func overlay(dst *Spec, src Spec) {
 		dst.Install = src.Install
 	}
 	dst.Disabled = src.Disabled
+	dst.ProgressSettles = dst.ProgressSettles || src.ProgressSettles
+	if src.QuietMS > 0 {
+		dst.QuietMS = src.QuietMS
+	}
 }

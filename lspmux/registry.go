@@ -3,6 +3,7 @@ package lspmux
 import (
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Spec says how to run one language server and which files it owns.
@@ -28,6 +29,22 @@ type Spec struct {
 	Install string `json:"install,omitempty"`
 	// Disabled turns a built-in server off.
 	Disabled bool `json:"disabled,omitempty"`
+	// ProgressSettles says the server reports each diagnostic pass as
+	// work-done progress, so that its end, not a quiet spell, says the
+	// diagnostics have settled. Progress from other servers (loading a
+	// project) says nothing of their diagnostics.
+	ProgressSettles bool `json:"progress_settles,omitempty"`
+	// QuietMS is how long the server must have said nothing after it
+	// published for a change for its diagnostics to count as settled
+	// (default 300): long enough to span its waves.
+	QuietMS int `json:"quiet_ms,omitempty"`
+}
+
+func (s *Spec) quiet() time.Duration {
+	if s.QuietMS > 0 {
+		return time.Duration(s.QuietMS) * time.Millisecond
+	}
+	return defaultQuiet
 }
 
 // languageOf is the LSP language id of rel for s, or "" when s does not
@@ -51,7 +68,8 @@ func Builtin() []Spec {
 				"verboseWorkDoneProgress": true,
 				"diagnosticsDelay":        "0s",
 			},
-			Install: "GOBIN=$PWD/.tools/bin go install golang.org/x/tools/gopls@v0.23.0 (make test does this)",
+			Install:         "GOBIN=$PWD/.tools/bin go install golang.org/x/tools/gopls@v0.23.0 (make test does this)",
+			ProgressSettles: true,
 		},
 		{
 			Name: "pyright", Command: "pyright-langserver", Args: []string{"--stdio"},
@@ -67,6 +85,9 @@ func Builtin() []Spec {
 			},
 			RootMarkers: []string{"tsconfig.json", "jsconfig.json", "package.json"},
 			Install:     "npm install typescript-language-server typescript",
+			// It publishes a file's syntax errors, then its type errors,
+			// about 100 ms apart and further under load.
+			QuietMS: 750,
 		},
 		{
 			Name: "rust-analyzer", Command: "rust-analyzer",

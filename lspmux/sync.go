@@ -75,9 +75,10 @@ func (s *server) forget(ctx context.Context, u uri.URI) error {
 	return nil
 }
 
-// quiet is how long a server must have said nothing, after its
-// diagnostics for a change came, for them to count as settled.
-const quiet = 150 * time.Millisecond
+// defaultQuiet is how long a server must have said nothing, after its
+// diagnostics for a change came, for them to count as settled (see
+// Spec.QuietMS).
+const defaultQuiet = 300 * time.Millisecond
 
 // settle waits until s's diagnostics for the documents told count as
 // settled, and says whether they did before ctx's deadline:
@@ -86,11 +87,14 @@ const quiet = 150 * time.Millisecond
 //     new version when the server says which: servers publish a
 //     document's diagnostics after every change, even when unchanged;
 //   - no work-done progress the server reported is still going: gopls,
-//     asked for verbose progress, reports each diagnostic pass, the
-//     delayed second pass (other packages, a broken caller) included, so
-//     the type errors of the change are in before it ends;
-//   - and, for a server that reported no progress since it was told, it
-//     has said nothing for quiet: such servers may publish in waves.
+//     asked for verbose progress, reports each diagnostic pass (other
+//     packages, a broken caller, included), so the type errors of the
+//     change are in before it ends;
+//   - and, unless the server's progress reports its diagnostic passes
+//     (Spec.ProgressSettles) and one began since it was told, it has
+//     said nothing for its quiet time (Spec.QuietMS): such servers
+//     publish in waves (syntax, then types), and their progress, if
+//     any, is of other work.
 func (s *server) settle(ctx context.Context, docs map[uri.URI]told) bool {
 	for {
 		s.mu.Lock()
@@ -104,12 +108,12 @@ func (s *server) settle(ctx context.Context, docs map[uri.URI]told) bool {
 			if p := s.diags[u]; p.seq <= t.seq || p.version != 0 && p.version < t.version {
 				done = false
 			}
-			if s.begun <= t.begun {
+			if s.begun <= t.begun || !s.own.spec.ProgressSettles {
 				progressed = false
 			}
 		}
 		if done && !progressed {
-			if left := quiet - time.Since(s.last); left > 0 {
+			if left := s.own.spec.quiet() - time.Since(s.last); left > 0 {
 				done, wait = false, left
 			}
 		}
