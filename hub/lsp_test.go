@@ -1,9 +1,18 @@
 package hub
 
 import (
+	"context"
+	"fmt"
+	"os"
 	"os/exec"
+	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"cchub/workspace/wstest"
 )
@@ -46,5 +55,60 @@ func TestMCPLSPAndDiagnostics(t *testing.T) {
 	text, isErr = callText(t, cs, "diagnostics", map[string]any{"paths": []string{"main.go", "pricing/pricing.go"}})
 	if isErr || text != "no diagnostics in the 2 file(s) checked\n" {
 		t.Fatalf("diagnostics:\n%s", text)
+	}
+}
+
+// A hub killed outright (SIGKILL: no Close, no shutdown) leaves no
+// language server behind. (gopls also ends when its stdin closes; the
+// kernel's parent-death signal is what ends a server that does not.)
+func TestKilledHubLeavesNoServer(t *testing.T) {
+	requireGopls(t)
+	ws := copyWorkspace(t, "go")
+	bin := buildCchub(t)
+	ctx := context.Background()
+	cmd := exec.Command(bin, "mcp", "--root", ws)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "diagnostics", Arguments: map[string]any{"paths": []string{"main.go"}}})
+	if err != nil || res.IsError {
+		t.Fatalf("diagnostics: %v %+v", err, res)
+	}
+	children, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", cmd.Process.Pid, cmd.Process.Pid))
+	var pids []int
+	for _, f := range strings.Fields(string(children)) {
+		if pid, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	// The server may have been started from another thread of the hub.
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", cmd.Process.Pid))
+	for _, task := range tasks {
+		data, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", cmd.Process.Pid, task.Name()))
+		for _, f := range strings.Fields(string(data)) {
+			if pid, err := strconv.Atoi(f); err == nil && !slices.Contains(pids, pid) {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	if len(pids) == 0 {
+		t.Fatalf("no server process under the hub (%v)", err)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for _, pid := range pids {
+		for syscall.Kill(pid, 0) == nil {
+			if comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); strings.Contains(string(comm), ") Z ") {
+				break // a zombie: dead, waiting for init to reap it
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("process %d outlived the killed hub", pid)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
 	}
 }
