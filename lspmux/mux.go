@@ -175,6 +175,15 @@ func (m *Mux) AfterWrite(ctx context.Context, files []File) (*Report, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if b.s.pulls {
+				// Asked, not awaited: the answer is the document's
+				// diagnostics now; pushes for other files still settle.
+				for u, t := range b.told {
+					if err := b.s.pull(wctx, u, t.version); err != nil {
+						break // the wait below says why
+					}
+				}
+			}
 			ok := b.s.settle(wctx, b.told)
 			smu.Lock()
 			settled[b] = ok

@@ -262,3 +262,26 @@ func TestABrokenCallerInAnotherFileIsReported(t *testing.T) {
 		t.Fatalf("main.go: %+v (notes %v)", ds, rep.Notes)
 	}
 }
+
+// A server that offers pull diagnostics is asked for them (gopls offers
+// them behind its pullDiagnostics setting).
+func TestPullDiagnostics(t *testing.T) {
+	root, dir := goWorkspace(t)
+	specs := Builtin()
+	specs[0].InitOptions = map[string]any{"pullDiagnostics": true, "verboseWorkDoneProgress": true, "diagnosticsDelay": "0s"}
+	m := newGoMux(t, root, Options{Specs: specs})
+	src := read(t, dir, "pricing/pricing.go")
+	rep, err := m.AfterWrite(context.Background(), []File{write(t, dir, "pricing/pricing.go", src+"\nvar pulled int = \"x\"\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.mu.Lock()
+	s := m.servers["gopls@"]
+	m.mu.Unlock()
+	if s == nil || !s.pulls {
+		t.Fatal("gopls did not offer pull diagnostics")
+	}
+	if ds := rep.Files["pricing/pricing.go"]; len(ds) == 0 || !strings.Contains(ds[0].Message, "cannot use \"x\"") {
+		t.Fatalf("pulled: %+v", rep)
+	}
+}

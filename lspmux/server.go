@@ -39,6 +39,7 @@ type server struct {
 	used     time.Time       // the last request that needed it
 	busy     int             // requests using it now: not idle, whatever used says
 	stopping bool            // Close asked it to stop: its exit is no crash
+	pulls    bool            // it offers pull diagnostics (set before first use)
 }
 
 // published is what the server last said of one document.
@@ -136,6 +137,7 @@ func (s *server) initialize(ctx context.Context) error {
 	if _, err := s.conn.Call(ctx, "initialize", params, &result); err != nil {
 		return s.failed("initialize", err)
 	}
+	s.pulls = offersPull(result)
 	if err := s.conn.Notify(ctx, "initialized", map[string]any{}); err != nil {
 		return s.failed("initialized", err)
 	}
