@@ -83,7 +83,7 @@ $(TOOLS)/npm/node_modules/.bin/ast-grep:
 
 tools-bench: $(BIN)/rg $(BIN)/hyperfine $(TOOLS)/npm/node_modules/.bin/ast-grep
 
-bench: build tools-bench $(MCP_CLIENT_STAMP)
+bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./locate/ ./outline/ ./textedit/ ./structsearch/
 	$(GO) test -run '^$$' -bench EditDiagnostics -benchtime 20x ./lspmux/
 	bash bench/grep-vs-rg.sh
