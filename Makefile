@@ -26,7 +26,7 @@ all: build
 build:
 	$(GO) build -o $(BIN)/cchub ./cmd/cchub
 
-demo: build $(BIN)/gopls
+demo: build $(BIN)/gopls $(BIN)/dlv
 	$(BIN)/cchub demo
 
 # Programs the tests need and cannot install themselves: each missing one
@@ -64,7 +64,12 @@ $(LSP_STAMP): $(LSP_SERVERS)/package-lock.json $(LSP_SERVERS)/package.json | che
 	ln -sf ../lsp/node_modules/.bin/typescript-language-server $(BIN)/typescript-language-server
 	touch $@
 
-tools-test: check-peers $(MCP_CLIENT_STAMP) $(BIN)/gopls $(LSP_STAMP)
+# The debug adapter the tests talk to, pinned.
+DLV_VERSION := v1.27.2
+$(BIN)/dlv:
+	GOBIN=$(BIN) $(GO) install github.com/go-delve/delve/cmd/dlv@$(DLV_VERSION)
+
+tools-test: check-peers $(MCP_CLIENT_STAMP) $(BIN)/gopls $(LSP_STAMP) $(BIN)/dlv
 
 test: tools-test
 	$(GO) vet ./...

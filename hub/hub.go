@@ -59,6 +59,9 @@ func Open(dir string, o Options) (*Hub, error) {
 // Close releases what the hub holds: its language servers (stopped and
 // reaped) and cached trees.
 func (h *Hub) Close() error {
+	for _, r := range h.runs.all() {
+		r.endDebug("the hub stopped")
+	}
 	h.lspOnce.Do(func() {}) // no Mux is made after Close
 	if h.lsp != nil {
 		h.lsp.Close()

@@ -30,6 +30,7 @@ func NewMCPServer(h *Hub) *mcp.Server {
 	addEditTools(s, h)
 	addSearchTools(s, h)
 	addLSPTools(s, h)
+	addDebugTools(s, h)
 	return s
 }
 

@@ -3,6 +3,7 @@ package hub
 import (
 	"sync"
 
+	"cchub/dapsession"
 	"cchub/store"
 	"cchub/textedit"
 )
@@ -20,6 +21,9 @@ type Run struct {
 	id     store.RunID     // the run in the store, once it has needed one
 	joined bool            // a named run has joined its earlier calls
 	heard  map[string]bool // notes already said (a missing server, a crash)
+
+	debug     *dapsession.Session // the run's one debug session, while live
+	debugGone string              // how the last one ended, until said
 }
 
 // NewRun starts a conversation of its own (a CLI call without --run).
@@ -46,10 +50,26 @@ func (rs *runs) get(key any) (*Run, bool) {
 	return r, !ok
 }
 
+// end forgets key's Run and ends what it owns (its debug session).
 func (rs *runs) end(key any) {
 	rs.mu.Lock()
-	defer rs.mu.Unlock()
+	r := rs.m[key]
 	delete(rs.m, key)
+	rs.mu.Unlock()
+	if r != nil {
+		r.endDebug("the conversation ended")
+	}
+}
+
+// all is every live Run, for the hub's end.
+func (rs *runs) all() []*Run {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	out := make([]*Run, 0, len(rs.m))
+	for _, r := range rs.m {
+		out = append(out, r)
+	}
+	return out
 }
 
 func (rs *runs) count() int {

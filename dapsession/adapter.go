@@ -1,0 +1,143 @@
+package dapsession
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// Adapter says how to run one debug adapter.
+type Adapter struct {
+	Name     string   // in messages
+	Language string   // what it debugs: go, python, c
+	Command  string   // the program
+	Args     []string // its arguments
+	// DialsBack: the adapter connects to an address cchub listens on
+	// (dlv dap --client-addr); otherwise it speaks over stdio.
+	DialsBack bool
+	Install   string // how to get it, for the message when it is missing
+}
+
+// Builtin are the adapters cchub knows.
+func Builtin() []Adapter {
+	return []Adapter{
+		{Name: "dlv", Language: "go", Command: "dlv", Args: []string{"dap"}, DialsBack: true,
+			Install: "GOBIN=$PWD/.tools/bin go install github.com/go-delve/delve/cmd/dlv@v1.27.2 (make test does this)"},
+		{Name: "debugpy", Language: "python", Command: "python3", Args: []string{"-m", "debugpy.adapter"},
+			Install: "apt-get install python3-debugpy"},
+		{Name: "lldb-dap", Language: "c", Command: "lldb-dap",
+			Install: "apt-get install lldb"},
+	}
+}
+
+// ErrNoAdapter is wrapped when no adapter debugs a language, or its
+// program is missing.
+var ErrNoAdapter = errors.New("no debug adapter")
+
+// started is a running adapter and the connection to it.
+type started struct {
+	cmd  *exec.Cmd
+	conn io.ReadWriteCloser
+	gone chan struct{} // closed once the adapter process is reaped
+}
+
+// startAdapter runs a in dir and connects to it.
+func startAdapter(ctx context.Context, a *Adapter, bin, dir string) (*started, error) {
+	args := append([]string(nil), a.Args...)
+	var ln net.Listener
+	if a.DialsBack {
+		var err error
+		ln, err = net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("dapsession: listen for %s: %w", a.Name, err)
+		}
+		defer ln.Close()
+		args = append(args, "--client-addr="+ln.Addr().String())
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Env = os.Environ()
+	cmd.SysProcAttr = procAttr()
+	st := &started{cmd: cmd, gone: make(chan struct{})}
+	var stdin io.WriteCloser
+	var stdout io.ReadCloser
+	out := &tail{max: 4096}
+	if !a.DialsBack {
+		var err error
+		if stdin, err = cmd.StdinPipe(); err != nil {
+			return nil, err
+		}
+		if stdout, err = cmd.StdoutPipe(); err != nil {
+			return nil, err
+		}
+	} else {
+		cmd.Stdout = out
+	}
+	cmd.Stderr = out
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("dapsession: start %s: %w", a.Name, err)
+	}
+	go func() { // the reaper
+		cmd.Wait()
+		close(st.gone)
+	}()
+	if !a.DialsBack {
+		st.conn = duplex{stdout, stdin}
+		return st, nil
+	}
+	type accepted struct {
+		c   net.Conn
+		err error
+	}
+	got := make(chan accepted, 1)
+	go func() { // ends with the listener, closed on return
+		c, err := ln.Accept()
+		got <- accepted{c, err}
+	}()
+	select {
+	case a := <-got:
+		if a.err != nil {
+			st.kill()
+			return nil, a.err
+		}
+		st.conn = a.c
+		return st, nil
+	case <-st.gone:
+		return nil, fmt.Errorf("dapsession: %s exited before it connected: %s", a.Name, strings.TrimSpace(out.String()))
+	case <-time.After(30 * time.Second):
+		st.kill()
+		return nil, fmt.Errorf("dapsession: %s did not connect within 30 s", a.Name)
+	case <-ctx.Done():
+		st.kill()
+		return nil, ctx.Err()
+	}
+}
+
+// kill ends the adapter's process group and waits for its reaper.
+func (st *started) kill() {
+	if st.cmd.Process != nil {
+		killGroup(st.cmd.Process.Pid)
+	}
+	<-st.gone
+}
+
+// duplex is an adapter's stdout and stdin as one connection.
+type duplex struct {
+	io.ReadCloser
+	w io.WriteCloser
+}
+
+func (d duplex) Write(b []byte) (int, error) { return d.w.Write(b) }
+func (d duplex) Close() error {
+	err := d.w.Close()
+	if e := d.ReadCloser.Close(); err == nil {
+		err = e
+	}
+	return err
+}

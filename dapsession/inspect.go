@@ -1,0 +1,229 @@
+package dapsession
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/google/go-dap"
+)
+
+// setBreakpoints replaces the breakpoints of the file at path with bps
+// and returns them as the adapter took them.
+func (s *Session) setBreakpoints(ctx context.Context, path string, bps []Breakpoint) ([]Breakpoint, error) {
+	src := make([]map[string]any, 0, len(bps))
+	for _, b := range bps {
+		bp := map[string]any{"line": b.Line}
+		if b.Condition != "" {
+			bp["condition"] = b.Condition
+		}
+		src = append(src, bp)
+	}
+	raw, err := s.c.call(ctx, "setBreakpoints", map[string]any{"source": map[string]any{"path": path}, "breakpoints": src})
+	if err != nil {
+		return nil, fmt.Errorf("breakpoints in %s: %w", path, err)
+	}
+	var body dap.SetBreakpointsResponseBody
+	if err := json.Unmarshal(raw, &body); err != nil {
+		return nil, err
+	}
+	out := append([]Breakpoint(nil), bps...)
+	for i := range out {
+		if i < len(body.Breakpoints) {
+			got := body.Breakpoints[i]
+			out[i].Verified, out[i].Actual, out[i].Message = got.Verified, got.Line, got.Message
+		}
+	}
+	s.mu.Lock()
+	s.bps[path] = out
+	s.mu.Unlock()
+	return out, nil
+}
+
+// SetBreakpoints replaces the breakpoints of one file (none clears them).
+func (s *Session) SetBreakpoints(ctx context.Context, path string, bps []Breakpoint) ([]Breakpoint, error) {
+	s.req.Lock()
+	defer s.req.Unlock()
+	if why := s.Ended(); why != "" {
+		return nil, fmt.Errorf("the session has ended: %s", why)
+	}
+	return s.setBreakpoints(ctx, path, bps)
+}
+
+// Frame is one frame of the stopped thread's stack.
+type Frame struct {
+	ID       int    `json:"id"`
+	Function string `json:"function"`
+	Path     string `json:"path,omitempty"`
+	Line     int    `json:"line"`
+}
+
+// Stack is the stopped thread's stack, innermost first, at most levels.
+func (s *Session) Stack(ctx context.Context, levels int) ([]Frame, error) {
+	s.req.Lock()
+	defer s.req.Unlock()
+	thread, err := s.thread()
+	if err != nil {
+		return nil, err
+	}
+	fs, err := s.frames(ctx, thread, levels)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Frame, 0, len(fs))
+	for _, f := range fs {
+		fr := Frame{ID: f.Id, Function: f.Name, Line: f.Line}
+		if f.Source != nil {
+			fr.Path = f.Source.Path
+		}
+		out = append(out, fr)
+	}
+	return out, nil
+}
+
+// Var is a variable with its value and, for a structured value, its
+// members to a bounded depth and width.
+type Var struct {
+	Name    string `json:"name"`
+	Type    string `json:"type,omitempty"`
+	Value   string `json:"value"`
+	Members []Var  `json:"members,omitempty"`
+	More    int    `json:"more,omitempty"` // members not listed
+}
+
+// Scope is one scope of a frame (locals, arguments, globals) and its
+// variables.
+type Scope struct {
+	Name string `json:"name"`
+	Vars []Var  `json:"vars"`
+	More int    `json:"more,omitempty"`
+}
+
+// Bounds of an expansion.
+type Bounds struct {
+	Depth, Width int
+}
+
+// Scopes lists the variables of frame (the top frame when 0 is not a
+// valid id: use Stack's ids), each expanded within b. Globals are left out
+// unless asked: they are many and rarely the question.
+func (s *Session) Scopes(ctx context.Context, frame int, b Bounds, globals bool) ([]Scope, error) {
+	s.req.Lock()
+	defer s.req.Unlock()
+	thread, err := s.thread()
+	if err != nil {
+		return nil, err
+	}
+	if frame == 0 {
+		fs, err := s.frames(ctx, thread, 1)
+		if err != nil || len(fs) == 0 {
+			return nil, fmt.Errorf("no frame to inspect: %v", err)
+		}
+		frame = fs[0].Id
+	}
+	raw, err := s.c.call(ctx, "scopes", map[string]any{"frameId": frame})
+	if err != nil {
+		return nil, err
+	}
+	var body dap.ScopesResponseBody
+	if err := json.Unmarshal(raw, &body); err != nil {
+		return nil, err
+	}
+	var out []Scope
+	for _, sc := range body.Scopes {
+		if sc.Expensive && !globals {
+			continue
+		}
+		vars, more, err := s.expand(ctx, sc.VariablesReference, b, 0)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Scope{Name: sc.Name, Vars: vars, More: more})
+	}
+	return out, nil
+}
+
+// expand lists the variables under ref, members to b.Depth levels, at most
+// b.Width at each level.
+func (s *Session) expand(ctx context.Context, ref int, b Bounds, depth int) ([]Var, int, error) {
+	raw, err := s.c.call(ctx, "variables", map[string]any{"variablesReference": ref, "start": 0, "count": b.Width + 1})
+	if err != nil {
+		return nil, 0, err
+	}
+	var body dap.VariablesResponseBody
+	if err := json.Unmarshal(raw, &body); err != nil {
+		return nil, 0, err
+	}
+	more := 0
+	vs := body.Variables
+	if len(vs) > b.Width {
+		more = len(vs) - b.Width
+		vs = vs[:b.Width]
+	}
+	out := make([]Var, 0, len(vs))
+	for _, v := range vs {
+		x := Var{Name: v.Name, Type: v.Type, Value: v.Value}
+		if v.VariablesReference > 0 && depth+1 < b.Depth {
+			x.Members, x.More, err = s.expand(ctx, v.VariablesReference, b, depth+1)
+			if err != nil {
+				return nil, 0, err
+			}
+		}
+		out = append(out, x)
+	}
+	return out, more, nil
+}
+
+// Evaluate evaluates expr in frame (0: the top frame), its result expanded
+// within b; an expression the adapter cannot evaluate is its error.
+func (s *Session) Evaluate(ctx context.Context, expr string, frame int, b Bounds) (*Var, error) {
+	s.req.Lock()
+	defer s.req.Unlock()
+	thread, err := s.thread()
+	if err != nil {
+		return nil, err
+	}
+	if frame == 0 {
+		fs, err := s.frames(ctx, thread, 1)
+		if err != nil || len(fs) == 0 {
+			return nil, fmt.Errorf("no frame to evaluate in: %v", err)
+		}
+		frame = fs[0].Id
+	}
+	raw, err := s.c.call(ctx, "evaluate", map[string]any{"expression": expr, "frameId": frame, "context": "repl"})
+	if err != nil {
+		return nil, err
+	}
+	var body dap.EvaluateResponseBody
+	if err := json.Unmarshal(raw, &body); err != nil {
+		return nil, err
+	}
+	v := &Var{Name: expr, Type: body.Type, Value: body.Result}
+	if body.VariablesReference > 0 && b.Depth > 1 {
+		v.Members, v.More, err = s.expand(ctx, body.VariablesReference, b, 1)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+// Breakpoints are the session's breakpoints, by file in the order set.
+func (s *Session) Breakpoints() []Breakpoint {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Breakpoint
+	for _, bps := range s.bps {
+		out = append(out, bps...)
+	}
+	sortBreakpoints(out)
+	return out
+}
+
+func sortBreakpoints(bps []Breakpoint) {
+	for i := 1; i < len(bps); i++ {
+		for j := i; j > 0 && (bps[j].Path < bps[j-1].Path || bps[j].Path == bps[j-1].Path && bps[j].Line < bps[j-1].Line); j-- {
+			bps[j], bps[j-1] = bps[j-1], bps[j]
+		}
+	}
+}

@@ -1,0 +1,120 @@
+package dapsession
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"cchub/workspace/wstest"
+)
+
+// dlvPath finds the dlv make test installs into .tools/bin.
+func dlvPath(t testing.TB) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", ".tools", "bin", "dlv"))
+	if err == nil {
+		if _, err = os.Stat(p); err == nil {
+			return p
+		}
+	}
+	p, err = exec.LookPath("dlv")
+	wstest.RequirePeer(t, "dlv (make test installs it into .tools/bin)", err == nil)
+	return p
+}
+
+// goShop is a copy of testdata/workspaces/go.
+func goShop(t testing.TB) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "go")
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join("..", "testdata", "workspaces", "go"))); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func goAdapter() *Adapter { a := Builtin()[0]; return &a }
+
+// A breakpoint is hit; the stack, the locals and an expression in the
+// frame are read; steps over, into and out move as they should; continue
+// runs to the end with the output captured; nothing is left running.
+func TestDlvSession(t *testing.T) {
+	dlv := dlvPath(t)
+	ws := goShop(t)
+	ctx := context.Background()
+	main := filepath.Join(ws, "main.go")
+	s, stop, err := Launch(ctx, goAdapter(), dlv, ws, Options{
+		Program:     ws,
+		Breakpoints: []Breakpoint{{Path: main, Line: 20}},
+		TTL:         2 * time.Minute,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.End("the test ended")
+	if stop.Reason != "breakpoint" || stop.Path != main || stop.Line != 20 || stop.Function != "main.main" {
+		t.Fatalf("first stop: %+v", stop)
+	}
+	frames, err := s.Stack(ctx, 10)
+	if err != nil || len(frames) < 2 || frames[0].Function != "main.main" {
+		t.Fatalf("stack: %+v %v", frames, err)
+	}
+	scopes, err := s.Scopes(ctx, 0, Bounds{Depth: 2, Width: 20}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, sc := range scopes {
+		for _, v := range sc.Vars {
+			if v.Name == "s" && strings.Contains(v.Type, "store.Store") {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no local s in %+v", scopes)
+	}
+	v, err := s.Evaluate(ctx, "len(s.Items())", 0, Bounds{Depth: 1, Width: 10})
+	if err != nil {
+		// Calls need the debuggee's cooperation; a plain expression will do.
+		v, err = s.Evaluate(ctx, "s.name", 0, Bounds{Depth: 1, Width: 10})
+	}
+	if err != nil || !strings.Contains(v.Value, "main street") && v.Value != "1" {
+		t.Errorf("evaluate: %+v %v", v, err)
+	}
+	if _, err := s.Evaluate(ctx, "nosuchvar + 1", 0, Bounds{Depth: 1, Width: 10}); err == nil || !strings.Contains(err.Error(), "nosuchvar") {
+		t.Errorf("a bad expression: %v", err)
+	}
+	// next: line 21; step_in: into pricing.Cents, the first call of its
+	// arguments; step_out: back.
+	if st, err := s.Step(ctx, "next"); err != nil || st.Line != 21 || st.Reason != "step" {
+		t.Fatalf("next: %+v %v", st, err)
+	}
+	if st, err := s.Step(ctx, "step_in"); err != nil || st.Function != "example.com/shop/pricing.Cents" && st.Function != "pricing.Cents" {
+		t.Fatalf("step_in: %+v %v", st, err)
+	}
+	if st, err := s.Step(ctx, "step_out"); err != nil || st.Path != main || st.Line != 21 {
+		t.Fatalf("step_out: %+v %v", st, err)
+	}
+	st, err := s.Step(ctx, "continue")
+	if err != nil || !st.Ended || st.ExitCode == nil || *st.ExitCode != 0 {
+		t.Fatalf("continue to the end: %+v %v", st, err)
+	}
+	if out := s.Output(); !strings.Contains(out, "Stock report for main street") {
+		t.Errorf("output: %q", out)
+	}
+}
+
+// A program that does not build says why.
+func TestDlvBuildErrors(t *testing.T) {
+	dlv := dlvPath(t)
+	ws := goShop(t)
+	os.WriteFile(filepath.Join(ws, "main.go"), []byte("package main\n\nfunc main() { undefinedThing() }\n"), 0o644)
+	_, _, err := Launch(context.Background(), goAdapter(), dlv, ws, Options{Program: ws, TTL: time.Minute})
+	if err == nil || !strings.Contains(err.Error(), "undefinedThing") {
+		t.Fatalf("launch of a broken program: %v", err)
+	}
+}
