@@ -65,12 +65,15 @@ type Session struct {
 	Started  time.Time // when it was launched
 	Deadline time.Time // when its time limit ends it
 
-	proc   *started
-	c      *client
-	opts   Options
-	req    sync.Mutex // one request at a time
-	timer  *time.Timer
-	output *tail
+	proc    *started
+	wd      *watchdog
+	built   string // the binary built for the session, to remove
+	c       *client
+	opts    Options
+	req     sync.Mutex // one request at a time
+	endOnce sync.Once
+	timer   *time.Timer
+	output  *tail
 
 	mu       sync.Mutex
 	wake     chan struct{}
@@ -100,12 +103,18 @@ func Launch(ctx context.Context, a *Adapter, bin, dir string, o Options) (*Sessi
 	if o.Cwd == "" {
 		o.Cwd = dir
 	}
-	proc, err := startAdapter(ctx, a, bin, dir)
+	wd, err := startWatchdog()
 	if err != nil {
 		return nil, nil, err
 	}
+	proc, err := startAdapter(ctx, a, bin, dir)
+	if err != nil {
+		wd.release()
+		return nil, nil, err
+	}
+	wd.guard(proc.cmd.Process.Pid)
 	s := &Session{
-		Adapter: a, proc: proc, opts: o, output: &tail{max: 64 << 10},
+		Adapter: a, proc: proc, opts: o, output: &tail{max: 64 << 10}, wd: wd,
 		Started: time.Now(), Deadline: time.Now().Add(o.TTL),
 		wake: make(chan struct{}), bps: map[string][]Breakpoint{},
 	}
@@ -157,7 +166,10 @@ func (s *Session) launch(ctx context.Context) (*Stop, error) {
 	case "go":
 		args["mode"], args["program"] = "debug", s.opts.Program
 		args["outputMode"] = "remote" // the debuggee's output as output events
-		args["output"] = filepath.Join(os.TempDir(), fmt.Sprintf("cchub-debug-%d", time.Now().UnixNano()))
+		bin := filepath.Join(os.TempDir(), fmt.Sprintf("cchub-debug-%d", time.Now().UnixNano()))
+		args["output"] = bin
+		s.wd.remove(bin)
+		s.built = bin
 		if s.opts.Test != "" {
 			args["mode"] = "test"
 			args["args"] = append([]string{"-test.run", "^" + s.opts.Test + "$", "-test.v"}, s.opts.Args...)
@@ -282,6 +294,9 @@ func (s *Session) event(msg dap.Message) {
 		}
 	case *dap.ProcessEvent:
 		s.pid = e.Body.SystemProcessId
+		if s.pid > 0 {
+			s.wd.guard(s.pid) // Delve runs it in a group of its own
+		}
 	default:
 		return
 	}
@@ -460,6 +475,10 @@ func (s *Session) End(why string) {
 	}
 	s.proc.kill()
 	s.c.close()
+	if s.built != "" {
+		os.Remove(s.built) // Delve removes it on a clean exit; not when killed
+	}
+	s.endOnce.Do(s.wd.release)
 	s.mu.Lock()
 	close(s.wake)
 	s.wake = make(chan struct{})

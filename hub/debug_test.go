@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"cchub/workspace/wstest"
 )
@@ -149,4 +152,65 @@ func descendants(pid int) []int {
 		}
 	}
 	return out
+}
+
+// A hub killed with SIGKILL mid-session leaves nothing: the adapter dies
+// with it, and the watchdog kills the debuggee.
+func TestKilledHubLeavesNoDebugSession(t *testing.T) {
+	requireDlv(t)
+	ws := copyWorkspace(t, "go")
+	os.MkdirAll(filepath.Join(ws, "hang"), 0o755)
+	os.WriteFile(filepath.Join(ws, "hang", "main.go"), []byte("package main\n\nimport \"time\"\n\nfunc main() {\n\tfor {\n\t\ttime.Sleep(time.Millisecond)\n\t}\n}\n"), 0o644)
+	bin := buildCchub(t)
+	ctx := context.Background()
+	cmd := exec.Command(bin, "mcp", "--root", ws)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "debug", Arguments: map[string]any{"op": "launch", "program": "hang"}})
+	if err != nil || res.IsError {
+		t.Fatalf("launch: %v %+v", err, res)
+	}
+	session := descendants(cmd.Process.Pid)
+	if len(session) < 3 { // the watchdog, dlv, the debuggee
+		t.Fatalf("session processes: %v", session)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	built, _ := filepath.Glob(filepath.Join(os.TempDir(), "cchub-debug-*"))
+	deadline := time.Now().Add(10 * time.Second)
+	for _, pid := range session {
+		for alive(pid) {
+			if time.Now().After(deadline) {
+				cmdline, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+				t.Fatalf("process %d (%s) outlived the killed hub", pid, strings.ReplaceAll(string(cmdline), "\x00", " "))
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	// The binary built for the session goes too.
+	for _, b := range built {
+		for {
+			if _, err := os.Stat(b); err != nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s outlived the killed hub", b)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+}
+
+// alive says pid exists and is not a zombie.
+func alive(pid int) bool {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	s := string(stat)
+	return !strings.HasPrefix(s[strings.LastIndexByte(s, ')')+2:], "Z")
 }

@@ -1,0 +1,111 @@
+package dapsession
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// A session's processes must not outlive the hub, also when the hub is
+// killed outright and runs no code of its own. The adapter gets the
+// kernel's parent-death signal, but the debuggee is the adapter's child,
+// in a process group of its own, and a debuggee whose tracer dies is
+// merely let go. So each session has a watchdog: a small process (this
+// same binary, re-executed) that reads the process groups to kill from a
+// pipe, and kills them when the pipe closes without a "done": when the
+// hub is gone.
+
+// watchdogEnv makes a binary that links this package a watchdog.
+const watchdogEnv = "CCHUB_DAP_WATCHDOG"
+
+func init() {
+	if os.Getenv(watchdogEnv) == "1" {
+		runWatchdog(os.Stdin)
+		os.Exit(0)
+	}
+}
+
+// runWatchdog reads "kill PGID", "rm PATH" and "done" lines; at the end
+// of its input without "done" it kills every group it was given and
+// removes every file (a debug binary built for the session).
+func runWatchdog(in io.Reader) {
+	var groups []int
+	var files []string
+	sc := bufio.NewScanner(in)
+	for sc.Scan() {
+		line := sc.Text()
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 1 && f[0] == "done":
+			return
+		case len(f) == 2 && f[0] == "kill":
+			if pgid, err := strconv.Atoi(f[1]); err == nil && pgid > 1 {
+				groups = append(groups, pgid)
+			}
+		case strings.HasPrefix(line, "rm /"):
+			files = append(files, strings.TrimPrefix(line, "rm "))
+		}
+	}
+	for _, g := range groups {
+		_ = syscall.Kill(-g, syscall.SIGKILL)
+	}
+	for _, f := range files {
+		_ = os.Remove(f)
+	}
+}
+
+// watchdog is the hub's end of a session's watchdog.
+type watchdog struct {
+	cmd  *exec.Cmd
+	w    io.WriteCloser
+	gone chan struct{}
+}
+
+// startWatchdog starts a watchdog in a process group of its own (so that
+// killing a session's groups spares it) and without the parent-death
+// signal (it must outlive the hub to do its work).
+func startWatchdog() (*watchdog, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), watchdogEnv+"=1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	w, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("dapsession: watchdog: %w", err)
+	}
+	wd := &watchdog{cmd: cmd, w: w, gone: make(chan struct{})}
+	go func() { // the reaper
+		cmd.Wait()
+		close(wd.gone)
+	}()
+	return wd, nil
+}
+
+// remove has the watchdog remove the file at path (absolute) if the hub
+// dies.
+func (wd *watchdog) remove(path string) {
+	fmt.Fprintf(wd.w, "rm %s\n", path)
+}
+
+// guard has the watchdog kill the group pgid if the hub dies.
+func (wd *watchdog) guard(pgid int) {
+	fmt.Fprintf(wd.w, "kill %d\n", pgid)
+}
+
+// release tells the watchdog all is well and waits for it to exit.
+func (wd *watchdog) release() {
+	fmt.Fprintln(wd.w, "done")
+	wd.w.Close()
+	<-wd.gone
+}
