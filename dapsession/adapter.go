@@ -141,3 +141,24 @@ func (d duplex) Close() error {
 	}
 	return err
 }
+
+// FindPython is a python3 that can run debugpy's adapter: the first on
+// PATH, else the system's (Debian's python3-debugpy installs it for
+// /usr/bin/python3 only).
+func FindPython() (string, error) {
+	var tried []string
+	for _, c := range []string{"python3", "/usr/bin/python3"} {
+		p, err := exec.LookPath(c)
+		if err != nil {
+			continue
+		}
+		tried = append(tried, p)
+		if exec.Command(p, "-c", "import debugpy").Run() == nil {
+			return p, nil
+		}
+	}
+	if len(tried) == 0 {
+		return "", fmt.Errorf("%w: python3 was not found", ErrNoAdapter)
+	}
+	return "", fmt.Errorf("%w: debugpy is not installed for %s; install it: apt-get install python3-debugpy (for /usr/bin/python3)", ErrNoAdapter, strings.Join(tried, " or "))
+}

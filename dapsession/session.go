@@ -176,9 +176,12 @@ func (s *Session) launch(ctx context.Context) (*Stop, error) {
 		} else if len(s.opts.Args) > 0 {
 			args["args"] = s.opts.Args
 		}
+	case "python":
+		args["program"], args["args"] = s.opts.Program, append([]string{}, s.opts.Args...)
+		args["console"], args["redirectOutput"], args["justMyCode"] = "internalConsole", true, true
 	default:
 		args["program"] = s.opts.Program
-		args["args"] = s.opts.Args
+		args["args"] = append([]string{}, s.opts.Args...) // [] not null
 	}
 	launched, err := s.c.start(wctx, "launch", args)
 	if err != nil {

@@ -118,3 +118,36 @@ func TestDlvBuildErrors(t *testing.T) {
 		t.Fatalf("launch of a broken program: %v", err)
 	}
 }
+
+// Python through debugpy, when it is installed (Debian's python3-debugpy):
+// a breakpoint in a function, its locals, an expression, the end.
+func TestDebugpySession(t *testing.T) {
+	py, err := FindPython()
+	if err != nil {
+		t.Skipf("debugpy: %v", err) // optional: the README says how to enable it
+	}
+	ws := t.TempDir()
+	script := filepath.Join(ws, "hello.py")
+	os.WriteFile(script, []byte("def total(items):\n    s = 0\n    for i in items:\n        s += i\n    return s\n\nprint('total', total([1, 2, 3]))\n"), 0o644)
+	a := Builtin()[1]
+	ctx := context.Background()
+	s, stop, err := Launch(ctx, &a, py, ws, Options{Language: "python", Program: script, Breakpoints: []Breakpoint{{Path: script, Line: 5}}, TTL: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.End("the test ended")
+	if stop.Reason != "breakpoint" || stop.Line != 5 || stop.Function != "total" {
+		t.Fatalf("stop: %+v", stop)
+	}
+	v, err := s.Evaluate(ctx, "s * 10", 0, Bounds{Depth: 1, Width: 10})
+	if err != nil || v.Value != "60" {
+		t.Errorf("evaluate: %+v %v", v, err)
+	}
+	st, err := s.Step(ctx, "continue")
+	if err != nil || !st.Ended {
+		t.Fatalf("continue: %+v %v", st, err)
+	}
+	if !strings.Contains(s.Output(), "total 6") {
+		t.Errorf("output: %q", s.Output())
+	}
+}

@@ -149,8 +149,13 @@ func (h *Hub) launch(ctx context.Context, r *Run, in DebugIn) (string, error) {
 	if adapter == nil {
 		return "", fmt.Errorf("no debug adapter for %q: cchub debugs go, python (debugpy) and c (lldb-dap)", lang)
 	}
-	bin, err := h.lookTool(adapter.Command)
-	if err != nil {
+	var bin string
+	var err error
+	if adapter.Language == "python" {
+		if bin, err = dapsession.FindPython(); err != nil {
+			return "", err
+		}
+	} else if bin, err = h.lookTool(adapter.Command); err != nil {
 		return "", fmt.Errorf("%s was not found (looked in PATH, beside cchub and in .tools/bin): install it: %s", adapter.Command, adapter.Install)
 	}
 	program := in.Program
