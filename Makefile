@@ -88,9 +88,10 @@ $(TOOLS)/npm/node_modules/.bin/ast-grep:
 
 tools-bench: $(BIN)/rg $(BIN)/hyperfine $(TOOLS)/npm/node_modules/.bin/ast-grep
 
-bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls
+bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./locate/ ./outline/ ./textedit/ ./structsearch/
 	$(GO) test -run '^$$' -bench EditDiagnostics -benchtime 20x ./lspmux/
+	$(GO) test -run '^$$' -bench 'Dlv|TTL' -benchtime 10x ./dapsession/
 	bash bench/grep-vs-rg.sh
 	bash bench/search-vs-astgrep.sh
 	bash bench/context-bytes.sh
