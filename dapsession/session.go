@@ -420,10 +420,17 @@ func (s *Session) Step(ctx context.Context, op string) (*Stop, error) {
 	}
 	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if _, err := s.c.call(wctx, command, map[string]any{"threadId": thread}); err != nil {
+	// The response comes before the stop; waiting for it first would
+	// only add its round trip to every step.
+	resp, err := s.c.start(wctx, command, map[string]any{"threadId": thread})
+	if err != nil {
 		return nil, s.gone(op, err)
 	}
-	return s.waitStop(ctx, s.opts.Wait)
+	st, stopErr := s.waitStop(ctx, s.opts.Wait)
+	if _, err := s.c.await(wctx, command, resp); err != nil {
+		return nil, s.gone(op, err)
+	}
+	return st, stopErr
 }
 
 // Output is what the debuggee (and the adapter, about it) printed so far,
