@@ -74,6 +74,7 @@ type Session struct {
 	endOnce sync.Once
 	timer   *time.Timer
 	output  *tail
+	console *tail // the adapter\'s own output events
 
 	mu       sync.Mutex
 	wake     chan struct{}
@@ -114,7 +115,7 @@ func Launch(ctx context.Context, a *Adapter, bin, dir string, o Options) (*Sessi
 	}
 	wd.guard(proc.cmd.Process.Pid)
 	s := &Session{
-		Adapter: a, proc: proc, opts: o, output: &tail{max: 64 << 10}, wd: wd,
+		Adapter: a, proc: proc, opts: o, output: &tail{max: 64 << 10}, console: &tail{max: 16 << 10}, wd: wd,
 		Started: time.Now(), Deadline: time.Now().Add(o.TTL),
 		wake: make(chan struct{}), bps: map[string][]Breakpoint{},
 	}
@@ -251,7 +252,7 @@ func groupByFile(bps []Breakpoint) [][]Breakpoint {
 // last 4 KB of it.
 func (s *Session) launchFailed(err error) error {
 	time.Sleep(100 * time.Millisecond) // its output events may trail the response
-	out := strings.TrimSpace(s.output.String())
+	out := strings.TrimSpace(s.console.String() + s.output.String())
 	if len(out) > 4096 {
 		out = "…" + out[len(out)-4096:]
 	}
@@ -285,7 +286,13 @@ func (s *Session) event(msg dap.Message) {
 	case *dap.ContinuedEvent:
 		s.stopped, s.running = nil, true
 	case *dap.OutputEvent:
-		if e.Body.Category != "telemetry" {
+		switch e.Body.Category {
+		case "telemetry":
+		case "console", "important":
+			// The adapter's own words (building, its prompt): kept apart
+			// from what the program printed, for a failed launch.
+			s.console.Write([]byte(e.Body.Output))
+		default:
 			s.output.Write([]byte(e.Body.Output))
 		}
 	case *dap.ExitedEvent:

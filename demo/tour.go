@@ -147,6 +147,18 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 	t.call(ctx, "lsp", map[string]any{"op": "rename", "path": "pricing/pricing.go", "symbol": "Cents", "new_name": "FromCents"})
 	t.call(ctx, "diagnostics", map[string]any{"paths": []string{"pricing/pricing.go", "main.go"}})
 
+	t.section("Debugging: what holds in a paused frame")
+	// One session per conversation, ended by itself after its time limit.
+	t.call(ctx, "debug", map[string]any{"op": "launch", "breakpoints": []string{"store/store.go:72"}, "ttl_seconds": 120})
+	t.call(ctx, "debug", map[string]any{"op": "inspect", "depth": 1})
+	t.call(ctx, "debug", map[string]any{"op": "evaluate", "expression": "it.Qty * 2"})
+	t.call(ctx, "debug", map[string]any{"op": "next"})
+	// A second launch is refused while the first lives.
+	t.call(ctx, "debug", map[string]any{"op": "launch"})
+	t.call(ctx, "debug", map[string]any{"op": "breakpoints", "path": "store/store.go"})
+	t.call(ctx, "debug", map[string]any{"op": "continue"})
+	t.call(ctx, "debug", map[string]any{"op": "terminate"})
+
 	t.section("Errors that teach the next call")
 	t.call(ctx, "read", map[string]any{"path": "../../etc/passwd"})
 	t.call(ctx, "grep", map[string]any{"pattern": "Store("})

@@ -336,8 +336,7 @@ func (h *Hub) stopText(s *dapsession.Session, st *dapsession.Stop) string {
 	case st.Running:
 		return fmt.Sprintf("still running after %v: pause to see where it is, or wait with continue\n", debugWait)
 	}
-	rel := h.Root.Rel(st.Path)
-	fmt.Fprintf(&b, "stopped (%s) at %s:%d in %s\n", st.Reason, rel, st.Line, st.Function)
+	fmt.Fprintf(&b, "stopped (%s) at %s:%d in %s\n", st.Reason, h.shown(st.Path), st.Line, st.Function)
 	if st.Text != "" {
 		fmt.Fprintf(&b, "%s\n", st.Text)
 	}
@@ -390,7 +389,7 @@ func (h *Hub) inspect(ctx context.Context, s *dapsession.Session, in DebugIn) (s
 		if i == in.Frame {
 			mark = ">"
 		}
-		fmt.Fprintf(&b, "%s%d %s %s:%d\n", mark, i, f.Function, h.Root.Rel(f.Path), f.Line)
+		fmt.Fprintf(&b, "%s%d %s %s:%d\n", mark, i, f.Function, h.shown(f.Path), f.Line)
 	}
 	scopes, err := s.Scopes(ctx, frames[in.Frame].ID, bounds(in), false)
 	if err != nil {
@@ -444,4 +443,17 @@ func (h *Hub) lookTool(name string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%s not found", name)
+}
+
+// shown is a path as results write it: relative to the root, or absolute
+// when it is outside (the Go runtime's sources).
+func (h *Hub) shown(abs string) string {
+	if abs == "" {
+		return "?"
+	}
+	rel := h.Root.Rel(abs)
+	if rel == ".." || strings.HasPrefix(rel, "../") {
+		return abs
+	}
+	return rel
 }
