@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"cchub/workspace"
 	"cchub/workspace/wstest"
 )
 
@@ -149,5 +150,29 @@ func TestDebugpySession(t *testing.T) {
 	}
 	if !strings.Contains(s.Output(), "total 6") {
 		t.Errorf("output: %q", s.Output())
+	}
+}
+
+// .cchub.json's debug part sets the time limits and changes or adds
+// adapters; what does not read is an error naming the field.
+func TestDebugConfig(t *testing.T) {
+	dir := t.TempDir()
+	root, err := workspace.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	c, err := LoadConfig(root)
+	if err != nil || c.TTL != 10*time.Minute || c.MaxTTL != time.Hour || len(c.Adapters) != 3 {
+		t.Fatalf("defaults: %+v %v", c, err)
+	}
+	os.WriteFile(filepath.Join(dir, ".cchub.json"), []byte(`{"debug": {"ttl": "2m", "max_ttl": "5m", "adapters": [{"name": "dlv", "command": "/opt/dlv"}, {"name": "node", "language": "javascript", "command": "js-debug"}]}}`), 0o644)
+	c, err = LoadConfig(root)
+	if err != nil || c.TTL != 2*time.Minute || c.MaxTTL != 5*time.Minute || c.Adapters[0].Command != "/opt/dlv" || c.Adapters[3].Language != "javascript" {
+		t.Fatalf("configured: %+v %v", c, err)
+	}
+	os.WriteFile(filepath.Join(dir, ".cchub.json"), []byte(`{"debug": {"ttl": "soon"}}`), 0o644)
+	if _, err := LoadConfig(root); err == nil || !strings.Contains(err.Error(), `debug.ttl "soon" is not a duration`) {
+		t.Errorf("a bad ttl: %v", err)
 	}
 }

@@ -24,20 +24,16 @@ type DebugIn struct {
 	Breakpoints []string `json:"breakpoints,omitempty" jsonschema:"launch or breakpoints: path:line, optionally followed by ' if CONDITION'; for breakpoints, each file named gets exactly these"`
 	Path        string   `json:"path,omitempty" jsonschema:"breakpoints: a file whose breakpoints to clear, when breakpoints names none of it"`
 	StopOnEntry bool     `json:"stop_on_entry,omitempty" jsonschema:"launch: stop before the program's first line"`
-	TTLSeconds  int      `json:"ttl_seconds,omitempty" jsonschema:"launch: the session's hard time limit (default 600, at most 3600)"`
+	TTLSeconds  int      `json:"ttl_seconds,omitempty" jsonschema:"launch: the session's hard time limit (default 600, at most 3600, unless .cchub.json says otherwise)"`
 	Language    string   `json:"language,omitempty" jsonschema:"launch: go (default; .py programs are python)"`
 	Expression  string   `json:"expression,omitempty" jsonschema:"evaluate: the expression, in the frame's own scope"`
 	Frame       int      `json:"frame,omitempty" jsonschema:"inspect or evaluate: the frame, 0 the innermost (as inspect lists them)"`
 	Depth       int      `json:"depth,omitempty" jsonschema:"inspect or evaluate: how deep to expand structured values (default 2)"`
 }
 
-// Debug bounds: the session's default and largest time limit, and how long
-// a step waits for the next stop.
-const (
-	debugTTL    = 10 * time.Minute
-	debugMaxTTL = time.Hour
-	debugWait   = 10 * time.Second
-)
+// debugWait is how long a step waits for the next stop. The session's
+// time limit is the workspace's (dapsession.LoadConfig).
+const debugWait = 10 * time.Second
 
 // name is what a launch debugs, as a model wrote it.
 func name(h *Hub, abs string, in DebugIn) string {
@@ -132,6 +128,10 @@ func (h *Hub) launch(ctx context.Context, r *Run, in DebugIn) (string, error) {
 		return "", fmt.Errorf("a debug session is live in this conversation: %s, %s, %v left; terminate it first (op terminate)",
 			live.What, where, time.Until(live.Deadline).Round(time.Second))
 	}
+	cfg, err := dapsession.LoadConfig(h.Root)
+	if err != nil {
+		return "", err
+	}
 	lang := in.Language
 	if lang == "" {
 		lang = "go"
@@ -140,7 +140,7 @@ func (h *Hub) launch(ctx context.Context, r *Run, in DebugIn) (string, error) {
 		}
 	}
 	var adapter *dapsession.Adapter
-	for _, a := range dapsession.Builtin() {
+	for _, a := range cfg.Adapters {
 		if a.Language == lang {
 			adapter = &a
 			break
@@ -150,8 +150,7 @@ func (h *Hub) launch(ctx context.Context, r *Run, in DebugIn) (string, error) {
 		return "", fmt.Errorf("no debug adapter for %q: cchub debugs go, python (debugpy) and c (lldb-dap)", lang)
 	}
 	var bin string
-	var err error
-	if adapter.Language == "python" {
+	if adapter.Language == "python" && adapter.Command == "python3" {
 		if bin, err = dapsession.FindPython(); err != nil {
 			return "", err
 		}
@@ -166,9 +165,9 @@ func (h *Hub) launch(ctx context.Context, r *Run, in DebugIn) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	ttl := debugTTL
+	ttl := cfg.TTL
 	if in.TTLSeconds > 0 {
-		ttl = min(time.Duration(in.TTLSeconds)*time.Second, debugMaxTTL)
+		ttl = min(time.Duration(in.TTLSeconds)*time.Second, cfg.MaxTTL)
 	}
 	bps, err := h.parseBreakpoints(in.Breakpoints)
 	if err != nil {
