@@ -136,7 +136,7 @@ func describe(o Options) string {
 		what = o.Name
 	}
 	if o.Test != "" {
-		what = "test " + o.Test + " in " + o.Program
+		what = "test " + o.Test + " in " + what
 	}
 	if len(o.Args) > 0 {
 		what += " " + strings.Join(o.Args, " ")

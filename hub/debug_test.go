@@ -214,3 +214,32 @@ func alive(pid int) bool {
 	s := string(stat)
 	return !strings.HasPrefix(s[strings.LastIndexByte(s, ')')+2:], "Z")
 }
+
+// One Go test is debugged by name; a breakpoint on a line without code
+// says what became of it; a program that does not build answers with its
+// errors.
+func TestMCPDebugATestAndBadInput(t *testing.T) {
+	requireDlv(t)
+	ws := copyWorkspace(t, "go")
+	cs := connect(t, newTestHub(t, ws))
+	text, isErr := callText(t, cs, "debug", map[string]any{"op": "launch", "program": "store", "test": "TestAddTwice", "breakpoints": []string{"store/store_test.go:10", "store/store_test.go:4"}})
+	if isErr || !strings.Contains(text, "debugging test TestAddTwice in store") || !strings.Contains(text, "stopped (breakpoint) at store/store_test.go:10 in") {
+		t.Fatalf("launch of a test:\n%s", text)
+	}
+	if !strings.Contains(text, "breakpoint store/store_test.go:4 rejected") && !strings.Contains(text, "breakpoint store/store_test.go:4 moved to line") {
+		t.Errorf("a breakpoint on a line without code:\n%s", text)
+	}
+	text, isErr = callText(t, cs, "debug", map[string]any{"op": "continue"})
+	if isErr || !strings.Contains(text, "the program ended (exit code 0)") || !strings.Contains(text, "PASS") {
+		t.Errorf("the test run to its end:\n%s", text)
+	}
+	callText(t, cs, "debug", map[string]any{"op": "terminate"})
+	os.WriteFile(filepath.Join(ws, "pricing", "broken.go"), []byte("package pricing\n\nfunc broken() int { return \"x\" }\n"), 0o644)
+	text, isErr = callText(t, cs, "debug", map[string]any{"op": "launch"})
+	if !isErr || !strings.Contains(text, "launch failed") || !strings.Contains(text, "broken.go:3") {
+		t.Errorf("a program that does not build:\n%s", text)
+	}
+	if text, isErr := callText(t, cs, "debug", map[string]any{"op": "launch", "breakpoints": []string{"main.go"}}); !isErr || !strings.Contains(text, "write it as path:line") {
+		t.Errorf("a breakpoint without a line:\n%s", text)
+	}
+}
