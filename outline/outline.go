@@ -236,3 +236,10 @@ func matchName(pattern, name string) bool {
 	ok, _ := path.Match(p, n)
 	return ok
 }
+
+// OfTree is the outline of an already parsed file: its symbols with exact
+// ranges, for a package that holds the tree for its own reasons (the code
+// graph reads calls from the same tree).
+func OfTree(tree *workspace.Tree) *File {
+	return outlineTree(tree, defaultLongFunctionLines)
+}

@@ -1,0 +1,221 @@
+package codegraph
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+)
+
+// Symbols lists the definitions whose name (or Type.Name) matches
+// pattern: exactly, or as a glob with * and ?.
+func (x *Index) Symbols(pattern string) ([]Def, error) {
+	if _, err := path.Match(pattern, ""); err != nil {
+		return nil, fmt.Errorf("codegraph: %q is not a valid glob: %v", pattern, err)
+	}
+	b := x.graph()
+	var out []Def
+	for _, d := range b.defs {
+		if ok, _ := path.Match(pattern, d.Name); ok || d.Qual() == pattern {
+			out = append(out, *d)
+		} else if ok, _ := path.Match(pattern, d.Qual()); ok {
+			out = append(out, *d)
+		}
+	}
+	sortDefs(out)
+	return out, nil
+}
+
+func sortDefs(ds []Def) {
+	sort.Slice(ds, func(i, j int) bool {
+		if ds[i].Path != ds[j].Path {
+			return ds[i].Path < ds[j].Path
+		}
+		return ds[i].Start < ds[j].Start
+	})
+}
+
+// AmbiguousError lists the definitions a name could mean.
+type AmbiguousError struct {
+	Name       string
+	Candidates []Def
+}
+
+func (e *AmbiguousError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q names %d definitions; give one as path:Name or Type.Name:", e.Name, len(e.Candidates))
+	for i, d := range e.Candidates {
+		if i == 10 {
+			fmt.Fprintf(&b, " and %d more", len(e.Candidates)-10)
+			break
+		}
+		fmt.Fprintf(&b, " %s:%d (%s)", d.Path, d.Start, d.Qual())
+	}
+	return b.String()
+}
+
+// find resolves a name as a caller gives it: Name, Type.Name, path:Name
+// or path:Type.Name.
+func (b *built) find(name string) (string, error) {
+	file := ""
+	if i := strings.LastIndexByte(name, ':'); i >= 0 {
+		file, name = name[:i], name[i+1:]
+	}
+	short := name
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		short = name[i+1:]
+	}
+	var keys []string
+	for _, k := range b.byName[short] {
+		d := b.defs[k]
+		if (name == short || d.Qual() == name) && (file == "" || d.Path == file) {
+			keys = append(keys, k)
+		}
+	}
+	switch len(keys) {
+	case 0:
+		return "", fmt.Errorf("no definition named %q in the index; look for it with symbols and a glob (e.g. *%s*)", name, short)
+	case 1:
+		return keys[0], nil
+	}
+	e := &AmbiguousError{Name: name}
+	for _, k := range keys {
+		e.Candidates = append(e.Candidates, *b.defs[k])
+	}
+	sortDefs(e.Candidates)
+	return "", e
+}
+
+// Edge is a call from one definition to another, at one place.
+type Edge struct {
+	Caller     *Def   `json:"caller,omitempty"` // nil: a call at a file's top level
+	Callee     *Def   `json:"callee,omitempty"` // nil: unresolved
+	Name       string `json:"name"`             // the name called
+	Path       string `json:"path"`
+	Line       int    `json:"line"`
+	Col        int    `json:"col"`
+	Confidence string `json:"confidence,omitempty"`
+}
+
+// Callers lists the call sites of the definition name names.
+func (x *Index) Callers(name string) (*Def, []Edge, error) {
+	b := x.graph()
+	k, err := b.find(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []Edge
+	for _, in := range b.callIn[k] {
+		e := Edge{Callee: b.defs[k], Name: b.defs[k].Name, Path: in.path, Line: in.line, Col: in.col, Confidence: in.confidence}
+		if d := b.defs[in.caller]; d != nil {
+			e.Caller = d
+		}
+		out = append(out, e)
+	}
+	sortEdges(out)
+	return b.defs[k], out, nil
+}
+
+// Callees lists the calls made in the definition name names, resolved or
+// not.
+func (x *Index) Callees(name string) (*Def, []Edge, error) {
+	b := x.graph()
+	k, err := b.find(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []Edge
+	for _, s := range b.calls[k] {
+		if len(s.Targets) == 0 {
+			out = append(out, Edge{Caller: b.defs[k], Name: s.Call.Name, Path: s.Path, Line: s.Call.Line, Col: s.Call.Col})
+		}
+		for _, t := range s.Targets {
+			out = append(out, Edge{Caller: b.defs[k], Callee: b.defs[t.key], Name: s.Call.Name, Path: s.Path, Line: s.Call.Line, Col: s.Call.Col, Confidence: t.confidence})
+		}
+	}
+	sortEdges(out)
+	return b.defs[k], out, nil
+}
+
+func sortEdges(es []Edge) {
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].Path != es[j].Path {
+			return es[i].Path < es[j].Path
+		}
+		return es[i].Line < es[j].Line
+	})
+}
+
+// Reached is a definition the blast radius reaches, at a distance, by a
+// path of callers, through edges no less sure than the least sure on it.
+type Reached struct {
+	Def        Def      `json:"def"`
+	Distance   int      `json:"distance"`
+	Via        []string `json:"via"` // qualified names from the changed definition outward
+	Confidence string   `json:"confidence"`
+}
+
+// Blast is the transitive callers of the definitions names name, to
+// depth, through edges at least minConfidence sure ("" takes all).
+func (x *Index) Blast(names []string, depth int, minConfidence string) ([]Def, []Reached, error) {
+	b := x.graph()
+	if depth <= 0 {
+		depth = 3
+	}
+	limit := rank(NameOnly)
+	if minConfidence != "" {
+		limit = rank(minConfidence)
+	}
+	var starts []Def
+	type state struct {
+		via  []string
+		conf string
+		dist int
+	}
+	seen := map[string]state{}
+	var frontier []string
+	for _, n := range names {
+		k, err := b.find(n)
+		if err != nil {
+			return nil, nil, err
+		}
+		starts = append(starts, *b.defs[k])
+		seen[k] = state{via: []string{b.defs[k].Qual()}, conf: Exact}
+		frontier = append(frontier, k)
+	}
+	var out []Reached
+	for dist := 1; dist <= depth && len(frontier) > 0; dist++ {
+		var next []string
+		for _, k := range frontier {
+			from := seen[k]
+			for _, in := range b.callIn[k] {
+				if rank(in.confidence) > limit || b.defs[in.caller] == nil {
+					continue
+				}
+				if _, done := seen[in.caller]; done {
+					continue
+				}
+				conf := from.conf
+				if rank(in.confidence) > rank(conf) {
+					conf = in.confidence
+				}
+				d := b.defs[in.caller]
+				st := state{via: append(append([]string(nil), from.via...), d.Qual()), conf: conf, dist: dist}
+				seen[in.caller] = st
+				next = append(next, in.caller)
+				out = append(out, Reached{Def: *d, Distance: dist, Via: st.via, Confidence: conf})
+			}
+		}
+		frontier = next
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Distance != out[j].Distance {
+			return out[i].Distance < out[j].Distance
+		}
+		if out[i].Def.Path != out[j].Def.Path {
+			return out[i].Def.Path < out[j].Def.Path
+		}
+		return out[i].Def.Start < out[j].Def.Start
+	})
+	return starts, out, nil
+}
