@@ -47,9 +47,9 @@ type Index struct {
 
 // built is the resolved graph of the files at one moment.
 type built struct {
-	defs   map[string]*Def       // by key
-	byName map[string][]string   // name → def keys
-	calls  map[string][]site     // caller key → its calls, resolved
+	defs   map[string]*Def     // by key
+	byName map[string][]string // name → def keys
+	calls  map[string][]site   // caller key → its calls, resolved
 	g      graph.Graph[string, string]
 	callIn map[string][]incoming // callee key → its call sites
 }
@@ -240,8 +240,12 @@ func (b *built) targets(f *File, in *Def, c Call) []target {
 		}
 		return out
 	}
-	callable := func(d *Def) bool { return d.Kind == "func" || d.Kind == "method" || d.Kind == "class" || d.Kind == "struct" }
-	sameLang := func(d *Def) bool { return d.Language == f.Language || strings.HasPrefix(d.Language, "t") && strings.HasPrefix(f.Language, "t") }
+	callable := func(d *Def) bool {
+		return d.Kind == "func" || d.Kind == "method" || d.Kind == "class" || d.Kind == "struct"
+	}
+	sameLang := func(d *Def) bool {
+		return d.Language == f.Language || strings.HasPrefix(d.Language, "t") && strings.HasPrefix(f.Language, "t")
+	}
 	dir := path.Dir(f.Path)
 	if c.Qualifier == "" {
 		// Same file, then same Go package (directory).
