@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 
+	"cchub/codegraph"
 	"cchub/locate"
 	"cchub/lspmux"
 	"cchub/outline"
@@ -25,6 +26,9 @@ type Hub struct {
 	lspOnce sync.Once
 	lsp     *lspmux.Mux // made on first need; starts no server itself
 	lspErr  error
+
+	graphMu sync.Mutex
+	graph   *codegraph.Index // made on first need
 
 	dbMu  sync.Mutex
 	db    *store.Store // opened on first need

@@ -31,6 +31,7 @@ func NewMCPServer(h *Hub) *mcp.Server {
 	addSearchTools(s, h)
 	addLSPTools(s, h)
 	addDebugTools(s, h)
+	addGraphTools(s, h)
 	return s
 }
 

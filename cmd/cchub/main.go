@@ -80,7 +80,7 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(
 		mcpCmd(g), demoCmd(g),
 		globCmd(g), grepCmd(g), readCmd(g), outlineCmd(g), symbolCmd(g),
-		editCmd(g), searchCmd(g), diagCmd(g),
+		editCmd(g), searchCmd(g), diagCmd(g), indexCmd(g), graphCmd(g),
 	)
 	return root
 }
@@ -368,5 +368,46 @@ func diagCmd(g *globals) *cobra.Command {
 		},
 	}
 	jsonFlag(c, g)
+	return c
+}
+
+func indexCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "index",
+		Short: "build the code graph of the workspace (definitions, calls, imports) and say what it holds",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return withHub(g, func(h *hub.Hub) error {
+				st, err := h.Index(c.Context())
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprintf(c.OutOrStdout(), "indexed %d files (%d read): %d definitions, %d calls\n", st.Files, st.Read, st.Defs, st.Calls)
+				return err
+			})
+		},
+	}
+}
+
+func graphCmd(g *globals) *cobra.Command {
+	var in hub.GraphIn
+	c := &cobra.Command{
+		Use:   "graph symbols|callers|callees|blast NAME...",
+		Short: "ask the code graph: definitions by name or glob, callers, callees, blast radius",
+		Args:  cobra.MinimumNArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			in.Op, in.Name, in.Names = args[0], args[1], args[2:]
+			return withHub(g, func(h *hub.Hub) error {
+				text, err := h.Graph(c.Context(), in)
+				if err != nil {
+					return badInput(err)
+				}
+				_, err = io.WriteString(c.OutOrStdout(), text)
+				return err
+			})
+		},
+	}
+	c.Flags().IntVar(&in.Depth, "depth", 3, "blast: how many calls away")
+	c.Flags().StringVar(&in.MinConfidence, "min-confidence", "", "blast: exact, import or name-only")
 	return c
 }
