@@ -110,16 +110,9 @@ type Bounds struct {
 func (s *Session) Scopes(ctx context.Context, frame int, b Bounds, globals bool) ([]Scope, error) {
 	s.req.Lock()
 	defer s.req.Unlock()
-	thread, err := s.thread()
+	frame, err := s.frameOrTop(ctx, frame)
 	if err != nil {
 		return nil, err
-	}
-	if frame == 0 {
-		fs, err := s.frames(ctx, thread, 1)
-		if err != nil || len(fs) == 0 {
-			return nil, fmt.Errorf("no frame to inspect: %v", err)
-		}
-		frame = fs[0].Id
 	}
 	raw, err := s.c.call(ctx, "scopes", map[string]any{"frameId": frame})
 	if err != nil {
@@ -179,16 +172,9 @@ func (s *Session) expand(ctx context.Context, ref int, b Bounds, depth int) ([]V
 func (s *Session) Evaluate(ctx context.Context, expr string, frame int, b Bounds) (*Var, error) {
 	s.req.Lock()
 	defer s.req.Unlock()
-	thread, err := s.thread()
+	frame, err := s.frameOrTop(ctx, frame)
 	if err != nil {
 		return nil, err
-	}
-	if frame == 0 {
-		fs, err := s.frames(ctx, thread, 1)
-		if err != nil || len(fs) == 0 {
-			return nil, fmt.Errorf("no frame to evaluate in: %v", err)
-		}
-		frame = fs[0].Id
 	}
 	raw, err := s.c.call(ctx, "evaluate", map[string]any{"expression": expr, "frameId": frame, "context": "repl"})
 	if err != nil {
@@ -226,4 +212,18 @@ func sortBreakpoints(bps []Breakpoint) {
 			bps[j], bps[j-1] = bps[j-1], bps[j]
 		}
 	}
+}
+
+// frameOrTop is frame, or the stopped thread's innermost frame for 0;
+// s.req is held.
+func (s *Session) frameOrTop(ctx context.Context, frame int) (int, error) {
+	thread, err := s.thread()
+	if err != nil || frame != 0 {
+		return frame, err
+	}
+	fs, err := s.frames(ctx, thread, 1)
+	if err != nil || len(fs) == 0 {
+		return 0, fmt.Errorf("no frame to look at: %v", err)
+	}
+	return fs[0].Id, nil
 }

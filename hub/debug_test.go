@@ -11,15 +11,9 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"cchub/workspace/wstest"
 )
 
-func requireDlv(t *testing.T) {
-	t.Helper()
-	_, err := exec.LookPath("dlv")
-	wstest.RequirePeer(t, "dlv (make test installs it into .tools/bin)", err == nil)
-}
+func requireDlv(t *testing.T) { t.Helper(); requireProgram(t, "dlv") }
 
 // A debug session over MCP: launch to a breakpoint, inspect, evaluate,
 // step, a second launch refused, terminate.

@@ -81,7 +81,7 @@ func TestTwoProcessesWriteAtOnce(t *testing.T) {
 	if applied != len(migrations) {
 		t.Errorf("%d migrations recorded, want %d", applied, len(migrations))
 	}
-	run, err := s.Run(ctx, "shared")
+	run, err := s.Run(ctx, "joint")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestTwoProcessesWriteAtOnce(t *testing.T) {
 			t.Errorf("child %d: and %d more failures", who, r.Failed-len(r.Errors))
 		}
 		if r.Run != run {
-			t.Errorf("child %d wrote to run %d, the run %q is %d", who, r.Run, "shared", run)
+			t.Errorf("child %d wrote to run %d, the run %q is %d", who, r.Run, "joint", run)
 		}
 		if r.Writes < 10 {
 			t.Errorf("child %d wrote only %d times: the processes did not overlap", who, r.Writes)
@@ -153,7 +153,7 @@ func TestWriterChild(t *testing.T) {
 		fail("Open", err)
 	} else {
 		defer s.Close()
-		r.Run, err = s.Run(ctx, "shared")
+		r.Run, err = s.Run(ctx, "joint")
 		if err != nil {
 			fail("Run", err)
 		}
