@@ -339,7 +339,7 @@ func TestConcurrentUseInOneProcess(t *testing.T) {
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			id, err := s.Run(ctx, "shared")
+			id, err := s.Run(ctx, "joint")
 			if err != nil {
 				errs <- err
 				return
@@ -373,7 +373,7 @@ func TestConcurrentUseInOneProcess(t *testing.T) {
 	}
 	for w, id := range ids {
 		if id != ids[0] {
-			t.Fatalf("worker %d got run %d for %q, worker 0 got %d", w, id, "shared", ids[0])
+			t.Fatalf("worker %d got run %d for %q, worker 0 got %d", w, id, "joint", ids[0])
 		}
 	}
 	seen, err := s.Seen(ctx, ids[0])
