@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -141,7 +142,7 @@ func BenchmarkTTLCleanup(b *testing.B) {
 		s.End("its time limit ran out")
 		for _, p := range pids {
 			for p > 0 && syscall.Kill(p, 0) == nil {
-				if stat, _ := os.ReadFile(filepath.Join("/proc", itoa(p), "stat")); len(stat) == 0 || isZombie(string(stat)) {
+				if stat, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p), "stat")); len(stat) == 0 || isZombie(string(stat)) {
 					break
 				}
 				time.Sleep(time.Millisecond)
@@ -159,15 +160,4 @@ func isZombie(stat string) bool {
 		}
 	}
 	return false
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var d []byte
-	for ; n > 0; n /= 10 {
-		d = append([]byte{byte('0' + n%10)}, d...)
-	}
-	return string(d)
 }

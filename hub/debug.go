@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -154,7 +153,7 @@ func (h *Hub) launch(ctx context.Context, r *Run, in DebugIn) (string, error) {
 		if bin, err = dapsession.FindPython(); err != nil {
 			return "", err
 		}
-	} else if bin, err = h.lookTool(adapter.Command); err != nil {
+	} else if bin, err = h.Root.LookTool(adapter.Command); err != nil {
 		return "", fmt.Errorf("%s was not found (looked in PATH, beside cchub and in .tools/bin): install it: %s", adapter.Command, adapter.Install)
 	}
 	program := in.Program
@@ -423,25 +422,6 @@ func writeVar(b *strings.Builder, v dapsession.Var, indent string) {
 	if v.More > 0 {
 		fmt.Fprintf(b, "%s  (and %d more)\n", indent, v.More)
 	}
-}
-
-// lookTool finds a peer program: on PATH, beside cchub, or in the
-// workspace's .tools/bin.
-func (h *Hub) lookTool(name string) (string, error) {
-	if p, err := exec.LookPath(name); err == nil {
-		return p, nil
-	}
-	var dirs []string
-	if exe, err := os.Executable(); err == nil {
-		dirs = append(dirs, filepath.Dir(exe))
-	}
-	dirs = append(dirs, filepath.Join(h.Root.Dir(), ".tools", "bin"))
-	for _, d := range dirs {
-		if p, err := exec.LookPath(filepath.Join(d, name)); err == nil {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("%s not found", name)
 }
 
 // shown is a path as results write it: relative to the root, or absolute

@@ -19,36 +19,26 @@ type GraphIn struct {
 	MinConfidence string   `json:"min_confidence,omitempty" jsonschema:"blast: exact, import or name-only (default: all)"`
 }
 
-// index is the hub's code graph, brought up to date before each question:
-// only files whose content changed are read again.
-func (h *Hub) index(ctx context.Context) (*codegraph.Index, error) {
+// codeGraph is the hub's code graph, made on first need.
+func (h *Hub) codeGraph() *codegraph.Index {
 	h.graphMu.Lock()
+	defer h.graphMu.Unlock()
 	if h.graph == nil {
 		h.graph = codegraph.NewIndex(h.Root, h.Parses)
 	}
-	x := h.graph
-	h.graphMu.Unlock()
-	if _, err := x.Update(ctx); err != nil {
-		return nil, err
-	}
-	return x, nil
+	return h.graph
 }
 
-// Index brings the code graph up to date and says what it did.
+// Index brings the code graph up to date (only files whose content
+// changed are read again) and says what it did.
 func (h *Hub) Index(ctx context.Context) (codegraph.Stats, error) {
-	h.graphMu.Lock()
-	if h.graph == nil {
-		h.graph = codegraph.NewIndex(h.Root, h.Parses)
-	}
-	x := h.graph
-	h.graphMu.Unlock()
-	return x.Update(ctx)
+	return h.codeGraph().Update(ctx)
 }
 
 // Graph answers one question of the code graph, as text for a model.
 func (h *Hub) Graph(ctx context.Context, in GraphIn) (string, error) {
-	x, err := h.index(ctx)
-	if err != nil {
+	x := h.codeGraph()
+	if _, err := x.Update(ctx); err != nil {
 		return "", err
 	}
 	var b strings.Builder
@@ -74,6 +64,7 @@ func (h *Hub) Graph(ctx context.Context, in GraphIn) (string, error) {
 		}
 		var d *codegraph.Def
 		var es []codegraph.Edge
+		var err error
 		if in.Op == "callers" {
 			d, es, err = x.Callers(in.Name)
 		} else {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -92,7 +93,7 @@ func benchHub(b *testing.B, ws benchWS) {
 		b.Fatal(err)
 	}
 	defer root.Close()
-	gopls := goplsPathB(b)
+	gopls := goplsPath(b)
 	m, err := New(root, Options{LookPath: func(string) (string, error) { return gopls, nil }, Timeout: 60 * time.Second})
 	if err != nil {
 		b.Fatal(err)
@@ -133,16 +134,13 @@ func rssOf(b *testing.B, m *Mux) int64 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, s := range m.servers {
-		data, err := os.ReadFile(filepath.Join("/proc", itoa(s.cmd.Process.Pid), "status"))
+		data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(s.cmd.Process.Pid), "status"))
 		if err != nil {
 			return 0
 		}
 		for _, l := range strings.Split(string(data), "\n") {
 			if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
-				var kb int64
-				for _, c := range f[1] {
-					kb = kb*10 + int64(c-'0')
-				}
+				kb, _ := strconv.ParseInt(f[1], 10, 64)
 				return kb << 10
 			}
 		}
@@ -150,33 +148,8 @@ func rssOf(b *testing.B, m *Mux) int64 {
 	return 0
 }
 
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var d []byte
-	for ; n > 0; n /= 10 {
-		d = append([]byte{byte('0' + n%10)}, d...)
-	}
-	return string(d)
-}
-
-func goplsPathB(b *testing.B) string {
-	p, err := filepath.Abs(filepath.Join("..", ".tools", "bin", "gopls"))
-	if err == nil {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	p, err = exec.LookPath("gopls")
-	if err != nil {
-		b.Skip("gopls is not installed (make test installs it)")
-	}
-	return p
-}
-
 func benchBare(b *testing.B, ws benchWS) {
-	gopls := goplsPathB(b)
+	gopls := goplsPath(b)
 	cmd := exec.Command(gopls)
 	cmd.Dir = ws.dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

@@ -3,13 +3,8 @@ package lspmux
 import (
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"path"
-	"path/filepath"
 	"strings"
-
-	"cchub/workspace"
 )
 
 // Unavailable says why no server serves a file: which server would, and
@@ -100,30 +95,5 @@ func (m *Mux) markerDir(rel string, markers []string) (string, bool) {
 			return "", false
 		}
 		dir = path.Dir(dir)
-	}
-}
-
-// defaultLookPath finds a server's binary: on PATH, beside the running
-// cchub (make build puts both in .tools/bin), or in the workspace's own
-// .tools/bin.
-func defaultLookPath(root *workspace.Root) func(string) (string, error) {
-	return func(name string) (string, error) {
-		if filepath.IsAbs(name) {
-			return exec.LookPath(name)
-		}
-		if p, err := exec.LookPath(name); err == nil {
-			return p, nil
-		}
-		var dirs []string
-		if exe, err := os.Executable(); err == nil {
-			dirs = append(dirs, filepath.Dir(exe))
-		}
-		dirs = append(dirs, filepath.Join(root.Dir(), ".tools", "bin"))
-		for _, d := range dirs {
-			if p, err := exec.LookPath(filepath.Join(d, name)); err == nil {
-				return p, nil
-			}
-		}
-		return "", fmt.Errorf("lspmux: %s not found", name)
 	}
 }

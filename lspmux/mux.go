@@ -80,7 +80,7 @@ func New(root *workspace.Root, opts Options) (*Mux, error) {
 		return nil, err
 	}
 	if opts.LookPath == nil {
-		opts.LookPath = defaultLookPath(root)
+		opts.LookPath = root.LookTool
 	}
 	return &Mux{
 		root: root, specs: opts.Specs, idle: opts.Idle, timeout: opts.Timeout, lookPath: opts.LookPath,

@@ -16,7 +16,7 @@ import (
 
 // goplsPath finds the gopls make test installs into .tools/bin (or one on
 // PATH).
-func goplsPath(t *testing.T) string {
+func goplsPath(t testing.TB) string {
 	t.Helper()
 	p, err := filepath.Abs(filepath.Join("..", ".tools", "bin", "gopls"))
 	if err == nil {
