@@ -2,6 +2,7 @@ package codegraph
 
 import (
 	"context"
+	"crypto/sha256"
 	"embed"
 	"fmt"
 	"path"
@@ -243,4 +244,25 @@ func isTest(d Def, rel string) bool {
 		return strings.HasPrefix(d.Name, "test_") || strings.HasPrefix(d.Name, "test") && strings.HasPrefix(d.Type, "Test")
 	}
 	return strings.HasPrefix(d.Name, "test")
+}
+
+// Extract reads what the graph needs of one file's content, named rel,
+// without the workspace: for a revision read from git, say. It returns
+// nil, nil for a language the graph does not read.
+func Extract(ctx context.Context, cache *workspace.ParseCache, rel string, src []byte) (*File, error) {
+	lang := workspace.LanguageFor(rel)
+	if !Supported(lang) {
+		return nil, nil
+	}
+	tree, err := cache.ParseUncached(ctx, lang, src)
+	if err != nil {
+		return nil, err
+	}
+	defer tree.Release()
+	f, err := extract(ctx, rel, tree)
+	if err != nil {
+		return nil, err
+	}
+	f.hash = sha256.Sum256(src)
+	return f, nil
 }
