@@ -56,6 +56,23 @@ CREATE TABLE ledger_keys (
 	PRIMARY KEY (run, path, severity, code, message)
 ) WITHOUT ROWID;
 `},
+	{3, "codegraph", `
+-- The code graph's index: what it read of each file (definitions, calls,
+-- imports; codegraph's own encoding, versioned by format), keyed by the
+-- content's SHA-256. size and mtime (Unix nanoseconds, 0 = unknown) let
+-- an unchanged file go unread; a file changed within the same clock tick
+-- as its indexing is stored with mtime 0, so it is hashed next time.
+CREATE TABLE graph_files (
+	path   TEXT PRIMARY KEY,
+	sha256 BLOB NOT NULL CHECK (length(sha256) = 32),
+	size   INTEGER NOT NULL,
+	mtime  INTEGER NOT NULL,
+	format INTEGER NOT NULL,
+	defs   INTEGER NOT NULL,
+	calls  INTEGER NOT NULL,
+	data   BLOB NOT NULL
+);
+`},
 }
 
 // migrate brings the schema up to date. It reads the version inside the
