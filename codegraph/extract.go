@@ -6,6 +6,7 @@ import (
 	"embed"
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -16,7 +17,7 @@ import (
 )
 
 // Def is a definition: a function, a method (with its receiver's or
-// class's type), a type or class.
+// class's type), a type or class, or a JavaScript test block.
 type Def struct {
 	Name     string `json:"name"`
 	Type     string `json:"type,omitempty"` // a method's receiver type or class
@@ -27,6 +28,8 @@ type Def struct {
 	Test     bool   `json:"test,omitempty"` // a test function
 	Language string `json:"language"`
 	recv     string // a Go method's receiver variable
+	key      string // set by resolve: the definition's key in the graph
+	dir      string // set by resolve: path.Dir(Path)
 }
 
 // Qual is the definition's qualified name: Type.Name for a method, the
@@ -40,7 +43,9 @@ func (d *Def) Qual() string {
 
 // Call is a call site: the name called, what it was called on (a package
 // alias, a module, a value: "" for a bare name), and the definition it
-// is in (an index into its file's Defs, -1 at top level).
+// is in (an index into its file's Defs, -1 at top level). A Rust or C++
+// path keeps its :: ("geo::" in geo::area(), "Stack::" in Stack::new()):
+// it names a module, namespace or type, not a value.
 type Call struct {
 	Name      string `json:"name"`
 	Qualifier string `json:"qualifier,omitempty"`
@@ -50,7 +55,13 @@ type Call struct {
 }
 
 // Import is one name a file imports: the name it is known by in the file
-// and what it names (a Go package path; a Python module, or module.name).
+// and what it names. The Target is, by language: a Go package path; a
+// Python module, or module.name; in JavaScript, the name and the module
+// as the statement writes them (jsTarget: "f from ./a"; an export,
+// which binds no name here, starts with "export"); a Rust use path (Alias
+// "*" for a glob); a Java class, package (Alias "*") or static member; a
+// C or C++ include path, or "" for a function the file declares without
+// defining it (a header's prototype, Alias its name).
 type Import struct {
 	Alias  string
 	Target string
@@ -69,80 +80,204 @@ type File struct {
 //go:embed queries/*.scm
 var queryFiles embed.FS
 
-// queries are compiled once per language.
-var queries sync.Map // language name → *sitter.Query or error
+// queryIncludes names the query file a language's own starts with: the
+// TypeScript grammar extends JavaScript's, and so do its queries.
+var queryIncludes = map[string]string{"typescript": "javascript"}
 
-func queryFor(lang *workspace.Language) (*sitter.Query, error) {
-	name := lang.Name
-	if name == "tsx" {
-		name = "typescript"
+// langQuery is a language's compiled queries and what each pattern says
+// besides its shape.
+type langQuery struct {
+	q      *sitter.Query
+	names  []string            // capture names, by index
+	checks [][]queryCheck      // by pattern: the #eq? and #match? that must hold
+	props  []map[string]string // by pattern: its (#set! key value) properties
+}
+
+// queryCheck is one #eq?, #not-eq?, #match? or #not-match? predicate.
+type queryCheck struct {
+	capture string
+	eq      string
+	re      *regexp.Regexp // nil: compare with eq
+	not     bool
+}
+
+// queries are compiled once per language.
+var queries sync.Map // language name → *langQuery or error
+
+// queryName is the query file of a language: TSX is TypeScript's.
+func queryName(lang string) string {
+	if lang == "tsx" {
+		return "typescript"
 	}
+	return lang
+}
+
+func queryFor(lang *workspace.Language) (*langQuery, error) {
 	if q, ok := queries.Load(lang.Name); ok {
 		if err, isErr := q.(error); isErr {
 			return nil, err
 		}
-		return q.(*sitter.Query), nil
+		return q.(*langQuery), nil
 	}
+	name := queryName(lang.Name)
 	src, err := queryFiles.ReadFile("queries/" + name + ".scm")
 	if err != nil {
 		return nil, fmt.Errorf("codegraph: no queries for %s", lang.Name)
 	}
-	q, err := sitter.NewQuery(src, lang.Grammar)
+	if base, ok := queryIncludes[name]; ok {
+		b, err := queryFiles.ReadFile("queries/" + base + ".scm")
+		if err != nil {
+			return nil, fmt.Errorf("codegraph: queries for %s: %w", lang.Name, err)
+		}
+		src = append(append(b, '\n'), src...)
+	}
+	lq, err := compileQuery(src, lang.Grammar)
 	if err != nil {
 		err = fmt.Errorf("codegraph: queries for %s: %w", lang.Name, err)
 		queries.Store(lang.Name, err)
 		return nil, err
 	}
-	actual, _ := queries.LoadOrStore(lang.Name, q)
-	return actual.(*sitter.Query), nil
+	actual, _ := queries.LoadOrStore(lang.Name, lq)
+	if q, ok := actual.(*langQuery); ok {
+		return q, nil
+	}
+	return nil, actual.(error)
+}
+
+// compileQuery compiles src and reads its predicates once, so that a
+// match costs no call into the C library to learn them.
+func compileQuery(src []byte, grammar *sitter.Language) (*langQuery, error) {
+	q, err := sitter.NewQuery(src, grammar)
+	if err != nil {
+		return nil, err
+	}
+	lq := &langQuery{q: q}
+	for i := uint32(0); i < q.CaptureCount(); i++ {
+		lq.names = append(lq.names, q.CaptureNameForId(i))
+	}
+	n := int(q.PatternCount())
+	lq.checks, lq.props = make([][]queryCheck, n), make([]map[string]string, n)
+	for i := range n {
+		for _, steps := range q.PredicatesForPattern(uint32(i)) {
+			if len(steps) < 2 {
+				continue
+			}
+			arg := func(j int) string {
+				if j >= len(steps) || steps[j].Type == sitter.QueryPredicateStepTypeDone {
+					return ""
+				}
+				if steps[j].Type == sitter.QueryPredicateStepTypeCapture {
+					return q.CaptureNameForId(steps[j].ValueId)
+				}
+				return q.StringValueForId(steps[j].ValueId)
+			}
+			switch op := arg(0); op {
+			case "set!":
+				if lq.props[i] == nil {
+					lq.props[i] = map[string]string{}
+				}
+				lq.props[i][arg(1)] = arg(2)
+			case "eq?", "not-eq?":
+				lq.checks[i] = append(lq.checks[i], queryCheck{capture: arg(1), eq: arg(2), not: op == "not-eq?"})
+			case "match?", "not-match?":
+				re, err := regexp.Compile(arg(2))
+				if err != nil {
+					return nil, fmt.Errorf("pattern %d: %w", i, err)
+				}
+				lq.checks[i] = append(lq.checks[i], queryCheck{capture: arg(1), re: re, not: op == "not-match?"})
+			default:
+				return nil, fmt.Errorf("pattern %d: predicate #%s is not one codegraph reads (#eq?, #match?, #set!)", i, op)
+			}
+		}
+	}
+	return lq, nil
+}
+
+// holds says whether m's captures pass its pattern's predicates.
+func (lq *langQuery) holds(m *sitter.QueryMatch, src []byte) bool {
+	for _, c := range lq.checks[m.PatternIndex] {
+		for _, cp := range m.Captures {
+			if lq.names[cp.Index] != c.capture {
+				continue
+			}
+			text := cp.Node.Content(src)
+			ok := text == c.eq
+			if c.re != nil {
+				ok = c.re.MatchString(text)
+			}
+			if ok == c.not {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Supported says whether the graph reads files of lang.
+// Indexed says whether the graph reads the file at rel: code of a
+// supported language, or a go.mod (which says where a Go module's
+// packages are).
+func Indexed(rel string) bool {
+	return path.Base(rel) == "go.mod" || Supported(workspace.LanguageFor(rel))
+}
+
+// goModFile is what the graph keeps of a go.mod: the module path, as an
+// import named "module" (no definitions, no calls).
+func goModFile(rel string, src []byte) *File {
+	f := &File{Path: rel, Language: "go.mod", hash: sha256.Sum256(src)}
+	for _, line := range strings.Split(string(src), "\n") {
+		fs := strings.Fields(strings.TrimSpace(line))
+		if len(fs) >= 2 && fs[0] == "module" {
+			f.Imports = []Import{{Alias: "module", Target: strings.Trim(fs[1], "\"`")}}
+			break
+		}
+	}
+	return f
+}
+
 func Supported(lang *workspace.Language) bool {
 	if lang == nil {
 		return false
 	}
-	_, err := queryFiles.ReadFile("queries/" + strings.Replace(lang.Name, "tsx", "typescript", 1) + ".scm")
+	_, err := queryFiles.ReadFile("queries/" + queryName(lang.Name) + ".scm")
 	return err == nil
+}
+
+// family groups the languages that call one another's definitions:
+// JavaScript, TypeScript and TSX; C and C++.
+func family(lang string) string {
+	switch lang {
+	case "typescript", "tsx":
+		return "javascript"
+	case "cpp":
+		return "c"
+	}
+	return lang
+}
+
+// captured is what one query match captured, by capture name.
+type captured struct {
+	props                               map[string]string
+	call, name, qualifier, path, tokens *sitter.Node
+	imp, alias, from, export            *sitter.Node
+	test, testFn, testName              *sitter.Node
+	definition                          *sitter.Node
 }
 
 // extract reads the definitions, calls and imports of a parsed file.
 func extract(ctx context.Context, rel string, tree *workspace.Tree) (*File, error) {
 	f := &File{Path: rel, Language: tree.Lang.Name}
-	o := outline.OfTree(tree)
-	var walk func(syms []*outline.Symbol, class string)
-	walk = func(syms []*outline.Symbol, class string) {
-		for _, s := range syms {
-			switch s.Kind {
-			case "func", "method":
-				d := Def{Name: s.Name, Kind: s.Kind, Path: rel, Start: s.StartLine, End: s.EndLine, Language: f.Language}
-				if s.Kind == "method" {
-					d.Type = receiverType(s.Receiver, class)
-					if f := strings.Fields(strings.Trim(s.Receiver, "()")); len(f) == 2 {
-						d.recv = f[0]
-					}
-				}
-				d.Test = isTest(d, rel)
-				f.Defs = append(f.Defs, d)
-			case "class", "struct", "interface", "type", "enum", "trait":
-				if s.Name != "" {
-					f.Defs = append(f.Defs, Def{Name: s.Name, Kind: s.Kind, Path: rel, Start: s.StartLine, End: s.EndLine, Language: f.Language})
-				}
-				walk(s.Children, s.Name)
-				continue
-			}
-			walk(s.Children, class)
-		}
-	}
-	walk(o.Symbols, "")
-	q, err := queryFor(tree.Lang)
+	f.addDefs(outline.OfTree(tree).Symbols, "")
+	lq, err := queryFor(tree.Lang)
 	if err != nil {
 		return nil, err
 	}
 	qc := sitter.NewQueryCursor()
 	defer qc.Close()
-	qc.Exec(q, tree.RootNode())
+	qc.Exec(lq.q, tree.RootNode())
 	src := tree.Source
+	var bodies []lineSpan // C and C++ functions with a body
+	var heads []testHead  // what JavaScript tests call to declare themselves
 	for i := 0; ; i++ {
 		if i%1024 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -151,56 +286,215 @@ func extract(ctx context.Context, rel string, tree *workspace.Tree) (*File, erro
 		if !ok {
 			break
 		}
-		var c Call
-		var imp Import
-		var from string
-		isCall, isImport := false, false
-		for _, cp := range m.Captures {
-			text := cp.Node.Content(src)
-			switch q.CaptureNameForId(cp.Index) {
+		if len(lq.checks[m.PatternIndex]) > 0 && !lq.holds(m, src) {
+			continue
+		}
+		cp := captured{props: lq.props[m.PatternIndex]}
+		for _, c := range m.Captures {
+			n := c.Node
+			switch lq.names[c.Index] {
 			case "call":
-				isCall = true
-				p := cp.Node.StartPoint()
-				c.Line, c.Col = int(p.Row)+1, int(p.Column)+1
+				cp.call = n
 			case "name":
-				c.Name = text
-				p := cp.Node.StartPoint()
-				c.Line, c.Col = int(p.Row)+1, int(p.Column)+1
+				cp.name = n
 			case "qualifier":
-				c.Qualifier = text
+				cp.qualifier = n
+			case "path":
+				cp.path = n
+			case "tokens":
+				cp.tokens = n
 			case "import":
-				isImport = true
-				imp.Target = strings.Trim(text, "\"`")
+				cp.imp = n
 			case "alias":
-				imp.Alias = text
+				cp.alias = n
 			case "from":
-				from = text
+				cp.from = n
+			case "export":
+				cp.export = n
+			case "test":
+				cp.test = n
+			case "test.fn":
+				cp.testFn = n
+			case "test.name":
+				cp.testName = n
+			case "definition":
+				cp.definition = n
 			}
 		}
 		switch {
-		case isCall && c.Name != "":
-			c.In = f.enclosing(c.Line)
-			f.Calls = append(f.Calls, c)
-		case isImport:
-			if from != "" {
-				if imp.Alias == "" {
-					imp.Alias = imp.Target
-				}
-				imp.Target = strings.TrimLeft(from, ".") + "." + imp.Target
-			} else if imp.Alias == "" {
-				imp.Alias = defaultAlias(f.Language, imp.Target)
+		case cp.tokens != nil:
+			if c, ok := rustTokenCall(cp.name, cp.tokens, src); ok {
+				f.Calls = append(f.Calls, c)
 			}
-			f.Imports = append(f.Imports, imp)
+		case cp.call != nil:
+			if c, ok := readCall(cp, src); ok {
+				f.Calls = append(f.Calls, c)
+			}
+		case cp.test != nil:
+			heads = append(heads, newTestHead(len(f.Defs), cp.test.ChildByFieldName("function")))
+			f.Defs = append(f.Defs, jsTestDef(f, cp, src))
+		case cp.definition != nil:
+			bodies = append(bodies, spanOf(cp.definition))
+		case cp.imp != nil || cp.alias != nil:
+			f.Imports = append(f.Imports, f.readImports(cp, src)...)
+		}
+	}
+	if family(f.Language) == "c" {
+		f.keepDefinitions(bodies)
+	}
+	for i := range f.Calls {
+		c := &f.Calls[i]
+		c.In = f.enclosing(c.Line, -1)
+		for _, h := range heads {
+			if h.holds(c) { // it('adds', …) is called by what holds the test
+				c.In = f.enclosing(c.Line, h.def)
+			}
 		}
 	}
 	return f, nil
 }
 
-// enclosing is the innermost function or method of f holding line, or -1.
-func (f *File) enclosing(line int) int {
+// addDefs adds the functions, methods and types among syms (and their
+// children) to f; class is the type whose body they are in.
+func (f *File) addDefs(syms []*outline.Symbol, class string) {
+	for _, s := range syms {
+		switch s.Kind {
+		case "func", "method":
+			d := Def{Name: s.Name, Kind: s.Kind, Path: f.Path, Start: s.StartLine, End: s.EndLine, Language: f.Language}
+			switch {
+			case s.Kind == "method":
+				d.Type = receiverType(s.Receiver, class)
+				if r := strings.Fields(strings.Trim(s.Receiver, "()")); len(r) == 2 {
+					d.recv = r[0]
+				}
+			case f.Language == "rust":
+				d.Type = class // an associated function of an impl: Stack::new
+			}
+			switch family(f.Language) {
+			case "javascript":
+				jsDef(&d)
+			case "c":
+				cDef(&d, s)
+			}
+			d.Test = isTest(d, s, f.Path)
+			f.Defs = append(f.Defs, d)
+		case "class", "struct", "interface", "type", "enum", "trait", "record":
+			if s.Name != "" {
+				f.Defs = append(f.Defs, Def{Name: s.Name, Kind: s.Kind, Path: f.Path, Start: s.StartLine, End: s.EndLine, Language: f.Language})
+			}
+			f.addDefs(s.Children, s.Name)
+			continue
+		case "impl": // Rust: the methods of a type defined elsewhere
+			f.addDefs(s.Children, s.Name)
+			continue
+		}
+		f.addDefs(s.Children, class)
+	}
+}
+
+// readCall reads a call from its captures: a name, and what it is called
+// on, or a scoped path (a::b::f) split at its last ::.
+func readCall(cp captured, src []byte) (Call, bool) {
+	var c Call
+	at := cp.call
+	switch {
+	case cp.path != nil:
+		scope, name := splitPath(cp.path.Content(src))
+		c.Name, at = name, cp.path
+		if scope != "" {
+			c.Qualifier = scope + "::"
+		}
+	case cp.name != nil:
+		c.Name = cp.name.Content(src)
+		at = cp.name
+		if cp.qualifier != nil {
+			c.Qualifier = cp.qualifier.Content(src)
+		}
+	}
+	p := at.StartPoint()
+	c.Line, c.Col = int(p.Row)+1, int(p.Column)+1
+	return c, c.Name != ""
+}
+
+// splitPath splits a scoped name as written (geo::area, Vec::<T>::new,
+// std::vector<int>::size, Box::operator<) into its scope and its last
+// name, without generic arguments or spaces.
+func splitPath(text string) (scope, name string) {
+	op := "" // an operator's name is kept as written: operator<<
+	if i := strings.LastIndex(text, "operator"); i >= 0 && (i == 0 || text[i-1] == ':' || text[i-1] == ' ') {
+		text, op = text[:i], strings.Join(strings.Fields(text[i:]), "")
+	}
+	var b strings.Builder
+	depth := 0
+	for _, r := range text {
+		switch {
+		case r == '<':
+			depth++
+		case r == '>':
+			depth--
+		case depth == 0 && r != ' ' && r != '\t' && r != '\n' && r != '\r':
+			b.WriteRune(r)
+		}
+	}
+	s := strings.ReplaceAll(b.String(), "::::", "::") + op // Vec::<T>::new
+	i := strings.LastIndex(s, "::")
+	if i < 0 {
+		return "", s
+	}
+	return strings.TrimSuffix(s[:i], "::"), s[i+2:]
+}
+
+// readImports reads the imports of one match, as its language writes them.
+func (f *File) readImports(cp captured, src []byte) []Import {
+	text := func(n *sitter.Node) string {
+		if n == nil {
+			return ""
+		}
+		return n.Content(src)
+	}
+	switch family(f.Language) {
+	case "javascript":
+		return []Import{jsImport(cp, src)}
+	case "rust":
+		return rustUses(cp.imp, src)
+	case "java":
+		if imp, ok := javaImport(text(cp.imp)); ok {
+			return []Import{imp}
+		}
+		return nil
+	case "c":
+		t := text(cp.imp)
+		if !strings.HasPrefix(t, `"`) {
+			return nil // <system> headers are not in the workspace
+		}
+		t = strings.Trim(t, `"`)
+		return []Import{{Alias: t, Target: t}}
+	}
+	imp := Import{Alias: text(cp.alias), Target: strings.Trim(text(cp.imp), "\"`")}
+	if from := text(cp.from); from != "" {
+		if imp.Alias == "" {
+			imp.Alias = imp.Target
+		}
+		imp.Target = strings.TrimLeft(from, ".") + "." + imp.Target
+	} else if imp.Alias == "" {
+		imp.Alias = defaultAlias(f.Language, imp.Target)
+	}
+	return []Import{imp}
+}
+
+// lineSpan is the lines of a node.
+type lineSpan struct{ start, end int }
+
+func spanOf(n *sitter.Node) lineSpan {
+	return lineSpan{int(n.StartPoint().Row) + 1, int(n.EndPoint().Row) + 1}
+}
+
+// enclosing is the innermost function, method or test of f holding line
+// (other than the definition except), or -1.
+func (f *File) enclosing(line, except int) int {
 	best := -1
 	for i, d := range f.Defs {
-		if (d.Kind == "func" || d.Kind == "method") && d.Start <= line && line <= d.End {
+		if (d.Kind == "func" || d.Kind == "method" || d.Kind == "test") && d.Start <= line && line <= d.End && i != except {
 			if best < 0 || d.Start >= f.Defs[best].Start {
 				best = i
 			}
@@ -210,7 +504,7 @@ func (f *File) enclosing(line int) int {
 }
 
 // receiverType is a Go receiver's type name ("(s *Store)" → Store), or
-// the class a Python method is in.
+// the class a method is in.
 func receiverType(recv, class string) string {
 	if recv == "" {
 		return class
@@ -234,14 +528,25 @@ func defaultAlias(lang, target string) string {
 	return target
 }
 
-// isTest says whether d is a test function: Go TestXxx in a _test.go
-// file, Python test_* (or a method of a Test* class).
-func isTest(d Def, rel string) bool {
-	switch d.Language {
+// isTest says whether d, read from s, is a test function: Go TestXxx in a
+// _test.go file; Python test_* (or a method of a Test* class); a Rust
+// #[test] function; a Java @Test method (or a JUnit 3 test* method of a
+// *Test class); a C or C++ test_* function or GoogleTest TEST. JavaScript
+// tests are the callbacks of it, test and describe (jsTestDef).
+func isTest(d Def, s *outline.Symbol, rel string) bool {
+	switch family(d.Language) {
 	case "go":
 		return strings.HasSuffix(rel, "_test.go") && d.Type == "" && strings.HasPrefix(d.Name, "Test")
 	case "python":
 		return strings.HasPrefix(d.Name, "test_") || strings.HasPrefix(d.Name, "test") && strings.HasPrefix(d.Type, "Test")
+	case "javascript":
+		return false
+	case "rust":
+		return rustIsTest(s.Decorators)
+	case "java":
+		return javaIsTest(d, s.Decorators)
+	case "c":
+		return strings.HasPrefix(d.Name, "test_") || strings.HasPrefix(d.Name, "TEST")
 	}
 	return strings.HasPrefix(d.Name, "test")
 }
@@ -250,6 +555,9 @@ func isTest(d Def, rel string) bool {
 // without the workspace: for a revision read from git, say. It returns
 // nil, nil for a language the graph does not read.
 func Extract(ctx context.Context, cache *workspace.ParseCache, rel string, src []byte) (*File, error) {
+	if path.Base(rel) == "go.mod" {
+		return goModFile(rel, src), nil
+	}
 	lang := workspace.LanguageFor(rel)
 	if !Supported(lang) {
 		return nil, nil

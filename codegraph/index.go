@@ -6,10 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"runtime"
+	"sort"
 	"sync"
+	"time"
 
 	"github.com/dominikbraun/graph"
 
+	"cchub/store"
 	"cchub/workspace"
 )
 
@@ -31,24 +35,36 @@ func rank(c string) int {
 }
 
 // Index is the graph of one workspace, kept up to date by Update: a file
-// whose content did not change is not read again. Its methods are safe for
-// concurrent use.
+// whose size and modification time did not change is not read again, and
+// one whose content did not change is not parsed again. With a store
+// (Persist), what was read survives the process: the next cchub reads
+// only what changed since. Its methods are safe for concurrent use.
 type Index struct {
 	root  *workspace.Root
 	cache *workspace.ParseCache
+	db    *store.Store // nil: kept in memory only
 
-	mu    sync.Mutex
-	files map[string]*File
-	built *built // the resolved graph, made again after any change
+	upd sync.Mutex // one Update at a time
+
+	mu     sync.Mutex
+	files  map[string]*File            // nil: in the store, not loaded yet
+	stamps map[string]store.GraphStamp // what each file was when read
+	stored bool                        // stamps came from the store
+	built  *built                      // the resolved graph, made again after any change
 }
 
 // built is the resolved graph of the files at one moment.
 type built struct {
-	defs   map[string]*Def     // by key
-	byName map[string][]string // name → def keys
-	calls  map[string][]site   // caller key → its calls, resolved
-	g      graph.Graph[string, string]
-	callIn map[string][]incoming // callee key → its call sites
+	defs   map[string]*Def      // by key
+	byName map[string][]string  // name → def keys
+	calls  map[string][]site    // caller key → its calls, resolved
+	edges  map[[2]string]string // caller key, callee key → the surest confidence
+	once   sync.Once
+	g      graph.Graph[string, string] // made from edges on first need (Graph)
+	callIn map[string][]incoming       // callee key → its call sites
+	// crowded counts, per name, the calls left unlinked because the name
+	// alone matched more than maxNameOnly definitions.
+	crowded map[string]int
 }
 
 // site is one call and the definitions it may reach.
@@ -56,6 +72,7 @@ type site struct {
 	Path    string
 	Call    Call
 	Targets []target
+	Crowd   int // the name matched this many definitions: too many to link
 }
 
 type target struct {
@@ -73,98 +90,316 @@ type incoming struct {
 
 // NewIndex returns the empty index of root; Update fills it.
 func NewIndex(root *workspace.Root, cache *workspace.ParseCache) *Index {
-	return &Index{root: root, cache: cache, files: map[string]*File{}}
+	return &Index{root: root, cache: cache, files: map[string]*File{}, stamps: map[string]store.GraphStamp{}}
 }
 
-// Stats says what an update did.
+// Persist keeps the index in db: the first Update starts from what db
+// holds, and every Update saves what it read. Call it before Update.
+func (x *Index) Persist(db *store.Store) { x.db = db }
+
+// Stats says what an update did: the files indexed, how many of them were
+// read (their stamp had changed) and parsed (their content had), how many
+// were forgotten, and what the index holds.
 type Stats struct {
-	Files, Read, Removed, Defs, Calls int
+	Files, Read, Parsed, Removed, Defs, Calls int
 }
 
-// Update walks the workspace and reads every supported file whose content
-// changed since the last update, forgetting files that are gone.
-func (x *Index) Update(ctx context.Context) (Stats, error) {
+// candidate is a file the walk found, with its stamp.
+type candidate struct {
+	rel         string
+	size, mtime int64
+}
+
+// racyWindow: a file modified this recently may change again within the
+// same clock tick without its mtime showing it, so its mtime is not
+// trusted next time (it is hashed instead).
+const racyWindow = 2 * time.Second
+
+// Update walks the workspace and reads every supported file whose stamp
+// changed since the last update, parsing those whose content changed, and
+// forgets files that are gone.
+func (x *Index) Update(ctx context.Context) (Stats, error) { return x.UpdateProgress(ctx, nil) }
+
+// UpdateProgress is Update that calls progress (if not nil) as it reads
+// files: how many are done of how many it must read. progress is called
+// from Update's goroutines, one call at a time.
+func (x *Index) UpdateProgress(ctx context.Context, progress func(done, total int)) (Stats, error) {
+	x.upd.Lock()
+	defer x.upd.Unlock()
 	var st Stats
 	if x.root == nil {
 		return st, errors.New("codegraph: this index is not of a workspace; files are given to it with Put")
 	}
-	seen := map[string]bool{}
-	var mu sync.Mutex
+	if err := x.loadStamps(ctx); err != nil {
+		return st, err
+	}
+	start := time.Now()
+	var found []candidate
 	err := x.root.Walk(ctx, ".", func(rel string, d fs.DirEntry) error {
-		if d.IsDir() {
+		if d.IsDir() || !Indexed(rel) {
 			return nil
 		}
-		lang := workspace.LanguageFor(rel)
-		if !Supported(lang) {
-			return nil
+		info, err := d.Info()
+		if err != nil || !info.Mode().IsRegular() {
+			return nil // gone since listed, or not a file: not code to read
 		}
-		src, err := x.root.ReadText(rel)
-		if err != nil {
-			return nil // binary, too large: not code the graph can read
-		}
-		h := sha256.Sum256(src)
-		mu.Lock()
-		seen[rel] = true
-		st.Files++
-		mu.Unlock()
-		x.mu.Lock()
-		old := x.files[rel]
-		x.mu.Unlock()
-		if old != nil && old.hash == h {
-			return nil
-		}
-		tree, err := x.cache.ParseUncached(ctx, lang, src)
-		if err != nil {
-			return err
-		}
-		f, err := extract(ctx, rel, tree)
-		tree.Release()
-		if err != nil {
-			return err
-		}
-		f.hash = h
-		x.mu.Lock()
-		x.files[rel] = f
-		x.built = nil
-		x.mu.Unlock()
-		st.Read++
+		found = append(found, candidate{rel, info.Size(), info.ModTime().UnixNano()})
 		return nil
 	})
 	if err != nil {
 		return st, err
 	}
 	x.mu.Lock()
-	defer x.mu.Unlock()
-	for rel := range x.files {
-		if !seen[rel] {
-			delete(x.files, rel)
-			x.built = nil
-			st.Removed++
+	var todo []candidate
+	seen := make(map[string]bool, len(found))
+	for _, c := range found {
+		seen[c.rel] = true
+		old, ok := x.stamps[c.rel]
+		if !ok || old.MTime == 0 || old.MTime != c.mtime || old.Size != c.size || old.Format != Format {
+			todo = append(todo, c)
 		}
 	}
-	for _, f := range x.files {
-		st.Defs += len(f.Defs)
-		st.Calls += len(f.Calls)
+	var removed []string
+	for rel := range x.stamps {
+		if !seen[rel] {
+			removed = append(removed, rel)
+		}
+	}
+	x.mu.Unlock()
+
+	puts, err := x.read(ctx, todo, start, progress)
+	if err != nil {
+		return st, err
+	}
+	x.mu.Lock()
+	for _, rel := range removed {
+		delete(x.files, rel)
+		delete(x.stamps, rel)
+		x.built = nil
+	}
+	x.mu.Unlock()
+	if x.db != nil {
+		if err := x.db.SaveGraph(ctx, puts, removed); err != nil {
+			return st, err
+		}
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	st.Files, st.Read, st.Removed = len(x.stamps), len(todo), len(removed)
+	for _, p := range puts {
+		if p.Data != nil {
+			st.Parsed++
+		}
+	}
+	for _, s := range x.stamps {
+		st.Defs += s.Defs
+		st.Calls += s.Calls
 	}
 	return st, nil
 }
 
-func key(d *Def) string { return fmt.Sprintf("%s:%d:%s", d.Path, d.Start, d.Qual()) }
+// loadStamps starts the index from the store, once.
+func (x *Index) loadStamps(ctx context.Context) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.db == nil || x.stored {
+		return nil
+	}
+	stamps, err := x.db.GraphStamps(ctx)
+	if err != nil {
+		return err
+	}
+	for rel, s := range stamps {
+		if s.Format != Format {
+			continue // read by another cchub: read again
+		}
+		if _, ok := x.stamps[rel]; !ok {
+			x.stamps[rel] = s
+			x.files[rel] = nil
+			x.built = nil
+		}
+	}
+	x.stored = true
+	return nil
+}
+
+// read reads the files of todo on every core, parsing those whose content
+// changed, and returns what to save. A file that cannot be read as text
+// (binary, too large, gone) is forgotten.
+func (x *Index) read(ctx context.Context, todo []candidate, start time.Time, progress func(done, total int)) ([]store.GraphFile, error) {
+	if len(todo) == 0 {
+		return nil, nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg    sync.WaitGroup
+		next  = make(chan candidate)
+		outMu sync.Mutex
+		puts  []store.GraphFile
+		done  int
+		first error
+	)
+	fail := func(err error) {
+		outMu.Lock()
+		if first == nil {
+			first = err
+		}
+		outMu.Unlock()
+		cancel()
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(todo))
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range next {
+				put, ok, err := x.readOne(ctx, c, start)
+				if err != nil {
+					fail(err)
+					continue
+				}
+				outMu.Lock()
+				if ok {
+					puts = append(puts, put)
+				}
+				done++
+				if progress != nil {
+					progress(done, len(todo))
+				}
+				outMu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, c := range todo {
+		select {
+		case next <- c:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if first != nil {
+		return nil, first
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return puts, nil
+}
+
+// readOne reads one file: its stamp only when its content is what the
+// index holds, else what the graph needs of it.
+func (x *Index) readOne(ctx context.Context, c candidate, start time.Time) (store.GraphFile, bool, error) {
+	src, err := x.root.ReadText(c.rel)
+	if err != nil {
+		x.mu.Lock()
+		if _, ok := x.stamps[c.rel]; ok {
+			delete(x.stamps, c.rel)
+			delete(x.files, c.rel)
+			x.built = nil
+		}
+		x.mu.Unlock()
+		return store.GraphFile{}, false, nil // not code the graph can read
+	}
+	mtime := c.mtime
+	if start.Sub(time.Unix(0, mtime)) < racyWindow {
+		mtime = 0
+	}
+	h := sha256.Sum256(src)
+	x.mu.Lock()
+	old, ok := x.stamps[c.rel]
+	x.mu.Unlock()
+	if ok && old.SHA256 == h && old.Format == Format {
+		old.Size, old.MTime = int64(len(src)), mtime
+		x.mu.Lock()
+		x.stamps[c.rel] = old
+		x.mu.Unlock()
+		return store.GraphFile{Path: c.rel, GraphStamp: old}, true, nil
+	}
+	f, err := Extract(ctx, x.cache, c.rel, src)
+	if err != nil {
+		if ctx.Err() != nil {
+			return store.GraphFile{}, false, ctx.Err()
+		}
+		return store.GraphFile{}, false, fmt.Errorf("codegraph: %s: %w", c.rel, err)
+	}
+	s := store.GraphStamp{SHA256: h, Size: int64(len(src)), MTime: mtime, Format: Format, Defs: len(f.Defs), Calls: len(f.Calls)}
+	x.mu.Lock()
+	x.stamps[c.rel] = s
+	x.files[c.rel] = f
+	x.built = nil
+	x.mu.Unlock()
+	put := store.GraphFile{Path: c.rel, GraphStamp: s}
+	if x.db != nil {
+		put.Data = encode(f)
+	} else {
+		put.Data = []byte{}
+	}
+	return put, true, nil
+}
+
+// load reads from the store the files indexed there and not yet in
+// memory. Call with x.mu held.
+func (x *Index) load(ctx context.Context) error {
+	want := map[string]bool{}
+	for rel, f := range x.files {
+		if f == nil {
+			want[rel] = true
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	if x.db == nil {
+		return errors.New("codegraph: files of the index are missing and there is no store to read them from")
+	}
+	intern := map[string]string{}
+	err := x.db.GraphData(ctx, want, func(rel string, s store.GraphStamp, data []byte) error {
+		if s.SHA256 != x.stamps[rel].SHA256 {
+			return nil // changed by another process since: read below
+		}
+		f, err := decode(rel, data, intern)
+		if err != nil {
+			return err
+		}
+		f.hash = s.SHA256
+		x.files[rel] = f
+		delete(want, rel)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// A file another process indexed anew since our stamps were read:
+	// forget the stamp, so the next Update reads it.
+	for rel := range want {
+		delete(x.files, rel)
+		delete(x.stamps, rel)
+	}
+	x.built = nil
+	return nil
+}
 
 // graph returns the resolved graph, resolving it again after a change.
-func (x *Index) graph() *built {
+func (x *Index) graph(ctx context.Context) (*built, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.built == nil {
+		if err := x.load(ctx); err != nil {
+			return nil, err
+		}
 		x.built = resolve(x.files)
 	}
-	return x.built
+	return x.built, nil
 }
 
 // NewMemIndex returns an index that is not tied to a workspace: files are
 // given to it with Put (from a git revision, say). Update is an error on it.
 func NewMemIndex() *Index {
-	return &Index{files: map[string]*File{}}
+	return &Index{files: map[string]*File{}, stamps: map[string]store.GraphStamp{}}
 }
 
 // Put adds or replaces one file of the index (nil f removes rel).
@@ -173,8 +408,10 @@ func (x *Index) Put(rel string, f *File) {
 	defer x.mu.Unlock()
 	if f == nil {
 		delete(x.files, rel)
+		delete(x.stamps, rel)
 	} else {
 		x.files[rel] = f
+		x.stamps[rel] = store.GraphStamp{SHA256: f.hash, Format: Format, Defs: len(f.Defs), Calls: len(f.Calls)}
 	}
 	x.built = nil
 }
@@ -184,4 +421,20 @@ func (x *Index) File(rel string) *File {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	return x.files[rel]
+}
+
+// Files returns what the index holds of every file, loading from the
+// store what is not in memory yet.
+func (x *Index) Files(ctx context.Context) ([]*File, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if err := x.load(ctx); err != nil {
+		return nil, err
+	}
+	out := make([]*File, 0, len(x.files))
+	for _, f := range x.files {
+		out = append(out, f)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
 }

@@ -1,9 +1,13 @@
 package codegraph
 
 import (
+	"context"
+
 	"fmt"
+	"github.com/dominikbraun/graph"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -13,7 +17,10 @@ func (x *Index) Symbols(pattern string) ([]Def, error) {
 	if _, err := path.Match(pattern, ""); err != nil {
 		return nil, fmt.Errorf("codegraph: %q is not a valid glob: %v", pattern, err)
 	}
-	b := x.graph()
+	b, err := x.graph(context.Background())
+	if err != nil {
+		return nil, err
+	}
 	var out []Def
 	for _, d := range b.defs {
 		if ok, _ := path.Match(pattern, d.Name); ok || d.Qual() == pattern {
@@ -43,7 +50,7 @@ type AmbiguousError struct {
 
 func (e *AmbiguousError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%q names %d definitions; give one as path:Name or Type.Name:", e.Name, len(e.Candidates))
+	fmt.Fprintf(&b, "%q names %d definitions; give one as path:Name, Type.Name or path:LINE:Name:", e.Name, len(e.Candidates))
 	for i, d := range e.Candidates {
 		if i == 10 {
 			fmt.Fprintf(&b, " and %d more", len(e.Candidates)-10)
@@ -54,12 +61,18 @@ func (e *AmbiguousError) Error() string {
 	return b.String()
 }
 
-// find resolves a name as a caller gives it: Name, Type.Name, path:Name
-// or path:Type.Name.
+// find resolves a name as a caller gives it: Name, Type.Name, path:Name,
+// path:Type.Name, or path:LINE:Name (the definition of that name holding
+// the line: one of several that share a name in one file).
 func (b *built) find(name string) (string, error) {
-	file := ""
+	file, line := "", 0
 	if i := strings.LastIndexByte(name, ':'); i >= 0 {
 		file, name = name[:i], name[i+1:]
+		if j := strings.LastIndexByte(file, ':'); j >= 0 {
+			if n, err := strconv.Atoi(file[j+1:]); err == nil && n > 0 {
+				file, line = file[:j], n
+			}
+		}
 	}
 	short := name
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
@@ -68,8 +81,29 @@ func (b *built) find(name string) (string, error) {
 	var keys []string
 	for _, k := range b.byName[short] {
 		d := b.defs[k]
-		if (name == short || d.Qual() == name) && (file == "" || d.Path == file) {
+		if (name == short || d.Qual() == name) && (file == "" || d.Path == file) && (line == 0 || d.Start <= line && line <= d.End) {
 			keys = append(keys, k)
+		}
+	}
+	if len(keys) > 1 && line > 0 {
+		// The innermost definition holding the line.
+		sort.Slice(keys, func(i, j int) bool {
+			a, c := b.defs[keys[i]], b.defs[keys[j]]
+			return a.End-a.Start < c.End-c.Start
+		})
+		keys = keys[:1]
+	}
+	if len(keys) > 1 && name == short {
+		// A bare name means the function, not a method that shares it
+		// (heap.Push and Interface.Push): methods are named Type.Name.
+		var plain []string
+		for _, k := range keys {
+			if b.defs[k].Type == "" {
+				plain = append(plain, k)
+			}
+		}
+		if len(plain) == 1 {
+			keys = plain
 		}
 	}
 	switch len(keys) {
@@ -99,7 +133,10 @@ type Edge struct {
 
 // Callers lists the call sites of the definition name names.
 func (x *Index) Callers(name string) (*Def, []Edge, error) {
-	b := x.graph()
+	b, err := x.graph(context.Background())
+	if err != nil {
+		return nil, nil, err
+	}
 	k, err := b.find(name)
 	if err != nil {
 		return nil, nil, err
@@ -119,7 +156,10 @@ func (x *Index) Callers(name string) (*Def, []Edge, error) {
 // Callees lists the calls made in the definition name names, resolved or
 // not.
 func (x *Index) Callees(name string) (*Def, []Edge, error) {
-	b := x.graph()
+	b, err := x.graph(context.Background())
+	if err != nil {
+		return nil, nil, err
+	}
 	k, err := b.find(name)
 	if err != nil {
 		return nil, nil, err
@@ -158,7 +198,10 @@ type Reached struct {
 // Blast is the transitive callers of the definitions names name, to
 // depth, through edges at least minConfidence sure ("" takes all).
 func (x *Index) Blast(names []string, depth int, minConfidence string) ([]Def, []Reached, error) {
-	b := x.graph()
+	b, err := x.graph(context.Background())
+	if err != nil {
+		return nil, nil, err
+	}
 	if depth <= 0 {
 		depth = 3
 	}
@@ -218,4 +261,27 @@ func (x *Index) Blast(names []string, depth int, minConfidence string) ([]Def, [
 		return out[i].Def.Start < out[j].Def.Start
 	})
 	return starts, out, nil
+}
+
+// Graph returns the definitions and the calls between them as a graph
+// (vertices: definition keys, path:Type.Name; edges: caller → callee with
+// a "confidence" attribute), for callers who want a graph algorithm
+// (cycles, orders, paths). It is made on first need after a change: the
+// queries above walk the index's own maps, which are cheaper to make.
+func (x *Index) Graph(ctx context.Context) (graph.Graph[string, string], error) {
+	b, err := x.graph(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b.once.Do(func() {
+		g := graph.New(graph.StringHash, graph.Directed())
+		for k := range b.defs {
+			_ = g.AddVertex(k)
+		}
+		for e, conf := range b.edges {
+			_ = g.AddEdge(e[0], e[1], graph.EdgeAttribute("confidence", conf))
+		}
+		b.g = g
+	})
+	return b.g, nil
 }

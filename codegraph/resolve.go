@@ -1,18 +1,23 @@
 package codegraph
 
 import (
-	"errors"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dominikbraun/graph"
 )
 
+// maxNameOnly is the most definitions a call is linked to by name alone;
+// a call whose name matches more is kept unlinked (see site.Crowd).
+const maxNameOnly = 8
+
 // resolve turns the files' calls into edges.
 func resolve(files map[string]*File) *built {
-	b := &built{defs: map[string]*Def{}, byName: map[string][]string{}, calls: map[string][]site{}, callIn: map[string][]incoming{},
+	b := &built{defs: map[string]*Def{}, byName: map[string][]string{}, calls: map[string][]site{}, callIn: map[string][]incoming{}, crowded: map[string]int{},
 		g: graph.New(graph.StringHash, graph.Directed())}
+	r := &resolver{built: b, files: files}
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		paths = append(paths, p)
@@ -20,14 +25,27 @@ func resolve(files map[string]*File) *built {
 	sort.Strings(paths)
 	for _, p := range paths {
 		f := files[p]
+		if f.Language == "go.mod" && len(f.Imports) == 1 {
+			r.goModules = append(r.goModules, goModule{dir: path.Dir(p), path: f.Imports[0].Target})
+		}
+		dir := path.Dir(p)
+		seen := map[string]int{}
 		for i := range f.Defs {
 			d := &f.Defs[i]
-			k := key(d)
-			b.defs[k] = d
-			b.byName[d.Name] = append(b.byName[d.Name], k)
-			_ = b.g.AddVertex(k)
+			// A key that does not move when lines above it do: the file
+			// and the qualified name, numbered when the name repeats
+			// (Go's init, overloads, a redefinition).
+			q := d.Qual()
+			seen[q]++
+			d.key, d.dir = p+":"+q, dir
+			if n := seen[q]; n > 1 {
+				d.key += "#" + strconv.Itoa(n)
+			}
+			b.defs[d.key] = d
+			b.byName[d.Name] = append(b.byName[d.Name], d.key)
 		}
 	}
+	edges := map[[2]string]string{} // caller, callee → the surest confidence
 	for _, p := range paths {
 		f := files[p]
 		for _, c := range f.Calls {
@@ -35,28 +53,107 @@ func resolve(files map[string]*File) *built {
 			var in *Def
 			if c.In >= 0 {
 				in = &f.Defs[c.In]
-				caller = key(in)
+				caller = in.key
 			}
-			ts := b.targets(f, in, c)
-			b.calls[caller] = append(b.calls[caller], site{Path: p, Call: c, Targets: ts})
+			ts := r.targets(f, in, c)
+			crowd := 0
+			if len(ts) > maxNameOnly && ts[0].confidence == NameOnly {
+				// value.Error() reaches hundreds of methods by name: an
+				// edge to each would make every one of them a caller of
+				// everything. The call is kept, unlinked, with the count.
+				crowd, ts = len(ts), nil
+				b.crowded[c.Name]++
+			}
+			b.calls[caller] = append(b.calls[caller], site{Path: p, Call: c, Targets: ts, Crowd: crowd})
 			for _, t := range ts {
 				b.callIn[t.key] = append(b.callIn[t.key], incoming{caller: caller, path: p, line: c.Line, col: c.Col, confidence: t.confidence})
 				if in != nil {
-					if err := b.g.AddEdge(caller, t.key, graph.EdgeAttribute("confidence", t.confidence)); errors.Is(err, graph.ErrEdgeAlreadyExists) {
-						e, _ := b.g.Edge(caller, t.key)
-						if rank(t.confidence) < rank(e.Properties.Attributes["confidence"]) {
-							_ = b.g.UpdateEdge(caller, t.key, graph.EdgeAttribute("confidence", t.confidence))
-						}
+					e := [2]string{caller, t.key}
+					if old, ok := edges[e]; !ok || rank(t.confidence) < rank(old) {
+						edges[e] = t.confidence
 					}
 				}
 			}
 		}
 	}
+	b.edges = edges
 	return b
 }
 
+// resolver resolves the calls of one set of files. What a language's
+// resolution needs of the whole workspace (where a module specifier
+// leads, which headers a file includes) is made on first need and kept
+// for the other calls.
+type resolver struct {
+	*built
+	files map[string]*File
+
+	jsModules map[string]string   // "dir\x00specifier" → file, "" outside the workspace
+	rust      *rustIndex          // Rust crates and modules
+	c         *cIndex             // C and C++ includes and declarations
+	byBase    map[string][]string // file name → the paths of the files so named
+	goModules []goModule          // the workspace's go.mod files
+	goDirs    map[string]string   // Go import path → package directory, "" outside
+	goPkgs    map[string]bool     // directories that hold Go files
+}
+
 // targets resolves one call of file f made in def in (nil: top level).
-func (b *built) targets(f *File, in *Def, c Call) []target {
+func (r *resolver) targets(f *File, in *Def, c Call) []target {
+	switch family(f.Language) {
+	case "javascript":
+		return r.jsTargets(f, in, c)
+	case "rust":
+		return r.rustTargets(f, in, c)
+	case "java":
+		return r.javaTargets(f, in, c)
+	case "c":
+		return r.cTargets(f, in, c)
+	case "go":
+		return r.goTargets(f, in, c)
+	}
+	return r.goPythonTargets(f, in, c)
+}
+
+// pick returns the definitions named name that keep accepts, as targets
+// of confidence conf.
+func (r *resolver) pick(name, conf string, keep func(d *Def) bool) []target {
+	var out []target
+	for _, k := range r.byName[name] {
+		if keep(r.defs[k]) {
+			out = append(out, target{k, conf})
+		}
+	}
+	return out
+}
+
+// callable says whether a call can reach d: a function or method, or a
+// class or struct (a construction).
+func callable(d *Def) bool {
+	switch d.Kind {
+	case "func", "method", "class", "struct", "record":
+		return true
+	}
+	return false
+}
+
+// withBase returns the paths of the files named name, in order.
+func (r *resolver) withBase(name string) []string {
+	if r.byBase == nil {
+		r.byBase = map[string][]string{}
+		for p := range r.files {
+			b := path.Base(p)
+			r.byBase[b] = append(r.byBase[b], p)
+		}
+		for _, ps := range r.byBase {
+			sort.Strings(ps)
+		}
+	}
+	return r.byBase[name]
+}
+
+// goPythonTargets resolves a Go or Python call.
+func (r *resolver) goPythonTargets(f *File, in *Def, c Call) []target {
+	b := r.built
 	// A name a Python file imported under an alias is the module's own.
 	if c.Qualifier == "" {
 		for _, imp := range f.Imports {
@@ -88,12 +185,7 @@ func (b *built) targets(f *File, in *Def, c Call) []target {
 		}
 		return out
 	}
-	callable := func(d *Def) bool {
-		return d.Kind == "func" || d.Kind == "method" || d.Kind == "class" || d.Kind == "struct"
-	}
-	sameLang := func(d *Def) bool {
-		return d.Language == f.Language || strings.HasPrefix(d.Language, "t") && strings.HasPrefix(f.Language, "t")
-	}
+	sameLang := func(d *Def) bool { return d.Language == f.Language }
 	dir := path.Dir(f.Path)
 	if c.Qualifier == "" {
 		// Same file, then same Go package (directory).

@@ -19,25 +19,32 @@ type GraphIn struct {
 	MinConfidence string   `json:"min_confidence,omitempty" jsonschema:"blast: exact, import or name-only (default: all)"`
 }
 
-// codeGraph is the hub's code graph, made on first need.
-func (h *Hub) codeGraph() *codegraph.Index {
+// codeGraph is the hub's code graph, made on first need and kept in the
+// workspace's store, so that the next process reads only what changed. A
+// workspace whose store cannot be opened (read-only, say) is indexed in
+// memory.
+func (h *Hub) codeGraph(ctx context.Context) *codegraph.Index {
 	h.graphMu.Lock()
 	defer h.graphMu.Unlock()
 	if h.graph == nil {
 		h.graph = codegraph.NewIndex(h.Root, h.Parses)
+		if db, err := h.state(ctx); err == nil {
+			h.graph.Persist(db)
+		}
 	}
 	return h.graph
 }
 
 // Index brings the code graph up to date (only files whose content
-// changed are read again) and says what it did.
-func (h *Hub) Index(ctx context.Context) (codegraph.Stats, error) {
-	return h.codeGraph().Update(ctx)
+// changed are read again) and says what it did; progress, if not nil, is
+// told how many files are read of how many.
+func (h *Hub) Index(ctx context.Context, progress func(done, total int)) (codegraph.Stats, error) {
+	return h.codeGraph(ctx).UpdateProgress(ctx, progress)
 }
 
 // Graph answers one question of the code graph, as text for a model.
 func (h *Hub) Graph(ctx context.Context, in GraphIn) (string, error) {
-	x := h.codeGraph()
+	x := h.codeGraph(ctx)
 	if _, err := x.Update(ctx); err != nil {
 		return "", err
 	}
@@ -143,4 +150,14 @@ func writeBlast(b *strings.Builder, starts []codegraph.Def, reached []codegraph.
 	if len(tests) > 0 {
 		fmt.Fprintf(b, "tests: %s\n", strings.Join(tests, ", "))
 	}
+}
+
+// CodeGraph is the workspace's code graph brought up to date: for
+// commands that ask more of it than Graph's text (cchub blast).
+func (h *Hub) CodeGraph(ctx context.Context) (*codegraph.Index, error) {
+	x := h.codeGraph(ctx)
+	if _, err := x.Update(ctx); err != nil {
+		return nil, err
+	}
+	return x, nil
 }

@@ -1,4 +1,6 @@
-; Calls: a bare name, or a member (obj.method).
-(call_expression function: (identifier) @name) @call
-(call_expression function: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @call
-(new_expression constructor: (identifier) @name) @call
+; TypeScript and TSX: everything in javascript.scm, which this file
+; extends, and what only TypeScript writes.
+
+; import x = require('./a')
+((import_statement (import_require_clause (identifier) @alias source: (string (string_fragment) @from)))
+ (#set! import "*"))

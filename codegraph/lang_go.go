@@ -1,0 +1,105 @@
+package codegraph
+
+import (
+	"path"
+	"strings"
+)
+
+// goModule is a go.mod of the workspace: the directory it is in and the
+// module path it declares.
+type goModule struct {
+	dir, path string
+}
+
+// goPackageDir is the workspace directory of the Go package imported as
+// importPath, or "" when it is not in the workspace. A module's packages
+// are its directory joined with the rest of the path; the standard
+// library's module ("std", GOROOT/src) imports by bare path. Without a
+// go.mod (GOPATH, a bare tree) a directory named as the path is the
+// package.
+func (r *resolver) goPackageDir(importPath string) string {
+	if dir, ok := r.goDirs[importPath]; ok {
+		return dir
+	}
+	if r.goDirs == nil {
+		r.goDirs = map[string]string{}
+		r.goPkgs = map[string]bool{}
+		for _, f := range r.files {
+			if f.Language == "go" {
+				r.goPkgs[path.Dir(f.Path)] = true
+			}
+		}
+	}
+	dir := ""
+	best := -1
+	for _, m := range r.goModules {
+		rest, ok := "", false
+		switch {
+		case m.path == "std":
+			first, _, _ := strings.Cut(importPath, "/")
+			rest, ok = importPath, !strings.Contains(first, ".")
+		case importPath == m.path:
+			rest, ok = "", true
+		case strings.HasPrefix(importPath, m.path+"/"):
+			rest, ok = importPath[len(m.path)+1:], true
+		}
+		// The longest module path that holds the import wins (a nested
+		// module owns its subtree).
+		if ok && len(m.path) > best {
+			if d := path.Join(m.dir, rest); r.goPkgs[d] {
+				dir, best = d, len(m.path)
+			} else {
+				dir, best = "", len(m.path)
+			}
+		}
+	}
+	if best < 0 && r.goPkgs[importPath] {
+		dir = importPath
+	}
+	r.goDirs[importPath] = dir
+	return dir
+}
+
+// goTargets resolves a Go call. A bare name is its own package's (or a
+// dot-imported package's): Go has no other way to reach a name bare, so a
+// bare name found nowhere is a local variable or a builtin, left
+// unresolved. pkg.F goes through the file's imports; recv.M within the
+// method's own type is exact; any other value.M reaches the methods of
+// that name, by name alone.
+func (r *resolver) goTargets(f *File, in *Def, c Call) []target {
+	dir := path.Dir(f.Path)
+	funcIn := func(d *Def, dir string) bool {
+		return d.Language == "go" && d.dir == dir && d.Type == "" && callable(d)
+	}
+	if c.Qualifier == "" {
+		if ts := r.pick(c.Name, Exact, func(d *Def) bool { return funcIn(d, dir) }); len(ts) > 0 {
+			return ts
+		}
+		for _, imp := range f.Imports {
+			if imp.Alias == "." {
+				if pd := r.goPackageDir(imp.Target); pd != "" {
+					if ts := r.pick(c.Name, Imported, func(d *Def) bool { return funcIn(d, pd) }); len(ts) > 0 {
+						return ts
+					}
+				}
+			}
+		}
+		return nil
+	}
+	if in != nil && in.Type != "" && in.recv != "" && c.Qualifier == in.recv {
+		if ts := r.pick(c.Name, Exact, func(d *Def) bool { return d.Type == in.Type && d.Language == "go" && d.dir == dir }); len(ts) > 0 {
+			return ts
+		}
+	}
+	for _, imp := range f.Imports {
+		if imp.Alias != c.Qualifier {
+			continue
+		}
+		pd := r.goPackageDir(imp.Target)
+		if pd == "" {
+			return nil // a package from outside the workspace
+		}
+		return r.pick(c.Name, Imported, func(d *Def) bool { return funcIn(d, pd) })
+	}
+	return r.pick(c.Name, NameOnly, func(d *Def) bool { return d.Language == "go" && d.Type != "" })
+}

@@ -1,0 +1,323 @@
+package codegraph
+
+import (
+	"path"
+	"strings"
+	"unicode/utf8"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// JavaScript, TypeScript and TSX: ES and CommonJS imports, re-exports
+// through index files, module specifiers resolved relative to the file
+// that writes them, and it/test/describe callbacks as tests.
+
+// jsImp is one JavaScript import or export.
+type jsImp struct {
+	alias  string // the name in the file; for an export, the name exported
+	name   string // the name in module: "default", an exported name, or "*" (all of it)
+	module string // the module specifier; "" for a local exported as alias
+	export bool   // an export: it binds no name in the file
+}
+
+// jsImport reads one import or export of javascript.scm.
+func jsImport(cp captured, src []byte) Import {
+	text := func(n *sitter.Node) string {
+		if n == nil {
+			return ""
+		}
+		return n.Content(src)
+	}
+	j := jsImp{alias: text(cp.alias), name: text(cp.imp), module: text(cp.from), export: cp.export != nil}
+	if j.name == "" {
+		j.name = cp.props["import"]
+	}
+	if j.alias == "" {
+		j.alias = j.name
+	}
+	return Import{Alias: j.alias, Target: jsTarget(j)}
+}
+
+// jsTarget writes what an import names as the statement does: "f from
+// ./a", "* from ./a", "export f from ./a", "export foo" (a local).
+func jsTarget(j jsImp) string {
+	t := j.name
+	if j.module != "" {
+		t += " from " + j.module
+	}
+	if j.export {
+		t = "export " + t
+	}
+	return t
+}
+
+// jsRead reads an import back from what jsTarget wrote.
+func jsRead(imp Import) jsImp {
+	j := jsImp{alias: imp.Alias}
+	t, export := strings.CutPrefix(imp.Target, "export ")
+	j.export = export
+	j.name, j.module, _ = strings.Cut(t, " from ")
+	return j
+}
+
+// jsDef names a definition the way its callers do: exports.f and
+// module.exports.f are f, module.exports itself is the module's default
+// export, and Foo.prototype.bar is the method bar of Foo.
+func jsDef(d *Def) {
+	n := strings.TrimPrefix(d.Name, "module.")
+	switch {
+	case d.Name == "module.exports":
+		d.Name = "default"
+	case strings.HasPrefix(n, "exports."):
+		d.Name = strings.TrimPrefix(n, "exports.")
+	case strings.Contains(d.Name, ".prototype."):
+		t, m, _ := strings.Cut(d.Name, ".prototype.")
+		d.Type, d.Name, d.Kind = t, m, "method"
+	}
+}
+
+// maxTestTitle bounds the title a test definition's name quotes.
+const maxTestTitle = 60
+
+// jsTestDef is the test that an it, test or describe call defines: named
+// by the function and its title (it("adds")), spanning the call.
+func jsTestDef(f *File, cp captured, src []byte) Def {
+	title := cp.testName.Content(src)
+	if len(title) >= 2 {
+		title = title[1 : len(title)-1] // the quotes or backticks
+	}
+	if len(title) > maxTestTitle {
+		cut := maxTestTitle
+		for cut > 0 && !utf8.RuneStart(title[cut]) {
+			cut--
+		}
+		title = title[:cut] + "…"
+	}
+	sp := spanOf(cp.test)
+	return Def{Name: cp.testFn.Content(src) + `("` + title + `")`, Kind: "test", Path: f.Path,
+		Start: sp.start, End: sp.end, Test: true, Language: f.Language}
+}
+
+// testHead is where the function part of a JavaScript test's call is
+// (it, it.only, test.each(table)), and the test it declares.
+type testHead struct {
+	def      int
+	from, to int // line<<20 | column, 1-based; to is past the end
+}
+
+func newTestHead(def int, fn *sitter.Node) testHead {
+	h := testHead{def: def}
+	if fn != nil {
+		s, e := fn.StartPoint(), fn.EndPoint()
+		h.from, h.to = jsPlace(int(s.Row)+1, int(s.Column)+1), jsPlace(int(e.Row)+1, int(e.Column)+1)
+	}
+	return h
+}
+
+func jsPlace(line, col int) int { return line<<20 | col }
+
+// holds says whether the call c is the one that declares the test.
+func (h testHead) holds(c *Call) bool {
+	p := jsPlace(c.Line, c.Col)
+	return h.from <= p && p < h.to
+}
+
+// jsExtensions are the files a module specifier may name without its
+// extension, in the order they are tried.
+var jsExtensions = []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"}
+
+// jsModule is the workspace file that the module specifier spec, written
+// in the file from, names: ./a is a.ts (or .tsx, .js, …) or a/index.ts.
+// It is "" for a package (react) or a file the workspace does not have.
+func (r *resolver) jsModule(from, spec string) string {
+	if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") && spec != "." && spec != ".." {
+		return ""
+	}
+	key := path.Dir(from) + "\x00" + spec
+	if p, ok := r.jsModules[key]; ok {
+		return p
+	}
+	if r.jsModules == nil {
+		r.jsModules = map[string]string{}
+	}
+	p := r.jsFile(path.Join(path.Dir(from), spec))
+	r.jsModules[key] = p
+	return p
+}
+
+// jsFile finds the file a module path without extension names.
+func (r *resolver) jsFile(base string) string {
+	isJS := func(p string) bool {
+		f := r.files[p]
+		return f != nil && family(f.Language) == "javascript"
+	}
+	if isJS(base) {
+		return base
+	}
+	stem := base
+	switch path.Ext(base) {
+	case ".js", ".jsx", ".mjs", ".cjs": // TypeScript's ESM names the compiled file: ./a.js is a.ts
+		stem = strings.TrimSuffix(base, path.Ext(base))
+	}
+	for _, ext := range jsExtensions {
+		if isJS(stem + ext) {
+			return stem + ext
+		}
+	}
+	for _, ext := range jsExtensions {
+		if isJS(base + "/index" + ext) {
+			return base + "/index" + ext
+		}
+	}
+	return ""
+}
+
+// jsBinding is the import that binds name in f.
+func jsBinding(f *File, name string) (jsImp, bool) {
+	for _, imp := range f.Imports {
+		if imp.Alias == name {
+			if j := jsRead(imp); !j.export {
+				return j, true
+			}
+		}
+	}
+	return jsImp{}, false
+}
+
+// jsExported returns the definitions (keys) the module file exports as
+// name, following re-exports. seen stops a cycle of them.
+func (r *resolver) jsExported(file, name string, seen map[string]bool) []string {
+	mf := r.files[file]
+	if mf == nil || seen[file+"\x00"+name] {
+		return nil
+	}
+	seen[file+"\x00"+name] = true
+	for _, imp := range mf.Imports {
+		if imp.Alias != name {
+			continue
+		}
+		j := jsRead(imp)
+		switch {
+		case !j.export:
+			continue
+		case j.module == "": // export default foo; export {foo as bar}
+			return r.jsLocal(mf, j.name, seen)
+		case j.name == "*": // export * as ns: a namespace, not a function
+			return nil
+		}
+		return r.jsExported(r.jsModule(file, j.module), j.name, seen)
+	}
+	if ks := r.jsLocal(mf, name, seen); len(ks) > 0 {
+		return ks
+	}
+	for _, imp := range mf.Imports {
+		if imp.Alias != "*" {
+			continue
+		}
+		if j := jsRead(imp); j.export && j.module != "" { // export * from './a'
+			if ks := r.jsExported(r.jsModule(file, j.module), name, seen); len(ks) > 0 {
+				return ks
+			}
+		}
+	}
+	return nil
+}
+
+// jsLocal returns what name is at the top level of module mf: its own
+// definition, or what it imported as name.
+func (r *resolver) jsLocal(mf *File, name string, seen map[string]bool) []string {
+	var out []string
+	for _, k := range r.byName[name] {
+		if d := r.defs[k]; d.Path == mf.Path && d.Type == "" && d.Kind != "test" {
+			out = append(out, k)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	if j, ok := jsBinding(mf, name); ok && j.name != "*" {
+		return r.jsExported(r.jsModule(mf.Path, j.module), j.name, seen)
+	}
+	return nil
+}
+
+// jsImported resolves the call of a name that j binds in f: what the
+// module exports as the name imported. A namespace called is the
+// module's default (CommonJS module.exports = function).
+func (r *resolver) jsImported(f *File, j jsImp) []target {
+	mod := r.jsModule(f.Path, j.module)
+	if mod == "" {
+		return nil // a package, or a file the workspace does not have
+	}
+	name := j.name
+	if name == "*" {
+		name = "default"
+	}
+	ks := r.jsExported(mod, name, map[string]bool{})
+	if len(ks) == 0 && name == "default" {
+		// module.exports = load; import load from './load'
+		ks = r.jsExported(mod, j.alias, map[string]bool{})
+	}
+	if len(ks) == 0 {
+		// The module is the workspace's, but how it exports the name is
+		// beyond these rules.
+		return r.pick(name, NameOnly, func(d *Def) bool { return family(d.Language) == "javascript" && d.Type == "" && callable(d) })
+	}
+	return asTargets(ks, Imported)
+}
+
+func asTargets(keys []string, conf string) []target {
+	out := make([]target, len(keys))
+	for i, k := range keys {
+		out[i] = target{k, conf}
+	}
+	return out
+}
+
+// jsTargets resolves a JavaScript or TypeScript call: a name of the file,
+// then an imported one, then by name; this.m() within the class; ns.f()
+// through a namespace import; Store.create() on an imported class; any
+// other obj.m() by name.
+func (r *resolver) jsTargets(f *File, in *Def, c Call) []target {
+	js := func(d *Def) bool { return family(d.Language) == "javascript" }
+	if c.Qualifier == "" {
+		if ts := r.pick(c.Name, Exact, func(d *Def) bool { return d.Path == f.Path && d.Type == "" && callable(d) }); len(ts) > 0 {
+			return ts
+		}
+		if j, ok := jsBinding(f, c.Name); ok {
+			return r.jsImported(f, j)
+		}
+		return r.pick(c.Name, NameOnly, func(d *Def) bool { return js(d) && d.Type == "" && callable(d) })
+	}
+	if c.Qualifier == "this" && in != nil && in.Type != "" {
+		if ts := r.pick(c.Name, Exact, func(d *Def) bool { return d.Path == f.Path && d.Type == in.Type }); len(ts) > 0 {
+			return ts
+		}
+	}
+	// A class of this file, or one imported: Store.create().
+	classes := r.pick(c.Qualifier, Exact, func(d *Def) bool { return d.Path == f.Path && d.Kind == "class" })
+	if j, ok := jsBinding(f, c.Qualifier); ok && len(classes) == 0 {
+		mod := r.jsModule(f.Path, j.module)
+		if mod == "" {
+			return nil // a package: React.createElement()
+		}
+		if j.name == "*" || j.name == "default" { // ns.f()
+			if ks := r.jsExported(mod, c.Name, map[string]bool{}); len(ks) > 0 {
+				return asTargets(ks, Imported)
+			}
+		}
+		if j.name != "*" {
+			classes = asTargets(r.jsExported(mod, j.name, map[string]bool{}), Imported)
+		}
+	}
+	for _, cls := range classes {
+		d := r.defs[cls.key]
+		if d.Kind != "class" {
+			continue
+		}
+		if ts := r.pick(c.Name, cls.confidence, func(m *Def) bool { return m.Path == d.Path && m.Type == d.Name }); len(ts) > 0 {
+			return ts
+		}
+	}
+	return r.pick(c.Name, NameOnly, func(d *Def) bool { return js(d) && d.Type != "" })
+}

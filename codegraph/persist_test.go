@@ -1,0 +1,205 @@
+package codegraph
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"cchub/store"
+	"cchub/workspace"
+)
+
+// persisted opens dir as a workspace with its store and a fresh index of it.
+func persisted(t *testing.T, dir string) *Index {
+	t.Helper()
+	root, err := workspace.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	db, err := store.Open(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	cache := workspace.NewParseCache(0)
+	t.Cleanup(cache.Close)
+	x := NewIndex(root, cache)
+	x.Persist(db)
+	return x
+}
+
+func write(t *testing.T, dir, rel, text string) {
+	t.Helper()
+	p := filepath.Join(dir, rel)
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Old enough that its mtime is trusted (see racyWindow).
+	old := time.Now().Add(-time.Minute)
+	os.Chtimes(p, old, old)
+}
+
+func update(t *testing.T, x *Index) Stats {
+	t.Helper()
+	st, err := x.Update(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// A second process reads nothing that did not change; one changed file is
+// read alone; a file touched but not changed is read, not parsed; a
+// removed file is forgotten; and the graph a new process loads from the
+// store answers as the one that read the files.
+func TestIndexPersistsAndRereadsOnlyChanges(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "go.mod", "module example.com/m\n")
+	write(t, dir, "a/a.go", "package a\n\nfunc A() { B() }\n\nfunc B() {}\n")
+	write(t, dir, "b/b.go", "package b\n\nimport \"example.com/m/a\"\n\nfunc C() { a.A() }\n")
+	write(t, dir, "p/m.py", "def f():\n    g()\n\ndef g():\n    pass\n")
+
+	x1 := persisted(t, dir)
+	if st := update(t, x1); st.Files != 4 || st.Read != 4 || st.Parsed != 4 {
+		t.Fatalf("first index: %+v", st)
+	}
+	_, want, err := x1.Callers("A")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	x2 := persisted(t, dir)
+	st := update(t, x2)
+	if st.Files != 4 || st.Read != 0 || st.Parsed != 0 || st.Defs != 5 || st.Calls != 3 {
+		t.Fatalf("second process, nothing changed: %+v, want 4 files (go.mod too), none read, 5 defs, 3 calls", st)
+	}
+	_, got, err := x2.Callers("A")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(edges(got), edges(want)) || len(got) != 1 {
+		t.Fatalf("callers of A from the store: %v, want %v", edges(got), edges(want))
+	}
+
+	write(t, dir, "a/a.go", "package a\n\nfunc A() { B(); B() }\n\nfunc B() {}\n")
+	os.Chtimes(filepath.Join(dir, "p/m.py"), time.Now().Add(-30*time.Second), time.Now().Add(-30*time.Second))
+	x3 := persisted(t, dir)
+	if st := update(t, x3); st.Read != 2 || st.Parsed != 1 {
+		t.Fatalf("one file changed, one touched: %+v, want 2 read, 1 parsed", st)
+	}
+	if _, es, _ := x3.Callees("A"); len(es) != 2 {
+		t.Fatalf("callees of the changed A: %v", edges(es))
+	}
+	os.Remove(filepath.Join(dir, "b/b.go"))
+	if st := update(t, x3); st.Removed != 1 || st.Files != 3 {
+		t.Fatalf("after removing b.go: %+v", st)
+	}
+	x4 := persisted(t, dir)
+	if st := update(t, x4); st.Read != 0 || st.Files != 3 {
+		t.Fatalf("the removal was saved: %+v", st)
+	}
+	if _, es, _ := x4.Callers("A"); len(es) != 0 {
+		t.Fatalf("callers of A after its caller's file went: %v", edges(es))
+	}
+}
+
+// A file modified within racyWindow of its indexing may change again in
+// the same clock tick: its mtime is not trusted, so an edit that keeps
+// size and mtime is still seen.
+func TestRacyEditIsSeen(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.go")
+	os.WriteFile(p, []byte("package a\n\nfunc A() {}\n"), 0o644)
+	fi, _ := os.Stat(p)
+	x := persisted(t, dir)
+	update(t, x)
+	os.WriteFile(p, []byte("package a\n\nfunc Z() {}\n"), 0o644)
+	os.Chtimes(p, fi.ModTime(), fi.ModTime())
+	update(t, x)
+	if ds, _ := x.Symbols("Z"); len(ds) != 1 {
+		t.Fatalf("the racy edit was missed: Z = %v", ds)
+	}
+}
+
+// A store written by another encoding is read again, not trusted; a
+// corrupt row is an error that says what to do.
+func TestOtherFormatIsReadAgainAndCorruptDataIsAnError(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	write(t, dir, "a.go", "package a\n\nfunc A() {}\n")
+	x := persisted(t, dir)
+	update(t, x)
+	root, _ := workspace.Open(dir)
+	defer root.Close()
+	db, err := store.Open(ctx, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st, _ := db.GraphStamps(ctx)
+	s := st["a.go"]
+	s.Format = Format + 1
+	db.SaveGraph(ctx, []store.GraphFile{{Path: "a.go", GraphStamp: s, Data: []byte("junk")}}, nil)
+	if got := update(t, persisted(t, dir)); got.Parsed != 1 {
+		t.Fatalf("another format: %+v, want it parsed again", got)
+	}
+	s.Format = Format
+	db.SaveGraph(ctx, []store.GraphFile{{Path: "a.go", GraphStamp: s, Data: []byte{200, 200, 200}}}, nil)
+	y := persisted(t, dir)
+	update(t, y)
+	if _, err := y.Symbols("A"); err == nil || !strings.Contains(err.Error(), "cchub index") {
+		t.Fatalf("corrupt data: err = %v, want an error saying to index again", err)
+	}
+}
+
+// encode and decode are inverses on real extracted files.
+func TestCodecRoundTrip(t *testing.T) {
+	x := index(t, map[string]string{
+		"a/a.go": "package a\n\nimport (\n\tb \"example.com/m/b\"\n)\n\ntype T struct{}\n\nfunc (t *T) M() { b.F(); t.M() }\n\nfunc init() {}\nfunc init() { go func() { X() }() }\n",
+		"p/m.py": "from .q import r as s\nimport os\n\nclass C:\n    def test_m(self):\n        self.n(); s()\n",
+	})
+	for rel, f := range x.files {
+		g, err := decode(rel, encode(f), map[string]string{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.hash = f.hash
+		if !reflect.DeepEqual(f, g) {
+			t.Errorf("%s: round trip\n got %+v\nwant %+v", rel, g, f)
+		}
+	}
+	// Every field is encoded (Def's key and dir are made by resolve): a
+	// field added to these types must be added to the codec too (and
+	// extractVersion bumped).
+	for typ, n := range map[reflect.Type]int{reflect.TypeOf(Def{}): 11, reflect.TypeOf(Call{}): 5, reflect.TypeOf(Import{}): 2, reflect.TypeOf(File{}): 6} {
+		if typ.NumField() != n {
+			t.Errorf("%s has %d fields, the codec knows %d: update encode/decode", typ, typ.NumField(), n)
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add(encode(&File{Language: "go", Defs: []Def{{Name: "A", Kind: "func", Start: 1, End: 3}}, Calls: []Call{{Name: "B", Line: 2, Col: 3, In: 0}}, Imports: []Import{{"x", "y"}}}))
+	f.Add([]byte{})
+	f.Add([]byte{1, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		g, err := decode("f.go", b, nil)
+		if err != nil {
+			return
+		}
+		for _, c := range g.Calls {
+			if c.In < -1 || c.In >= len(g.Defs) {
+				t.Fatalf("call in def %d of %d", c.In, len(g.Defs))
+			}
+		}
+		if h, err := decode("f.go", encode(g), nil); err != nil || !reflect.DeepEqual(g, h) {
+			t.Fatalf("re-encoding what decoded: %v", err)
+		}
+	})
+}
