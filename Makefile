@@ -11,6 +11,7 @@ BIN       := $(TOOLS)/bin
 # hub/testdata/mcp-client/package-lock.json.
 RIPGREP_VERSION := 13.0.0-4+b2
 HYPERFINE_VERSION := 1.15.0-2
+CTAGS_VERSION := 5.9.20210829.0-1
 
 # The independent MCP client (the official TypeScript SDK) that the tests,
 # besides the Go SDK's own client, drive `cchub mcp` with over stdio.
@@ -80,18 +81,22 @@ $(BIN)/rg:
 	bash scripts/fetch-deb.sh $(TOOLS) ripgrep=$(RIPGREP_VERSION) rg
 $(BIN)/hyperfine:
 	bash scripts/fetch-deb.sh $(TOOLS) hyperfine=$(HYPERFINE_VERSION) hyperfine
+$(BIN)/ctags:
+	bash scripts/fetch-deb.sh $(TOOLS) universal-ctags=$(CTAGS_VERSION) ctags-universal
+	ln -sf ctags-universal $(BIN)/ctags
 
 # The structural-search peer, pinned.
 $(TOOLS)/npm/node_modules/.bin/ast-grep:
 	mkdir -p $(TOOLS)/npm
 	cd $(TOOLS)/npm && npm install --no-audit --no-fund --silent @ast-grep/cli@0.51.1
 
-tools-bench: $(BIN)/rg $(BIN)/hyperfine $(TOOLS)/npm/node_modules/.bin/ast-grep
+tools-bench: $(BIN)/rg $(BIN)/hyperfine $(BIN)/ctags $(TOOLS)/npm/node_modules/.bin/ast-grep
 
 bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./locate/ ./outline/ ./textedit/ ./structsearch/
 	$(GO) test -run '^$$' -bench EditDiagnostics -benchtime 20x ./lspmux/
 	$(GO) test -run '^$$' -bench 'Dlv|TTL' -benchtime 10x ./dapsession/
+	$(GO) test -run '^$$' -bench Graph -benchtime 1x -timeout 30m ./codegraph/
 	bash bench/grep-vs-rg.sh
 	bash bench/search-vs-astgrep.sh
 	bash bench/context-bytes.sh

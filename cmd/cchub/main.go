@@ -80,7 +80,7 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(
 		mcpCmd(g), demoCmd(g),
 		globCmd(g), grepCmd(g), readCmd(g), outlineCmd(g), symbolCmd(g),
-		editCmd(g), searchCmd(g), diagCmd(g), indexCmd(g), graphCmd(g),
+		editCmd(g), searchCmd(g), diagCmd(g), indexCmd(g), graphCmd(g), blastCmd(g),
 	)
 	return root
 }
@@ -375,14 +375,19 @@ func indexCmd(g *globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "index",
 		Short: "build the code graph of the workspace (definitions, calls, imports) and say what it holds",
-		Args:  cobra.NoArgs,
+		Long: "Index the workspace's code graph into .cchub/: only files changed since the last index are read again.\n" +
+			"On a terminal, a progress bar shows the files read; nothing is drawn when stderr is not a terminal.",
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			return withHub(g, func(h *hub.Hub) error {
-				st, err := h.Index(c.Context())
+				bar := newProgress(c.ErrOrStderr(), "indexing")
+				st, err := h.Index(c.Context(), bar.Set)
+				bar.Finish()
 				if err != nil {
 					return err
 				}
-				_, err = fmt.Fprintf(c.OutOrStdout(), "indexed %d files (%d read): %d definitions, %d calls\n", st.Files, st.Read, st.Defs, st.Calls)
+				_, err = fmt.Fprintf(c.OutOrStdout(), "indexed %d files (%d read, %d parsed, %d removed): %d definitions, %d calls\n",
+					st.Files, st.Read, st.Parsed, st.Removed, st.Defs, st.Calls)
 				return err
 			})
 		},

@@ -1,0 +1,111 @@
+package blast
+
+import (
+	"context"
+	"fmt"
+
+	"cchub/codegraph"
+	"cchub/workspace"
+)
+
+// DefaultDepth is how many calls away the radius goes unless told.
+const DefaultDepth = 3
+
+// Options says what to compare and how far to look.
+type Options struct {
+	// Base is the revision the change is measured from: a branch, tag or
+	// commit (origin/main, say).
+	Base string
+	// Head is the revision with the change; "" is the working tree.
+	// Given, head is read from git and nothing is checked out.
+	Head string
+	// MergeBase measures from the merge base of Base and Head (HEAD when
+	// Head is ""): what a branch adds, whatever Base did since.
+	MergeBase bool
+	// MaxDepth is how many calls away to look (0: DefaultDepth).
+	MaxDepth int
+	// MinConfidence leaves out edges less sure than this: "exact",
+	// "import" or "name-only" ("": every edge).
+	MinConfidence string
+	// Graph is the working tree's code graph (the hub's, kept in the
+	// store); nil makes one in memory. Unused when Head is given.
+	Graph *codegraph.Index
+}
+
+// Run measures the blast radius of the diff from o.Base to o.Head in the
+// workspace at root, which must be in a git work tree. Git runs in root,
+// so paths are relative to it and files outside it are not compared.
+// cache parses the files read from git and (with no o.Head) the working
+// tree's.
+func Run(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, o Options) (*Report, error) {
+	switch o.MinConfidence {
+	case "", codegraph.Exact, codegraph.Imported, codegraph.NameOnly:
+	default:
+		return nil, fmt.Errorf("blast: min confidence %q is none of exact, import, name-only", o.MinConfidence)
+	}
+	if o.MaxDepth < 0 {
+		return nil, fmt.Errorf("blast: max depth %d: give 1 or more (0 means %d)", o.MaxDepth, DefaultDepth)
+	}
+	depth := o.MaxDepth
+	if depth == 0 {
+		depth = DefaultDepth
+	}
+	git, err := newGit(root.Dir())
+	if err != nil {
+		return nil, err
+	}
+	prefix, err := git.prefix(ctx)
+	if err != nil {
+		return nil, err
+	}
+	base := Revision{Ref: o.Base}
+	if base.Commit, err = git.commit(ctx, "--base", o.Base); err != nil {
+		return nil, err
+	}
+	head := Revision{Ref: o.Head, WorkingTree: o.Head == ""}
+	if o.Head != "" {
+		if head.Commit, err = git.commit(ctx, "--head", o.Head); err != nil {
+			return nil, err
+		}
+	}
+	from := base.Commit
+	if o.MergeBase {
+		tip := head.Commit
+		if tip == "" {
+			if tip, err = git.commit(ctx, "HEAD", "HEAD"); err != nil {
+				return nil, err
+			}
+		}
+		if from, err = git.mergeBase(ctx, base.Commit, tip); err != nil {
+			return nil, err
+		}
+	}
+
+	raw, err := git.diff(ctx, from, head.Commit)
+	if err != nil {
+		return nil, fmt.Errorf("blast: %w", err)
+	}
+	diffs, err := ParseDiff(raw)
+	if err != nil {
+		return nil, fmt.Errorf("blast: read git diff: %w", err)
+	}
+	old, err := baseFiles(ctx, git, cache, from, prefix, diffs)
+	if err != nil {
+		return nil, err
+	}
+	var now files
+	if head.WorkingTree {
+		now, err = workingTreeFiles(ctx, root, cache, o.Graph)
+	} else {
+		now, err = revisionFiles(ctx, git, cache, head.Commit)
+	}
+	if err != nil {
+		return nil, err
+	}
+	cs := changes(diffs, old, now)
+	r := blastRadius(now, cs, depth, o.MinConfidence)
+	if from != base.Commit {
+		r.notes = append([]string{fmt.Sprintf("measured from the merge base %s of %s and head", short(from), o.Base)}, r.notes...)
+	}
+	return newReport(base, head, depth, o.MinConfidence, cs, r), nil
+}

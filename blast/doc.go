@@ -1,0 +1,27 @@
+// Package blast measures what a change does to the code around it, for
+// CI and for review: the definitions a git diff changed (modified, added,
+// removed, moved), then the definitions that call them, by distance,
+// their files and the tests among them (cchub blast).
+//
+// The diff is git's own (git diff --unified=0 --find-renames), parsed
+// here: ParseDiff reads untrusted bytes and is fuzzed. A changed line
+// belongs to the innermost function or method holding it, or to a type
+// when no function holds it. The base side is read from git (only the
+// files the diff changed); the head side is the working tree's code graph
+// or, given a revision, every file of it read from git without a checkout.
+// A removed definition's blast is its callers in head that still call its
+// name: they will break. Lines that only moved with a renamed file change
+// nothing.
+//
+// Invariants: git runs as a child process in its own group, with the
+// caller's context, in the workspace root (paths are relative to it, files
+// outside it are not compared); every option that shapes its output is
+// given, so the user's git configuration cannot change what is parsed.
+// Paths in reports are relative to the root, lines 1-based and inclusive.
+// The JSON (Report) and SARIF forms are complete; the text forms cut each
+// list at a limit and say how many more there are.
+//
+// What it does not do: resolve calls (that is codegraph's, with its
+// confidence classes and its blind spot for types), look at untracked
+// files (git diff does not show them), or say whether a change is right.
+package blast

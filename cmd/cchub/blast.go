@@ -1,0 +1,116 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"cchub/blast"
+	"cchub/hub"
+)
+
+func blastCmd(g *globals) *cobra.Command {
+	var o blast.Options
+	var format string
+	var failAbove, limit int
+	c := &cobra.Command{
+		Use:   "blast --base REF [--head REF]",
+		Short: "what a diff changes and what calls it: changed definitions, their callers by distance, files, tests (for CI)",
+		Long: `Compare two revisions (or a revision and the working tree) and report the
+definitions the diff changed (modified, added, removed, moved) and the
+definitions that call them, up to --max-depth calls away, with their files and
+the tests among them. A removed definition's callers are the calls that still
+name it: they will break. --head reads the head revision from git, so nothing
+needs to be checked out.
+
+Formats: text (for a person; lists cut at --limit), json (complete, schema
+version 1), github (workflow annotations on the changed definitions that reach
+the most, at most 10, and the full lists appended to $GITHUB_STEP_SUMMARY as
+Markdown when it is set), sarif (SARIF 2.1.0, complete).
+
+Exit codes: 0 done; 1 more definitions reached than --fail-above; 2 bad input
+or a failure (not a git work tree, an unknown revision), with the reason on
+stderr.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if g.asJSON {
+				if c.Flags().Changed("format") && format != "json" {
+					return badInput(fmt.Errorf("--json and --format %s disagree; give one", format))
+				}
+				format = "json"
+			}
+			switch format {
+			case "text", "json", "github", "sarif":
+			default:
+				return badInput(fmt.Errorf("--format %q: one of text, json, github, sarif", format))
+			}
+			return withHub(g, func(h *hub.Hub) error {
+				if o.Head == "" {
+					x, err := h.CodeGraph(c.Context())
+					if err != nil {
+						return err
+					}
+					o.Graph = x
+				}
+				r, err := blast.Run(c.Context(), h.Root, h.Parses, o)
+				if err != nil {
+					return badInput(err)
+				}
+				if err := writeBlast(c.OutOrStdout(), r, format, limit); err != nil {
+					return err
+				}
+				if failAbove >= 0 && len(r.Reached) > failAbove {
+					msg := fmt.Sprintf("%d definition(s) reached, more than --fail-above %d", len(r.Reached), failAbove)
+					if format == "github" {
+						fmt.Fprintf(c.OutOrStdout(), "::error title=cchub blast::%s\n", msg)
+					}
+					return &exitError{code: 1, err: fmt.Errorf("blast: %s", msg)}
+				}
+				return nil
+			})
+		},
+	}
+	c.Flags().StringVar(&o.Base, "base", "", "the revision the change is measured from (e.g. origin/main)")
+	c.Flags().StringVar(&o.Head, "head", "", "the revision with the change, read from git without a checkout (default: the working tree)")
+	c.Flags().BoolVar(&o.MergeBase, "merge-base", false, "measure from the merge base of --base and the head: only what the branch adds")
+	c.Flags().IntVar(&o.MaxDepth, "max-depth", blast.DefaultDepth, "how many calls away to look")
+	c.Flags().StringVar(&o.MinConfidence, "min-confidence", "", "leave out edges less sure than this: exact, import or name-only (default: every edge)")
+	c.Flags().StringVar(&format, "format", "text", "text, json, github or sarif")
+	c.Flags().IntVar(&failAbove, "fail-above", -1, "exit 1 when more than N definitions are reached (default: never)")
+	c.Flags().IntVar(&limit, "limit", blast.DefaultLimit, "text and step summary: most entries of each list (0: all)")
+	c.MarkFlagRequired("base")
+	jsonFlag(c, g)
+	return c
+}
+
+// writeBlast prints a report in a format; the github format also appends
+// its Markdown to the step summary when the workflow has one.
+func writeBlast(w io.Writer, r *blast.Report, format string, limit int) error {
+	switch format {
+	case "json":
+		return r.WriteJSON(w)
+	case "sarif":
+		return r.WriteSARIF(w)
+	case "github":
+		if err := r.WriteGitHub(w); err != nil {
+			return err
+		}
+		if p := os.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
+			f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+			if err != nil {
+				return fmt.Errorf("blast: step summary: %w", err)
+			}
+			_, err = io.WriteString(f, r.StepSummary(limit))
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return fmt.Errorf("blast: step summary: %w", err)
+			}
+		}
+		return nil
+	}
+	return r.WriteText(w, limit)
+}
