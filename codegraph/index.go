@@ -294,15 +294,25 @@ feed:
 // index holds, else what the graph needs of it.
 func (x *Index) readOne(ctx context.Context, c candidate, start time.Time) (store.GraphFile, bool, error) {
 	src, err := x.root.ReadText(c.rel)
+	var f *File
 	if err != nil {
-		x.mu.Lock()
-		if _, ok := x.stamps[c.rel]; ok {
-			delete(x.stamps, c.rel)
-			delete(x.files, c.rel)
-			x.built = nil
+		if errors.Is(err, fs.ErrNotExist) {
+			x.mu.Lock()
+			if _, ok := x.stamps[c.rel]; ok {
+				delete(x.stamps, c.rel)
+				delete(x.files, c.rel)
+				x.built = nil
+			}
+			x.mu.Unlock()
+			return store.GraphFile{}, false, nil // gone since the walk
 		}
-		x.mu.Unlock()
-		return store.GraphFile{}, false, nil // not code the graph can read
+		// Binary, too large, not UTF-8: not code the graph can read. It
+		// is kept as an empty file, so that its stamp spares reading it
+		// again until it changes.
+		f, src, err = &File{Path: c.rel}, nil, nil
+		if l := workspace.LanguageFor(c.rel); l != nil {
+			f.Language = l.Name
+		}
 	}
 	mtime := c.mtime
 	if start.Sub(time.Unix(0, mtime)) < racyWindow {
@@ -313,20 +323,22 @@ func (x *Index) readOne(ctx context.Context, c candidate, start time.Time) (stor
 	old, ok := x.stamps[c.rel]
 	x.mu.Unlock()
 	if ok && old.SHA256 == h && old.Format == Format {
-		old.Size, old.MTime = int64(len(src)), mtime
+		old.Size, old.MTime = c.size, mtime
 		x.mu.Lock()
 		x.stamps[c.rel] = old
 		x.mu.Unlock()
 		return store.GraphFile{Path: c.rel, GraphStamp: old}, true, nil
 	}
-	f, err := Extract(ctx, x.cache, c.rel, src)
+	if f == nil {
+		f, err = Extract(ctx, x.cache, c.rel, src)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return store.GraphFile{}, false, ctx.Err()
 		}
 		return store.GraphFile{}, false, fmt.Errorf("codegraph: %s: %w", c.rel, err)
 	}
-	s := store.GraphStamp{SHA256: h, Size: int64(len(src)), MTime: mtime, Format: Format, Defs: len(f.Defs), Calls: len(f.Calls)}
+	s := store.GraphStamp{SHA256: h, Size: c.size, MTime: mtime, Format: Format, Defs: len(f.Defs), Calls: len(f.Calls)}
 	x.mu.Lock()
 	x.stamps[c.rel] = s
 	x.files[c.rel] = f

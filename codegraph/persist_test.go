@@ -203,3 +203,19 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// A file the graph cannot read as text (binary, say) is remembered as
+// empty: it is not read again until it changes.
+func TestUnreadableFileIsNotReadAgain(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "a.go", "package a\n\nfunc A() {}\n")
+	write(t, dir, "bin.go", "package a\x00\x01\x02 binary")
+	write(t, dir, "bom.py", "\ufeffdef f():\n    pass\n")
+	x := persisted(t, dir)
+	if st := update(t, x); st.Files != 3 || st.Defs != 2 {
+		t.Fatalf("first: %+v, want 3 files (bin.go empty), 2 definitions", st)
+	}
+	if st := update(t, persisted(t, dir)); st.Read != 0 {
+		t.Fatalf("second: %+v, want nothing read (the binary file and the one with a BOM included)", st)
+	}
+}

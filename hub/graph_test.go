@@ -32,6 +32,15 @@ func TestMCPGraph(t *testing.T) {
 	if !strings.Contains(text, "pricing/extra.go:3:30\tDollar [exact]") {
 		t.Errorf("the new caller:\n%s", text)
 	}
+	// An edit made through the hub is in the next answer too.
+	callText(t, cs, "read", map[string]any{"path": "pricing/extra.go"})
+	if text, isErr := callText(t, cs, "edit", map[string]any{"path": "pricing/extra.go", "old_string": "return Cents(100) }", "new_string": "return Cents(100) }\n\nfunc Euro() Money { return Cents(90) }"}); isErr {
+		t.Fatalf("edit: %s", text)
+	}
+	text, _ = callText(t, cs, "graph", map[string]any{"op": "callers", "name": "Cents"})
+	if !strings.Contains(text, "pricing/extra.go:5:28\tEuro [exact]") {
+		t.Errorf("the caller added by an edit:\n%s", text)
+	}
 	if text, isErr := callText(t, cs, "graph", map[string]any{"op": "callers", "name": "NoSuchThing"}); !isErr || !strings.Contains(text, "no definition named") {
 		t.Errorf("an unknown name:\n%s", text)
 	}
