@@ -147,6 +147,14 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 	t.call(ctx, "lsp", map[string]any{"op": "rename", "path": "pricing/pricing.go", "symbol": "Cents", "new_name": "FromCents"})
 	t.call(ctx, "diagnostics", map[string]any{"paths": []string{"pricing/pricing.go", "main.go"}})
 
+	t.section("The code graph: who calls this, and how far a change reaches")
+	// Built on first need and kept in .cchub: the next process reads only
+	// what changed. Each edge says how sure it is.
+	t.call(ctx, "graph", map[string]any{"op": "symbols", "name": "Store.*"})
+	t.call(ctx, "graph", map[string]any{"op": "callers", "name": "Cents"})
+	t.call(ctx, "graph", map[string]any{"op": "callees", "name": "Store.Add"})
+	t.call(ctx, "graph", map[string]any{"op": "blast", "name": "Cents", "depth": 2})
+
 	t.section("Debugging: what holds in a paused frame")
 	// One session per conversation, ended by itself after its time limit.
 	t.call(ctx, "debug", map[string]any{"op": "launch", "breakpoints": []string{"store/store.go:72"}, "ttl_seconds": 120})
