@@ -155,7 +155,18 @@ func (s *Store) Write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		return fmt.Errorf("store: %w", ctx.Err())
 	}
 	defer func() { <-s.writers }()
+	// SQLite answers BUSY at once, without its busy handler, in a few
+	// cases (another connection recovering the WAL index as it opens):
+	// those are tried again until BusyTimeout.
 	tx, err := s.db.BeginTx(ctx, nil)
+	for deadline := time.Now().Add(BusyTimeout); err != nil && isBusy(err) && time.Now().Before(deadline); {
+		select {
+		case <-time.After(20 * time.Millisecond):
+		case <-ctx.Done():
+			return fmt.Errorf("store: %w", ctx.Err())
+		}
+		tx, err = s.db.BeginTx(ctx, nil)
+	}
 	if err != nil {
 		return s.wrap("begin a write", err)
 	}
