@@ -151,7 +151,7 @@ func (r *resolver) withBase(name string) []string {
 	return r.byBase[name]
 }
 
-// goPythonTargets resolves a Go or Python call.
+// goPythonTargets resolves a Python call (and a call of a language without its own resolution).
 func (r *resolver) goPythonTargets(f *File, in *Def, c Call) []target {
 	b := r.built
 	// A name a Python file imported under an alias is the module's own.
@@ -188,20 +188,15 @@ func (r *resolver) goPythonTargets(f *File, in *Def, c Call) []target {
 	sameLang := func(d *Def) bool { return d.Language == f.Language }
 	dir := path.Dir(f.Path)
 	if c.Qualifier == "" {
-		// Same file, then same Go package (directory).
+		// Same file first.
 		if ts := pick(Exact, func(d *Def) bool { return d.Path == f.Path && d.Type == "" && callable(d) }); len(ts) > 0 {
 			return ts
-		}
-		if f.Language == "go" {
-			if ts := pick(Exact, func(d *Def) bool { return d.Language == "go" && path.Dir(d.Path) == dir && d.Type == "" && callable(d) }); len(ts) > 0 {
-				return ts
-			}
 		}
 		return pick(NameOnly, func(d *Def) bool { return sameLang(d) && d.Type == "" && callable(d) })
 	}
 	// self.method / receiver.method within the enclosing type.
-	if in != nil && in.Type != "" && (c.Qualifier == "self" || c.Qualifier == "this" || isReceiver(in, c.Qualifier, f)) {
-		if ts := pick(Exact, func(d *Def) bool { return d.Type == in.Type && d.Language == f.Language && path.Dir(d.Path) == dir }); len(ts) > 0 {
+	if in != nil && in.Type != "" && (c.Qualifier == "self" || c.Qualifier == "this") {
+		if ts := pick(Exact, func(d *Def) bool { return d.Type == in.Type && d.Language == f.Language && d.dir == dir }); len(ts) > 0 {
 			return ts
 		}
 	}
@@ -210,24 +205,13 @@ func (r *resolver) goPythonTargets(f *File, in *Def, c Call) []target {
 		if imp.Alias != c.Qualifier {
 			continue
 		}
-		if f.Language == "go" {
-			if ts := pick(Imported, func(d *Def) bool {
-				return d.Language == "go" && d.Type == "" && strings.HasSuffix(imp.Target, "/"+path.Dir(d.Path))
-			}); len(ts) > 0 {
-				return ts
-			}
-		} else if ts := pick(Imported, func(d *Def) bool { return d.Type == "" && moduleOf(d.Path) == strings.TrimLeft(imp.Target, ".") }); len(ts) > 0 {
+		if ts := pick(Imported, func(d *Def) bool { return d.Type == "" && moduleOf(d.Path) == strings.TrimLeft(imp.Target, ".") }); len(ts) > 0 {
 			return ts
 		}
 		return nil // an import from outside the workspace
 	}
 	// value.Method: every method of the name.
 	return pick(NameOnly, func(d *Def) bool { return sameLang(d) && d.Type != "" })
-}
-
-// isReceiver says whether q is the receiver variable of the Go method in.
-func isReceiver(in *Def, q string, f *File) bool {
-	return in.Language == "go" && in.recv != "" && q == in.recv
 }
 
 // moduleOf is a Python file's module path relative to the root

@@ -152,12 +152,7 @@ func writeBlast(b *strings.Builder, starts []codegraph.Def, reached []codegraph.
 	}
 }
 
-// CodeGraph is the workspace's code graph brought up to date: for
-// commands that ask more of it than Graph's text (cchub blast).
-func (h *Hub) CodeGraph(ctx context.Context) (*codegraph.Index, error) {
-	x := h.codeGraph(ctx)
-	if _, err := x.Update(ctx); err != nil {
-		return nil, err
-	}
-	return x, nil
-}
+// CodeGraph is the workspace's code graph, kept in its store, for
+// commands that ask more of it than Graph's text (cchub blast, which
+// brings it up to date itself).
+func (h *Hub) CodeGraph(ctx context.Context) *codegraph.Index { return h.codeGraph(ctx) }

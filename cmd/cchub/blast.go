@@ -48,11 +48,7 @@ stderr.`,
 			}
 			return withHub(g, func(h *hub.Hub) error {
 				if o.Head == "" {
-					x, err := h.CodeGraph(c.Context())
-					if err != nil {
-						return err
-					}
-					o.Graph = x
+					o.Graph = h.CodeGraph(c.Context())
 				}
 				r, err := blast.Run(c.Context(), h.Root, h.Parses, o)
 				if err != nil {
