@@ -56,7 +56,7 @@ type Index struct {
 // built is the resolved graph of the files at one moment.
 type built struct {
 	defs   map[string]*Def      // by key
-	byName map[string][]string  // name → def keys
+	byName map[string][]*Def    // name → its definitions
 	calls  map[string][]site    // caller key → its calls, resolved
 	edges  map[[2]string]string // caller key, callee key → the surest confidence
 	once   sync.Once

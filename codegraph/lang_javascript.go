@@ -227,9 +227,9 @@ func (r *resolver) jsExported(file, name string, seen map[string]bool) []string 
 // definition, or what it imported as name.
 func (r *resolver) jsLocal(mf *File, name string, seen map[string]bool) []string {
 	var out []string
-	for _, k := range r.byName[name] {
-		if d := r.defs[k]; d.Path == mf.Path && d.Type == "" && d.Kind != "test" {
-			out = append(out, k)
+	for _, d := range r.byName[name] {
+		if d.Path == mf.Path && d.Type == "" && d.Kind != "test" {
+			out = append(out, d.key)
 		}
 	}
 	if len(out) > 0 {

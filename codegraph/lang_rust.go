@@ -253,9 +253,9 @@ func rustUse(f *File, alias string) *Import {
 func (r *resolver) rustFns(modKey, name string, hops int) []string {
 	ix := r.rustIdx()
 	var out []string
-	for _, k := range r.byName[name] {
-		if d := r.defs[k]; d.Language == "rust" && d.Type == "" && callable(d) && ix.keyOf[d.Path] == modKey {
-			out = append(out, k)
+	for _, d := range r.byName[name] {
+		if d.Language == "rust" && d.Type == "" && callable(d) && ix.keyOf[d.Path] == modKey {
+			out = append(out, d.key)
 		}
 	}
 	if len(out) > 0 || hops >= maxRustHops {

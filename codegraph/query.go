@@ -79,8 +79,8 @@ func (b *built) find(name string) (string, error) {
 		short = name[i+1:]
 	}
 	var keys []string
-	for _, k := range b.byName[short] {
-		d := b.defs[k]
+	for _, d := range b.byName[short] {
+		k := d.key
 		if (name == short || d.Qual() == name) && (file == "" || d.Path == file) && (line == 0 || d.Start <= line && line <= d.End) {
 			keys = append(keys, k)
 		}

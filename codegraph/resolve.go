@@ -15,7 +15,7 @@ const maxNameOnly = 8
 
 // resolve turns the files' calls into edges.
 func resolve(files map[string]*File) *built {
-	b := &built{defs: map[string]*Def{}, byName: map[string][]string{}, calls: map[string][]site{}, callIn: map[string][]incoming{}, crowded: map[string]int{},
+	b := &built{defs: map[string]*Def{}, byName: map[string][]*Def{}, calls: map[string][]site{}, callIn: map[string][]incoming{}, crowded: map[string]int{},
 		g: graph.New(graph.StringHash, graph.Directed())}
 	r := &resolver{built: b, files: files}
 	paths := make([]string, 0, len(files))
@@ -42,7 +42,7 @@ func resolve(files map[string]*File) *built {
 				d.key += "#" + strconv.Itoa(n)
 			}
 			b.defs[d.key] = d
-			b.byName[d.Name] = append(b.byName[d.Name], d.key)
+			b.byName[d.Name] = append(b.byName[d.Name], d)
 		}
 	}
 	edges := map[[2]string]string{} // caller, callee → the surest confidence
@@ -55,9 +55,13 @@ func resolve(files map[string]*File) *built {
 				in = &f.Defs[c.In]
 				caller = in.key
 			}
+			r.crowd = 0
 			ts := r.targets(f, in, c)
 			crowd := 0
-			if len(ts) > maxNameOnly && ts[0].confidence == NameOnly {
+			if r.crowd > 0 {
+				crowd = r.crowd
+				b.crowded[c.Name]++
+			} else if len(ts) > maxNameOnly && ts[0].confidence == NameOnly {
 				// value.Error() reaches hundreds of methods by name: an
 				// edge to each would make every one of them a caller of
 				// everything. The call is kept, unlinked, with the count.
@@ -95,6 +99,11 @@ type resolver struct {
 	goModules []goModule          // the workspace's go.mod files
 	goDirs    map[string]string   // Go import path → package directory, "" outside
 	goPkgs    map[string]bool     // directories that hold Go files
+	py        *pyIndex            // Python lookups
+
+	// crowd is set by a resolution that found more definitions by name
+	// alone than maxNameOnly, without listing them.
+	crowd int
 }
 
 // targets resolves one call of file f made in def in (nil: top level).
@@ -118,9 +127,9 @@ func (r *resolver) targets(f *File, in *Def, c Call) []target {
 // of confidence conf.
 func (r *resolver) pick(name, conf string, keep func(d *Def) bool) []target {
 	var out []target
-	for _, k := range r.byName[name] {
-		if keep(r.defs[k]) {
-			out = append(out, target{k, conf})
+	for _, d := range r.byName[name] {
+		if keep(d) {
+			out = append(out, target{d.key, conf})
 		}
 	}
 	return out
@@ -153,51 +162,43 @@ func (r *resolver) withBase(name string) []string {
 
 // goPythonTargets resolves a Python call (and a call of a language without its own resolution).
 func (r *resolver) goPythonTargets(f *File, in *Def, c Call) []target {
-	b := r.built
 	// A name a Python file imported under an alias is the module's own.
 	if c.Qualifier == "" {
 		for _, imp := range f.Imports {
 			if imp.Alias == c.Name && strings.Contains(imp.Target, ".") {
 				dot := strings.LastIndexByte(imp.Target, '.')
 				mod, real := imp.Target[:dot], imp.Target[dot+1:]
-				var out []target
-				for _, k := range b.byName[real] {
-					if d := b.defs[k]; d.Type == "" && moduleOf(d.Path) == strings.TrimLeft(mod, ".") {
-						out = append(out, target{k, Imported})
-					}
-				}
-				if len(out) > 0 {
-					return out
+				if ts := r.inModule(strings.TrimLeft(mod, "."), real); len(ts) > 0 {
+					return ts
 				}
 			}
 		}
 	}
-	cands := b.byName[c.Name]
-	if len(cands) == 0 {
+	if len(r.byName[c.Name]) == 0 {
 		return nil
 	}
-	pick := func(conf string, keep func(d *Def) bool) []target {
-		var out []target
-		for _, k := range cands {
-			if keep(b.defs[k]) {
-				out = append(out, target{k, conf})
-			}
-		}
-		return out
-	}
-	sameLang := func(d *Def) bool { return d.Language == f.Language }
-	dir := path.Dir(f.Path)
+	py := r.pyIndex()
 	if c.Qualifier == "" {
 		// Same file first.
-		if ts := pick(Exact, func(d *Def) bool { return d.Path == f.Path && d.Type == "" && callable(d) }); len(ts) > 0 {
-			return ts
+		var out []target
+		for _, d := range py.byFile[f.Path+"\x00"+c.Name] {
+			out = append(out, target{d.key, Exact})
 		}
-		return pick(NameOnly, func(d *Def) bool { return sameLang(d) && d.Type == "" && callable(d) })
+		if len(out) > 0 {
+			return out
+		}
+		return r.byNameOnly(py.funcs, f.Language, c.Name)
 	}
 	// self.method / receiver.method within the enclosing type.
 	if in != nil && in.Type != "" && (c.Qualifier == "self" || c.Qualifier == "this") {
-		if ts := pick(Exact, func(d *Def) bool { return d.Type == in.Type && d.Language == f.Language && d.dir == dir }); len(ts) > 0 {
-			return ts
+		var out []target
+		for _, d := range py.members[path.Dir(f.Path)+"\x00"+in.Type+"\x00"+c.Name] {
+			if d.Language == f.Language {
+				out = append(out, target{d.key, Exact})
+			}
+		}
+		if len(out) > 0 {
+			return out
 		}
 	}
 	// pkg.Func or module.func through an import.
@@ -205,13 +206,74 @@ func (r *resolver) goPythonTargets(f *File, in *Def, c Call) []target {
 		if imp.Alias != c.Qualifier {
 			continue
 		}
-		if ts := pick(Imported, func(d *Def) bool { return d.Type == "" && moduleOf(d.Path) == strings.TrimLeft(imp.Target, ".") }); len(ts) > 0 {
-			return ts
-		}
-		return nil // an import from outside the workspace
+		return r.inModule(strings.TrimLeft(imp.Target, "."), c.Name) // nil: an import from outside the workspace
 	}
 	// value.Method: every method of the name.
-	return pick(NameOnly, func(d *Def) bool { return sameLang(d) && d.Type != "" })
+	return r.byNameOnly(py.methods, f.Language, c.Name)
+}
+
+// pyIndex is what Python resolution looks up per call, made once: a call
+// named like thousands of definitions (get, __init__) must not scan them
+// all, once per call.
+type pyIndex struct {
+	byFile   map[string][]*Def // "path\x00name": a file's own callable top-level definitions
+	members  map[string][]*Def // "dir\x00Type\x00name": a type's members
+	byModule map[string][]*Def // "module\x00name": a module's top-level definitions
+	funcs    map[string][]*Def // "language\x00name": callable top-level definitions
+	methods  map[string][]*Def // "language\x00name": members of any type
+}
+
+func (r *resolver) pyIndex() *pyIndex {
+	if r.py != nil {
+		return r.py
+	}
+	ix := &pyIndex{byFile: map[string][]*Def{}, members: map[string][]*Def{}, byModule: map[string][]*Def{}, funcs: map[string][]*Def{}, methods: map[string][]*Def{}}
+	mods := map[string]string{}
+	for _, ds := range r.byName {
+		for _, d := range ds {
+			if d.Type != "" {
+				ix.members[d.dir+"\x00"+d.Type+"\x00"+d.Name] = append(ix.members[d.dir+"\x00"+d.Type+"\x00"+d.Name], d)
+				ix.methods[d.Language+"\x00"+d.Name] = append(ix.methods[d.Language+"\x00"+d.Name], d)
+				continue
+			}
+			mod, ok := mods[d.Path]
+			if !ok {
+				mod = moduleOf(d.Path)
+				mods[d.Path] = mod
+			}
+			ix.byModule[mod+"\x00"+d.Name] = append(ix.byModule[mod+"\x00"+d.Name], d)
+			if callable(d) {
+				ix.byFile[d.Path+"\x00"+d.Name] = append(ix.byFile[d.Path+"\x00"+d.Name], d)
+				ix.funcs[d.Language+"\x00"+d.Name] = append(ix.funcs[d.Language+"\x00"+d.Name], d)
+			}
+		}
+	}
+	r.py = ix
+	return ix
+}
+
+// inModule is the top-level definitions named name in Python module mod.
+func (r *resolver) inModule(mod, name string) []target {
+	var out []target
+	for _, d := range r.pyIndex().byModule[mod+"\x00"+name] {
+		out = append(out, target{d.key, Imported})
+	}
+	return out
+}
+
+// byNameOnly links a call by name alone to the definitions of lang in m;
+// too many is a crowd, kept unlinked, without listing them.
+func (r *resolver) byNameOnly(m map[string][]*Def, lang, name string) []target {
+	ds := m[lang+"\x00"+name]
+	if len(ds) > maxNameOnly {
+		r.crowd = len(ds)
+		return nil
+	}
+	out := make([]target, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, target{d.key, NameOnly})
+	}
+	return out
 }
 
 // moduleOf is a Python file's module path relative to the root
