@@ -73,6 +73,41 @@ CREATE TABLE graph_files (
 	data   BLOB NOT NULL
 );
 `},
+	{4, "staged changes", `
+-- Changes staged for review (astedit): a structural rewrite, a rename, a
+-- patch. Each file holds the SHA-256 of what it was when staged (NULL: it
+-- did not exist), its new content (NULL: it is to be deleted) and the diff
+-- a reviewer reads. A change is applied whole or not at all.
+CREATE TABLE staged_changes (
+	id      TEXT PRIMARY KEY,
+	kind    TEXT NOT NULL,
+	title   TEXT NOT NULL,
+	created INTEGER NOT NULL,
+	matches INTEGER NOT NULL,
+	report  TEXT NOT NULL
+);
+CREATE TABLE staged_files (
+	change     TEXT NOT NULL REFERENCES staged_changes(id) ON DELETE CASCADE,
+	path       TEXT NOT NULL,
+	old_sha256 BLOB CHECK (old_sha256 IS NULL OR length(old_sha256) = 32),
+	new_data   BLOB,
+	mode       INTEGER NOT NULL, -- for a new file (0: 0644); a file that exists keeps its own
+	diff       TEXT NOT NULL,
+	added      INTEGER NOT NULL,
+	removed    INTEGER NOT NULL,
+	PRIMARY KEY (change, path)
+) WITHOUT ROWID;
+-- The commit journal: a change being written. state 'writing': temporary
+-- files are being written beside their targets (a crash rolls back: they
+-- are removed); 'renaming': all are written and synced (a crash rolls
+-- forward: the rest are renamed into place). The row goes last.
+CREATE TABLE commit_journal (
+	change  TEXT PRIMARY KEY,
+	state   TEXT NOT NULL CHECK (state IN ('writing', 'renaming')),
+	started INTEGER NOT NULL,
+	plan    TEXT NOT NULL
+);
+`},
 }
 
 // migrate brings the schema up to date. It reads the version inside the

@@ -25,6 +25,10 @@ type Match struct {
 type Capture struct {
 	Name string `json:"name"` // with its $ or $$$
 	Text string `json:"text"`
+	// StartByte and EndByte place Text in the file; both are -1 for a
+	// $$$ that captured nothing.
+	StartByte int `json:"-"`
+	EndByte   int `json:"-"`
 }
 
 // binding is a metavariable's capture while matching: a run of sibling
@@ -304,11 +308,12 @@ func (m *matcher) result(first, last *sitter.Node) Match {
 		if b.multi {
 			name = "$$$" + b.name
 		}
-		text := ""
+		c := Capture{Name: name, StartByte: -1, EndByte: -1}
 		if len(b.nodes) > 0 {
-			text = f.s[b.nodes[0].start:b.nodes[len(b.nodes)-1].end]
+			c.StartByte, c.EndByte = int(b.nodes[0].start), int(b.nodes[len(b.nodes)-1].end)
+			c.Text = f.s[c.StartByte:c.EndByte]
 		}
-		r.Captures = append(r.Captures, Capture{Name: name, Text: text})
+		r.Captures = append(r.Captures, c)
 	}
 	return r
 }
