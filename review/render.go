@@ -1,0 +1,401 @@
+package review
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// File is one file of a staged change.
+type File struct {
+	Path           string // relative to the workspace root
+	Diff           string // unified diff of this file (as produced by udiff.Unified("a/"+path, "b/"+path, old, new)), "" for none
+	Added, Removed int
+	Status         string // "modified", "added", "deleted"
+}
+
+// Change is what is shown.
+type Change struct {
+	ID      string
+	Title   string // e.g. "rewrite `foo($$$A)` → `bar($$$A)`"
+	Matches int    // number of changes (places)
+	Files   []File
+}
+
+// Decision is the human's answer to Prompt.
+type Decision int
+
+const (
+	Keep    Decision = iota // q, Ctrl-C, EOF: the change stays staged, nothing written
+	Apply                   // y
+	Discard                 // n
+)
+
+func (d Decision) String() string {
+	switch d {
+	case Keep:
+		return "keep"
+	case Apply:
+		return "apply"
+	case Discard:
+		return "discard"
+	}
+	return "Decision(" + strconv.Itoa(int(d)) + ")"
+}
+
+// SGR sequences. Every styled piece is closed with sgrReset on its own,
+// so truncating a line never leaves a colour open.
+const (
+	sgrReset   = "\x1b[0m"
+	sgrBold    = "\x1b[1m"
+	sgrDim     = "\x1b[2m"
+	sgrReverse = "\x1b[7m"
+	sgrRed     = "\x1b[31m"
+	sgrGreen   = "\x1b[32m"
+	sgrCyan    = "\x1b[36m"
+)
+
+// tabWidth is the tab stop used when expanding tabs in code, so that
+// widths are known before a line reaches the terminal.
+const tabWidth = 4
+
+// Render writes the change as a unified diff with a file header per file ("── path (+3 −1) ──" style),
+// old/new line numbers in a gutter, and ANSI colours when color is true (red removals, green additions,
+// cyan hunk headers, bold file headers). width > 0 truncates lines longer than width with a "…" marker
+// (never wrapping mid-gutter); width <= 0 means no limit.
+func Render(w io.Writer, c Change, color bool, width int) error {
+	var b strings.Builder
+	for _, r := range changeRows(c, width) {
+		b.WriteString(r.format(color, width))
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// renderLines is Render for the terminal: one string per screen line,
+// without line ends, so that the pager can count and slice them.
+func renderLines(c Change, color bool, width int) []string {
+	rows := changeRows(c, width)
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = r.format(color, width)
+	}
+	return out
+}
+
+// seg is a run of text in one style; row is one output line. Text in a
+// seg is already clean (see clean): printable runes only, one column each.
+type seg struct{ style, text string }
+type row []seg
+
+// format renders r, truncated to width runes (the last one "…") when
+// it is longer. Truncation works on segments, not on the escaped
+// string, so an escape sequence is never cut and never counted.
+func (r row) format(color bool, width int) string {
+	total := 0
+	for _, s := range r {
+		total += utf8.RuneCountInString(s.text)
+	}
+	cut := width > 0 && total > width
+	budget := width - 1 // runes left before the "…"
+	var b strings.Builder
+	for _, s := range r {
+		text, last := s.text, false
+		if cut {
+			if n := utf8.RuneCountInString(text); n >= budget {
+				text, last = firstRunes(text, budget)+"…", true
+			} else {
+				budget -= n
+			}
+		}
+		if color && s.style != "" && text != "" {
+			b.WriteString(s.style)
+			b.WriteString(text)
+			b.WriteString(sgrReset)
+		} else {
+			b.WriteString(text)
+		}
+		if last {
+			break
+		}
+	}
+	return b.String()
+}
+
+func firstRunes(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
+}
+
+func lastRunes(s string, n int) string {
+	k := utf8.RuneCountInString(s)
+	for i := range s {
+		if k <= n {
+			return s[i:]
+		}
+		k--
+	}
+	return ""
+}
+
+// clean makes s safe and measurable on a terminal: tabs become spaces up
+// to the next multiple of tabWidth (counted from the start of s), C0
+// controls and DEL become caret notation (^M for a CR of a CRLF file),
+// C1 controls and invalid UTF-8 become U+FFFD. Without this a file's
+// contents could move the cursor or change colours mid-screen.
+func clean(s string) string {
+	ok := true
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range s {
+		switch {
+		case r == '\t':
+			n := tabWidth - col%tabWidth
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+		case r < 0x20 || r == 0x7f:
+			b.WriteByte('^')
+			b.WriteByte(byte(r) ^ 0x40)
+			col += 2
+		case r >= 0x80 && r < 0xa0:
+			b.WriteRune(utf8.RuneError)
+			col++
+		default:
+			b.WriteRune(r)
+			col++
+		}
+	}
+	return b.String()
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// what says what applying c does, for the summary and the question:
+// "3 changes to 2 files", or "2 files" when the caller did not count.
+func what(c Change, to string) string {
+	files := plural(len(c.Files), "file")
+	if c.Matches <= 0 {
+		return files
+	}
+	return plural(c.Matches, "change") + " " + to + " " + files
+}
+
+func changeRows(c Change, width int) []row {
+	var rows []row
+	if c.Title != "" {
+		rows = append(rows, row{{sgrBold, clean(c.Title)}})
+	}
+	added, removed := 0, 0
+	files := make([][]dline, len(c.Files))
+	for i, f := range c.Files {
+		files[i] = parseDiff(f.Diff)
+		a, r := counts(f, files[i])
+		added += a
+		removed += r
+	}
+	summary := fmt.Sprintf("%s · +%d −%d", what(c, "in"), added, removed)
+	if c.ID != "" {
+		summary = "change " + clean(c.ID) + " · " + summary
+	}
+	rows = append(rows, row{{sgrDim, summary}})
+	if len(c.Files) == 0 {
+		rows = append(rows, row{}, row{{sgrDim, "(no files)"}})
+	}
+	for i, f := range c.Files {
+		rows = append(rows, row{})
+		rows = append(rows, fileRows(f, files[i], width)...)
+	}
+	return rows
+}
+
+// counts is the file's +/− as the caller gave them, or as the diff says
+// when the caller left both at zero (a non-empty diff cannot be +0 −0).
+func counts(f File, lines []dline) (added, removed int) {
+	if f.Added != 0 || f.Removed != 0 {
+		return f.Added, f.Removed
+	}
+	for _, l := range lines {
+		switch l.kind {
+		case kAdd:
+			added++
+		case kDel:
+			removed++
+		}
+	}
+	return added, removed
+}
+
+func fileRows(f File, lines []dline, width int) []row {
+	added, removed := counts(f, lines)
+	stats := fmt.Sprintf("+%d −%d", added, removed)
+	if f.Status != "" && f.Status != "modified" {
+		stats = clean(f.Status) + ", " + stats
+	}
+	path := clean(f.Path)
+	header := "── " + path + " (" + stats + ") ──"
+	if n := utf8.RuneCountInString(header); width > 0 && n > width {
+		// Keep the end of the path: the file name says more than the
+		// first directories, and the counts stay visible.
+		keep := width - (n - utf8.RuneCountInString(path)) - 1
+		if keep > 0 {
+			header = "── …" + lastRunes(path, keep) + " (" + stats + ") ──"
+		}
+	}
+	rows := []row{{{sgrBold, header}}}
+	if len(lines) == 0 {
+		return append(rows, row{{sgrDim, "(no diff)"}})
+	}
+
+	// One gutter width per file: as wide as its largest line number.
+	most := 0
+	for _, l := range lines {
+		most = max(most, l.old, l.new)
+	}
+	w := len(strconv.Itoa(most))
+	num := func(n int) string {
+		if n == 0 {
+			return ""
+		}
+		return strconv.Itoa(n)
+	}
+	blank := strings.Repeat(" ", 2*w+1) + " │ "
+
+	for _, l := range lines {
+		gutter := fmt.Sprintf("%*s %*s │ ", w, num(l.old), w, num(l.new))
+		switch l.kind {
+		case kHunk:
+			rows = append(rows, row{{sgrCyan, clean(l.text)}})
+		case kMeta:
+			rows = append(rows, row{{sgrDim, clean(l.text)}})
+		case kNoNewline:
+			rows = append(rows, row{{sgrDim, blank + clean(l.text)}})
+		case kContext:
+			rows = append(rows, row{{sgrDim, gutter}, {"", " " + clean(l.text)}})
+		case kDel:
+			rows = append(rows, row{{sgrDim, gutter}, {sgrRed, "-" + clean(l.text)}})
+		case kAdd:
+			rows = append(rows, row{{sgrDim, gutter}, {sgrGreen, "+" + clean(l.text)}})
+		}
+	}
+	return rows
+}
+
+type lineKind uint8
+
+const (
+	kMeta      lineKind = iota // a line outside any hunk that is not a header
+	kHunk                      // @@ -a,b +c,d @@
+	kContext                   // " text": both numbers
+	kDel                       // "-text": old number
+	kAdd                       // "+text": new number
+	kNoNewline                 // "\ No newline at end of file"
+)
+
+// dline is one line of a parsed diff; old and new are 1-based line
+// numbers, 0 where the line has none.
+type dline struct {
+	kind     lineKind
+	old, new int
+	text     string // without the one-character prefix, except for kHunk, kMeta, kNoNewline
+}
+
+var hunkHeader = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
+
+// parseDiff numbers the lines of a unified diff of one file. Inside a
+// hunk, the header's counts decide what a line is, so a removed line
+// that reads "-- x" (shown as "--- x") is not mistaken for a file
+// header; outside one, "--- "/"+++ " headers are dropped (the file
+// header replaces them) and anything else unexpected is kept as it is.
+func parseDiff(diff string) []dline {
+	if diff == "" {
+		return nil
+	}
+	var out []dline
+	var oldN, newN, oldLeft, newLeft int
+	for _, s := range strings.Split(strings.TrimSuffix(diff, "\n"), "\n") {
+		if oldLeft > 0 || newLeft > 0 {
+			switch {
+			case s == "" || s[0] == ' ':
+				// "" is a context line whose trailing space an editor
+				// or mailer stripped.
+				text := ""
+				if s != "" {
+					text = s[1:]
+				}
+				out = append(out, dline{kind: kContext, old: oldN, new: newN, text: text})
+				oldN, newN, oldLeft, newLeft = oldN+1, newN+1, oldLeft-1, newLeft-1
+				continue
+			case s[0] == '-' && oldLeft > 0:
+				out = append(out, dline{kind: kDel, old: oldN, text: s[1:]})
+				oldN, oldLeft = oldN+1, oldLeft-1
+				continue
+			case s[0] == '+' && newLeft > 0:
+				out = append(out, dline{kind: kAdd, new: newN, text: s[1:]})
+				newN, newLeft = newN+1, newLeft-1
+				continue
+			case s[0] == '\\':
+				out = append(out, dline{kind: kNoNewline, text: s})
+				continue
+			}
+			// The counts were wrong (or the hunk was cut short):
+			// read this line as if the hunk had ended.
+			oldLeft, newLeft = 0, 0
+		}
+		switch {
+		case strings.HasPrefix(s, `\`):
+			// Follows the last line of a hunk, when the counts are
+			// already spent.
+			out = append(out, dline{kind: kNoNewline, text: s})
+		case strings.HasPrefix(s, "@@"):
+			m := hunkHeader.FindStringSubmatch(s)
+			if m == nil {
+				out = append(out, dline{kind: kMeta, text: s})
+				continue
+			}
+			oldN, oldLeft = atoi(m[1]), 1
+			if m[2] != "" {
+				oldLeft = atoi(m[2])
+			}
+			newN, newLeft = atoi(m[3]), 1
+			if m[4] != "" {
+				newLeft = atoi(m[4])
+			}
+			out = append(out, dline{kind: kHunk, text: s})
+		case strings.HasPrefix(s, "--- "), strings.HasPrefix(s, "+++ "):
+		default:
+			out = append(out, dline{kind: kMeta, text: s})
+		}
+	}
+	return out
+}
+
+func atoi(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0
+	}
+	return n
+}
