@@ -19,9 +19,10 @@ type Hub struct {
 	Root   *workspace.Root
 	Parses *workspace.ParseCache
 
-	files   *textedit.Files
-	runs    runs
-	oneShot bool
+	files    *textedit.Files
+	runs     runs
+	oneShot  bool
+	approval Approval
 
 	lspOnce sync.Once
 	lsp     *lspmux.Mux // made on first need; starts no server itself
@@ -45,6 +46,9 @@ type Options struct {
 	// OneShot says the hub serves a single call (a CLI command): a
 	// structural search then parses each file once and keeps no trees.
 	OneShot bool
+	// Approval says who may accept a staged change through the resolve
+	// tool ("" is ApproveHuman).
+	Approval Approval
 }
 
 // New opens the hub for the workspace rooted at dir, with default options.
@@ -57,7 +61,16 @@ func Open(dir string, o Options) (*Hub, error) {
 		return nil, err
 	}
 	parses := workspace.NewParseCache(o.ParseCacheBytes)
-	return &Hub{Root: root, Parses: parses, files: textedit.NewFiles(root).WithParseCache(parses), oneShot: o.OneShot}, nil
+	if o.Approval == "" {
+		o.Approval = ApproveHuman
+	}
+	h := &Hub{Root: root, Parses: parses, oneShot: o.OneShot, approval: o.Approval}
+	h.files = textedit.NewFiles(root).WithParseCache(parses).WithCommitter(h.commitPatch)
+	if err := h.recoverCommits(context.Background()); err != nil {
+		h.Close()
+		return nil, err
+	}
+	return h, nil
 }
 
 // Close releases what the hub holds: its language servers (stopped and

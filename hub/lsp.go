@@ -8,9 +8,9 @@ import (
 	"sort"
 	"strings"
 
+	"cchub/astedit"
 	"cchub/lspmux"
 	"cchub/outline"
-	"cchub/textedit"
 	"cchub/workspace"
 )
 
@@ -65,7 +65,19 @@ func (h *Hub) LSP(ctx context.Context, q LSPQuery) (*LSPAnswer, error) {
 		}
 		return nil, err
 	}
-	return &LSPAnswer{Answer: *a, Path: rel, Line: line, Col: col, NewName: q.NewName}, nil
+	ans := &LSPAnswer{Answer: *a, Path: rel, Line: line, Col: col, NewName: q.NewName}
+	if q.Op == "rename" && len(a.Diffs) > 0 {
+		// A rename is a wide change: it is staged for review like a
+		// rewrite, never written by the query.
+		c := &astedit.Change{Kind: "rename", Title: fmt.Sprintf("rename at %s:%d:%d to %s", rel, line, col, q.NewName)}
+		for _, d := range a.Diffs {
+			c.Files = append(c.Files, astedit.FileEdit{Path: d.Path, Old: d.OldText, New: []byte(d.NewText)})
+		}
+		if ans.Staged, err = h.stageFiles(ctx, c); err != nil {
+			return nil, err
+		}
+	}
+	return ans, nil
 }
 
 // symbolPosition is the line and column of symbol's name in rel.
@@ -126,6 +138,8 @@ type LSPAnswer struct {
 	Line    int    `json:"line,omitempty"`
 	Col     int    `json:"col,omitempty"`
 	NewName string `json:"new_name,omitempty"`
+	// Staged is a rename's change, staged for review.
+	Staged *StagedOutcome `json:"staged,omitempty"`
 }
 
 // Text lists the answer for a model: places as path:line:col and their
@@ -144,15 +158,14 @@ func (a *LSPAnswer) Text() string {
 		if len(a.Diffs) == 0 {
 			return fmt.Sprintf("renaming at %s to %s changes nothing\n", at, a.NewName)
 		}
+		if a.Staged != nil {
+			return a.Staged.Text()
+		}
 		var diff strings.Builder
 		for _, d := range a.Diffs {
 			diff.WriteString(d.Diff)
 		}
-		if patch, ok := textedit.PatchFromUnifiedDiff(diff.String()); ok {
-			fmt.Fprintf(&b, "rename at %s to %s would change %d file(s); nothing was written. To make the change, send this patch to apply_patch:\n%s", at, a.NewName, len(a.Diffs), patch)
-			return b.String()
-		}
-		fmt.Fprintf(&b, "rename at %s to %s would change %d file(s); nothing was written. The change, to make with edit:\n%s", at, a.NewName, len(a.Diffs), diff.String())
+		fmt.Fprintf(&b, "rename at %s to %s would change %d file(s); nothing was written:\n%s", at, a.NewName, len(a.Diffs), diff.String())
 		return b.String()
 	}
 	if len(a.Locations) == 0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,15 +43,32 @@ func TestMCPLSPAndDiagnostics(t *testing.T) {
 		t.Fatalf("definition:\n%s", text)
 	}
 	text, isErr = callText(t, cs, "lsp", map[string]any{"op": "rename", "path": "pricing/pricing.go", "symbol": "Cents", "new_name": "FromCents"})
-	if isErr || !strings.Contains(text, "would change 2 file(s); nothing was written. To make the change, send this patch to apply_patch:\n*** Begin Patch\n") || !strings.Contains(text, "+func FromCents(n int64) Money") {
+	if isErr || !strings.HasPrefix(text, "staged rename ") || !strings.Contains(text, "in 2 files; nothing is written yet.") || !strings.Contains(text, "+func FromCents(n int64) Money") {
 		t.Fatalf("rename:\n%s", text)
 	}
-	// The patch offered makes the rename, and the workspace stays clean.
-	patch := text[strings.Index(text, "*** Begin Patch"):]
-	callText(t, cs, "read", map[string]any{"path": "main.go"})
-	callText(t, cs, "read", map[string]any{"path": "pricing/pricing.go"})
-	if text, isErr := callText(t, cs, "apply_patch", map[string]any{"patch": patch}); isErr || strings.Contains(text, "error") {
-		t.Fatalf("the rename's patch:\n%s", text)
+	id := strings.Fields(text)[2]
+	id = strings.TrimSuffix(id, ":")
+	// Under the default policy the agent cannot apply it: it is told who can.
+	text, isErr = callText(t, cs, "resolve", map[string]any{"action": "accept", "id": id})
+	if !isErr || !strings.Contains(text, "cchub review "+id) {
+		t.Fatalf("accept under the human policy:\n%s", text)
+	}
+	if data, _ := os.ReadFile(filepath.Join(ws, "main.go")); strings.Contains(string(data), "FromCents") {
+		t.Fatal("the rename was written before approval")
+	}
+	// A person applies it (cchub apply ID): both files change.
+	h2, err := Open(ws, Options{OneShot: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h2.Apply(context.Background(), id, NewRun()); err != nil {
+		t.Fatal(err)
+	}
+	h2.Close()
+	for _, f := range []string{"main.go", "pricing/pricing.go"} {
+		if data, _ := os.ReadFile(filepath.Join(ws, f)); !strings.Contains(string(data), "FromCents(") {
+			t.Errorf("%s not renamed:\n%s", f, data)
+		}
 	}
 	text, isErr = callText(t, cs, "lsp", map[string]any{"op": "hover", "path": "pricing/pricing.go"})
 	if !isErr || !strings.Contains(text, "needs a place: line and column (1-based), or symbol") {

@@ -32,6 +32,7 @@ func NewMCPServer(h *Hub) *mcp.Server {
 	addLSPTools(s, h)
 	addDebugTools(s, h)
 	addGraphTools(s, h)
+	addRewriteTools(s, h)
 	return s
 }
 

@@ -24,7 +24,7 @@ type diagnosticsIn struct {
 const lspDescription = "Ask the project's language server (gopls, pyright, ...) about code: op is " +
 	"definition, references, hover, implementation, document_symbols, workspace_symbols, incoming_calls, outgoing_calls or rename. " +
 	"Give the place as symbol (a name as outline shows it) or as line and column, both 1-based. " +
-	"A rename changes nothing: it answers with the diff of every file it would change."
+	"A rename writes nothing: it stages the change (an id and the diff of every file) for resolve, like rewrite."
 
 const diagnosticsDescription = "All current diagnostics (errors, warnings) of some files, or of the whole workspace, from the language servers. " +
 	"Edits and writes already report the diagnostics they introduce; this shows everything, also what was reported before."

@@ -54,6 +54,7 @@ type FileDiff struct {
 	Path    string `json:"path"`
 	Diff    string `json:"diff"`
 	NewText string `json:"-"`
+	OldText []byte `json:"-"` // the content the edits were made against
 }
 
 // Query asks the server of q.Path. The file is told to the server first if
@@ -385,7 +386,7 @@ func (m *Mux) renameDiffs(raw json.RawMessage) ([]FileDiff, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, FileDiff{Path: rel, Diff: d, NewText: newText})
+		out = append(out, FileDiff{Path: rel, Diff: d, NewText: newText, OldText: text})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil

@@ -136,6 +136,8 @@ type Files struct {
 	// parses, when set, holds the trees the syntax guard starts from:
 	// a file outlined or searched before it is edited is not parsed again.
 	parses *workspace.ParseCache
+	// committer, when set, writes a patch's files (see WithCommitter).
+	committer Committer
 }
 
 // WithParseCache has the syntax guard take the trees of files before an

@@ -50,6 +50,7 @@ func (r *PatchResult) Text() string {
 // planned is one file's new state: data to write at rel, or removal.
 type planned struct {
 	rel    string
+	old    []byte // what the patch was checked against; nil for a new file
 	data   []byte
 	remove bool
 	mode   fs.FileMode // for a new file: the mode of the file it moves
@@ -127,7 +128,7 @@ func (f *Files) ApplyPatch(ctx context.Context, patch string, seen *Seen) (*Patc
 			if err := seen.Fresh(r.rel, data); err != nil {
 				return nil, err
 			}
-			plan = append(plan, planned{rel: r.rel, remove: true})
+			plan = append(plan, planned{rel: r.rel, old: data, remove: true})
 			res.Files = append(res.Files, PatchedFile{Kind: "deleted", Path: r.rel, Removed: len(splitLines(string(data)))})
 		case OpUpdate:
 			data, err := readForPatch(f.root, r.rel, "Update File")
@@ -152,15 +153,22 @@ func (f *Files) ApplyPatch(ctx context.Context, patch string, seen *Seen) (*Patc
 				if st, err := f.root.Stat(r.rel); err == nil {
 					mode = st.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
 				}
-				plan = append(plan, planned{rel: r.moveRel, data: out, mode: mode}, planned{rel: r.rel, remove: true})
+				plan = append(plan, planned{rel: r.moveRel, data: out, mode: mode}, planned{rel: r.rel, old: data, remove: true})
 				pf.Kind, pf.MoveTo = "moved", r.moveRel
 			} else {
-				plan = append(plan, planned{rel: r.rel, data: out})
+				plan = append(plan, planned{rel: r.rel, old: data, data: out})
 			}
 			res.Files = append(res.Files, pf)
 		}
 	}
-	if err := commit(f.root, plan); err != nil {
+	if f.committer != nil {
+		// The committer checks each file against what was read here, so
+		// the lock may go first (it takes the files' locks itself).
+		unlock()
+		if err := f.committer(ctx, plannedFiles(plan)); err != nil {
+			return nil, err
+		}
+	} else if err := commit(f.root, plan); err != nil {
 		return nil, err
 	}
 	for _, p := range plan {
@@ -171,6 +179,42 @@ func (f *Files) ApplyPatch(ctx context.Context, patch string, seen *Seen) (*Patc
 		}
 	}
 	return res, nil
+}
+
+// PlannedFile is one file of a verified multi-file change, for a
+// Committer: Old is what it was checked against (nil: it does not exist),
+// New what it becomes (nil: it is deleted), Mode a new file's mode.
+type PlannedFile struct {
+	Path string
+	Old  []byte
+	New  []byte
+	Mode fs.FileMode
+}
+
+// Committer writes a verified multi-file change whole or not at all, and
+// refuses it if a file is no longer what the change was checked against.
+type Committer func(ctx context.Context, files []PlannedFile) error
+
+// WithCommitter has ApplyPatch hand its verified change to c instead of
+// writing it file by file, and returns f.
+func (f *Files) WithCommitter(c Committer) *Files {
+	f.committer = c
+	return f
+}
+
+func plannedFiles(plan []planned) []PlannedFile {
+	out := make([]PlannedFile, 0, len(plan))
+	for _, p := range plan {
+		pf := PlannedFile{Path: p.rel, Old: p.old, Mode: p.mode}
+		if !p.remove {
+			pf.New = p.data
+			if pf.New == nil {
+				pf.New = []byte{}
+			}
+		}
+		out = append(out, pf)
+	}
+	return out
 }
 
 func readForPatch(root *workspace.Root, rel, section string) ([]byte, error) {

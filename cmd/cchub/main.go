@@ -82,6 +82,7 @@ func newRootCmd() *cobra.Command {
 		globCmd(g), grepCmd(g), readCmd(g), outlineCmd(g), symbolCmd(g),
 		editCmd(g), searchCmd(g), diagCmd(g), indexCmd(g), graphCmd(g), blastCmd(g),
 	)
+	root.AddCommand(rewriteCmds(g)...)
 	return root
 }
 
@@ -123,6 +124,7 @@ func jsonFlag(c *cobra.Command, g *globals) {
 
 func mcpCmd(g *globals) *cobra.Command {
 	var cacheMB int
+	var approval string
 	c := &cobra.Command{
 		Use:   "mcp",
 		Short: "serve agents over MCP on stdio",
@@ -134,7 +136,11 @@ cancelling the tool calls in flight (within about a second). Notes the client
 is not sent (a dropped malformed notification) go to stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			h, err := hub.Open(g.root, hub.Options{ParseCacheBytes: cacheMB << 20})
+			policy, err := hub.ParseApproval(approval)
+			if err != nil {
+				return badInput(err)
+			}
+			h, err := hub.Open(g.root, hub.Options{ParseCacheBytes: cacheMB << 20, Approval: policy})
 			if err != nil {
 				return badInput(err)
 			}
@@ -144,6 +150,8 @@ is not sent (a dropped malformed notification) go to stderr.`,
 	}
 	c.Flags().IntVar(&cacheMB, "parse-cache-mb", workspace.DefaultParseCacheBytes>>20,
 		"source megabytes whose parsed trees stay cached (trees take several times their source in memory)")
+	c.Flags().StringVar(&approval, "approval", os.Getenv("CCHUB_APPROVAL"),
+		"who may accept staged changes: human (default; the agent is told to ask for `cchub review ID`) or agent (the resolve tool may accept); default from $CCHUB_APPROVAL")
 	return c
 }
 

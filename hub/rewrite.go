@@ -1,0 +1,300 @@
+package hub
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"cchub/astedit"
+	"cchub/lspmux"
+	"cchub/workspace"
+)
+
+// Approval says who may accept a staged change.
+type Approval string
+
+const (
+	// ApproveHuman: only a person, with `cchub review ID` or `cchub apply
+	// ID` (or a client that asks its user through MCP elicitation).
+	ApproveHuman Approval = "human"
+	// ApproveAgent: the agent may accept its own changes with resolve.
+	ApproveAgent Approval = "agent"
+)
+
+// ParseApproval reads an approval policy by name; "" is human.
+func ParseApproval(s string) (Approval, error) {
+	switch Approval(strings.ToLower(strings.TrimSpace(s))) {
+	case "", ApproveHuman:
+		return ApproveHuman, nil
+	case ApproveAgent:
+		return ApproveAgent, nil
+	}
+	return "", fmt.Errorf("approval %q: use human (only a person applies staged changes) or agent (the agent may apply them)", s)
+}
+
+// StagedOutcome is a staged change as its stager sees it.
+type StagedOutcome struct {
+	*astedit.Staged
+	// Searched says what the rewrite's search covered (files in its
+	// languages, languages the pattern was invalid in).
+	Searched int               `json:"files_searched,omitempty"`
+	Invalid  map[string]string `json:"invalid,omitempty"`
+	policy   Approval
+}
+
+// Rewrite stages a structural rewrite: nothing is written. A pattern that
+// matches nowhere is an error that says so (there is nothing to stage).
+func (h *Hub) Rewrite(ctx context.Context, o astedit.RewriteOptions) (*StagedOutcome, error) {
+	if !h.oneShot {
+		o.Cache = h.Parses
+	}
+	c, res, err := astedit.Rewrite(ctx, h.Root, o)
+	if err != nil {
+		return nil, err
+	}
+	if len(c.Files) == 0 {
+		return nil, noRewrite(c, res.Files, o.Pattern)
+	}
+	st, err := h.state(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s, err := astedit.Stage(ctx, st, c)
+	if err != nil {
+		return nil, err
+	}
+	return &StagedOutcome{Staged: s, Searched: res.Files, Invalid: res.Invalid, policy: h.approval}, nil
+}
+
+// noRewrite says why a rewrite staged nothing.
+func noRewrite(c *astedit.Change, files int, pattern string) error {
+	if c.Unchanged > 0 {
+		return fmt.Errorf("%w: all %d matches of the pattern already read as the template makes them; nothing to stage", astedit.ErrNoMatch, c.Unchanged)
+	}
+	return fmt.Errorf("%w: the pattern `%s` matches nothing in %s searched; nothing was staged. Try it with the search tool first, with fewer literal parts ($X for names that may differ)", astedit.ErrNoMatch, strings.TrimSpace(pattern), Count(files, "file"))
+}
+
+// Count is n things: "1 file", "1,204 files".
+func Count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	if strings.HasSuffix(what, "ch") {
+		return workspace.Thousands(n) + " " + what + "es"
+	}
+	return workspace.Thousands(n) + " " + what + "s"
+}
+
+// stageFiles stages a change other than a rewrite (a rename).
+func (h *Hub) stageFiles(ctx context.Context, c *astedit.Change) (*StagedOutcome, error) {
+	st, err := h.state(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s, err := astedit.Stage(ctx, st, c)
+	if err != nil {
+		return nil, err
+	}
+	return &StagedOutcome{Staged: s, policy: h.approval}, nil
+}
+
+// Text is the report a model reads: the counts, the places, how to
+// resolve, then the diff (last, so a bound cuts the diff, never the rest).
+func (o *StagedOutcome) Text() string {
+	var b strings.Builder
+	s := o.Staged
+	fmt.Fprintf(&b, "staged %s %s: %s in %s; nothing is written yet.\n", s.Kind, s.ID, Count(s.Matches, "change"), Count(len(s.Files), "file"))
+	for _, l := range s.Locations {
+		fmt.Fprintf(&b, "  %s:%d: %s\n", l.Path, l.Line, l.Text)
+	}
+	if len(s.Locations) == 0 {
+		for _, f := range s.Files {
+			fmt.Fprintf(&b, "  %s (%s, +%d -%d)\n", f.Path, f.Status, f.Added, f.Removed)
+		}
+	}
+	if s.Nested > 0 {
+		fmt.Fprintf(&b, "%s inside rewritten ones %s not rewritten: apply this change, then run the same rewrite again to rewrite them.\n", Count(s.Nested, "nested match"), isAre(s.Nested))
+	}
+	if s.Overlapping > 0 {
+		fmt.Fprintf(&b, "%s overlapping rewritten ones %s left out: apply this change and run the rewrite again.\n", Count(s.Overlapping, "match"), isAre(s.Overlapping))
+	}
+	if s.Unchanged > 0 {
+		fmt.Fprintf(&b, "%s already read as the template makes them.\n", Count(s.Unchanged, "match"))
+	}
+	for lang, why := range o.Invalid {
+		fmt.Fprintf(&b, "not searched in %s: %s\n", lang, why)
+	}
+	b.WriteString(o.howToResolve())
+	b.WriteString("\n")
+	for _, f := range s.Files {
+		b.WriteString(f.Diff)
+	}
+	return b.String()
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+func (o *StagedOutcome) howToResolve() string {
+	id := o.Staged.ID
+	if o.policy == ApproveAgent {
+		return fmt.Sprintf("To apply it: resolve with id %q and action \"accept\"; to drop it: action \"discard\".\n", id)
+	}
+	return fmt.Sprintf("A person applies it: ask the user to run `cchub review %s` in a terminal (or `cchub apply %s`). To drop it: resolve with id %q and action \"discard\".\n", id, id, id)
+}
+
+// Staged lists the pending changes.
+func (h *Hub) Staged(ctx context.Context) ([]*astedit.Staged, error) {
+	st, err := h.state(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return astedit.List(ctx, st)
+}
+
+// StagedChange returns one pending change with its diffs.
+func (h *Hub) StagedChange(ctx context.Context, id string) (*StagedOutcome, error) {
+	st, err := h.state(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s, err := astedit.Load(ctx, st, id)
+	if err != nil {
+		return nil, err
+	}
+	return &StagedOutcome{Staged: s, policy: h.approval}, nil
+}
+
+// Discard drops a pending change; no file is touched.
+func (h *Hub) Discard(ctx context.Context, id string) error {
+	st, err := h.state(ctx)
+	if err != nil {
+		return err
+	}
+	return astedit.Discard(ctx, st, id)
+}
+
+// AppliedOutcome is a committed change and the diagnostics it brought.
+type AppliedOutcome struct {
+	*astedit.Committed
+	Diagnostics *WriteDiagnostics `json:"diagnostics,omitempty"`
+}
+
+// Text says what was written.
+func (o *AppliedOutcome) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "applied %s: %s written.\n", o.ID, Count(len(o.Files), "file"))
+	for _, f := range o.Files {
+		fmt.Fprintf(&b, "  %s (%s, +%d -%d)\n", f.Path, f.Status, f.Added, f.Removed)
+	}
+	return b.String() + o.Diagnostics.Text()
+}
+
+// Apply commits a staged change whole (see astedit.Commit), tells the
+// language servers about the files, and reports the diagnostics new to r.
+func (h *Hub) Apply(ctx context.Context, id string, r *Run) (*AppliedOutcome, error) {
+	if err := h.join(ctx, r); err != nil {
+		return nil, err
+	}
+	st, err := h.state(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c, err := astedit.Commit(ctx, h.Root, st, id)
+	if err != nil {
+		return nil, err
+	}
+	var files []lspmux.File
+	for _, f := range c.Files {
+		if f.Status == "deleted" {
+			r.Seen.Forget(f.Path)
+			files = append(files, lspmux.File{Path: f.Path, Deleted: true})
+			continue
+		}
+		w := h.written(f.Path)
+		for _, x := range w {
+			r.Seen.Saw(x.Path, x.Data)
+		}
+		files = append(files, w...)
+	}
+	return &AppliedOutcome{Committed: c, Diagnostics: h.afterWrite(ctx, r, files)}, nil
+}
+
+// errNeedsHuman is the resolve tool's answer to "accept" under the human
+// policy, when the client cannot ask its user.
+var errNeedsHuman = errors.New("a person must approve this change")
+
+// Resolve accepts or discards a pending change for an agent. Under the
+// human policy an agent cannot accept: the client is asked to confirm with
+// its user (MCP elicitation) where it can, and otherwise the answer says
+// who must run what.
+func (h *Hub) Resolve(ctx context.Context, id, action string, r *Run) (string, error) {
+	switch action {
+	case "discard":
+		if err := h.Discard(ctx, id); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("discarded %s; no file was changed.\n", id), nil
+	case "accept":
+	default:
+		return "", fmt.Errorf("action %q: use accept, discard, show or list", action)
+	}
+	if h.approval != ApproveAgent {
+		s, err := h.StagedChange(ctx, id)
+		if err != nil {
+			return "", err
+		}
+		ok, asked, err := r.confirm(ctx, fmt.Sprintf("Apply %s: %s to %s?\n%s", s.ID, Count(s.Matches, "change"), Count(len(s.Files), "file"), s.Title))
+		if err != nil {
+			return "", err
+		}
+		if !asked {
+			return "", fmt.Errorf("%w: this workspace's approval policy is human, so an agent cannot apply %s. Ask the user to run `cchub review %s` in a terminal in the workspace; the change stays staged until then", errNeedsHuman, id, id)
+		}
+		if !ok {
+			return fmt.Sprintf("the user did not approve %s; it stays staged, nothing was written. Discard it with action \"discard\", or stage another change.\n", id), nil
+		}
+	}
+	o, err := h.Apply(ctx, id, r)
+	if err != nil {
+		return "", err
+	}
+	return o.Text(), nil
+}
+
+// confirm asks the user of r's MCP client to approve, through elicitation;
+// asked is false when the client cannot ask (no session, or it did not
+// declare the capability).
+func (r *Run) confirm(ctx context.Context, message string) (ok, asked bool, err error) {
+	ss := r.session
+	if ss == nil {
+		return false, false, nil
+	}
+	init := ss.InitializeParams()
+	if init == nil || init.Capabilities == nil || init.Capabilities.Elicitation == nil {
+		return false, false, nil
+	}
+	res, err := ss.Elicit(ctx, &mcp.ElicitParams{
+		Message: message,
+		RequestedSchema: map[string]any{
+			"type":       "object",
+			"properties": map[string]any{"approve": map[string]any{"type": "boolean", "title": "Apply the change"}},
+			"required":   []string{"approve"},
+		},
+	})
+	if err != nil {
+		return false, false, nil // the client cannot ask after all: say who must
+	}
+	if res.Action != "accept" {
+		return false, true, nil
+	}
+	yes, _ := res.Content["approve"].(bool)
+	return yes, true, nil
+}

@@ -1,0 +1,87 @@
+package hub
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"cchub/astedit"
+)
+
+type rewriteIn struct {
+	Pattern  string   `json:"pattern" jsonschema:"structural pattern, as for search: $NAME is one node, $$$NAME zero or more; e.g. errors.Wrap($E, $MSG)"`
+	Template string   `json:"template" jsonschema:"what each match becomes, naming the pattern's metavariables: e.g. fmt.Errorf($MSG+\": %w\", $E); $$$ARGS keeps its separators and comments; multi-line text is re-indented where it lands"`
+	Lang     string   `json:"lang,omitempty" jsonschema:"language (go, python, javascript, typescript, tsx, rust, java, c, cpp); default: every file in the language of its extension"`
+	Paths    []string `json:"paths,omitempty" jsonschema:"files or directories to rewrite, relative to the root (default: the whole workspace)"`
+}
+
+type resolveIn struct {
+	Action string `json:"action,omitempty" jsonschema:"list (default), show, accept or discard"`
+	ID     string `json:"id,omitempty" jsonschema:"the staged change's id, from rewrite or list"`
+}
+
+const rewriteDescription = "Structural rewrite, staged: finds the pattern like search and replaces each match with the template, but writes nothing. " +
+	"Answers an id, the number of changes, each place (path:line) and the unified diff. The outermost of nested matches is rewritten. " +
+	"Apply or drop it with resolve; a change whose files were edited meanwhile is refused whole."
+
+const resolveDescription = "Pending staged changes (rewrites, lsp renames): list them, show one's diff, accept (write all its files at once, or none) or discard. " +
+	"Whether an agent may accept depends on the workspace's approval policy; if not, the answer says what the user must run."
+
+func addRewriteTools(s *mcp.Server, h *Hub) {
+	addTool(s, h, toolSpec{name: "rewrite", description: rewriteDescription, readOnly: true, // it stages; files change only through resolve
+		hint: "rewrite fewer paths; the full diff is in the file named above"},
+		func(ctx context.Context, _ *Run, in rewriteIn) (string, error) {
+			if strings.TrimSpace(in.Pattern) == "" {
+				return "", fmt.Errorf("pattern is empty: give the code shape to find, e.g. errors.Wrap($E, $MSG)")
+			}
+			o, err := h.Rewrite(ctx, astedit.RewriteOptions{Pattern: in.Pattern, Template: in.Template, Lang: in.Lang, Paths: in.Paths})
+			if err != nil {
+				return "", err
+			}
+			return o.Text(), nil
+		})
+	addTool(s, h, toolSpec{name: "resolve", description: resolveDescription, destructive: true,
+		hint: "show the change with cchub review ID in a terminal"},
+		func(ctx context.Context, r *Run, in resolveIn) (string, error) {
+			action := strings.ToLower(strings.TrimSpace(in.Action))
+			if action == "" {
+				action = "list"
+				if in.ID != "" {
+					action = "show"
+				}
+			}
+			if action == "list" {
+				return h.stagedList(ctx)
+			}
+			if in.ID == "" {
+				return "", fmt.Errorf("%s needs the id of a staged change; resolve with action \"list\" shows them", action)
+			}
+			if action == "show" {
+				o, err := h.StagedChange(ctx, in.ID)
+				if err != nil {
+					return "", err
+				}
+				return o.Text(), nil
+			}
+			return h.Resolve(ctx, in.ID, action, r)
+		})
+}
+
+// stagedList is the pending changes, one line each.
+func (h *Hub) stagedList(ctx context.Context) (string, error) {
+	all, err := h.Staged(ctx)
+	if err != nil {
+		return "", err
+	}
+	if len(all) == 0 {
+		return "no staged changes: rewrite (or an lsp rename) stages one.\n", nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s staged:\n", Count(len(all), "change"))
+	for _, s := range all {
+		fmt.Fprintf(&b, "  %s  %s in %s  %s  (%s)\n", s.ID, Count(s.Matches, "change"), Count(len(s.Files), "file"), s.Title, s.Created.Format("2006-01-02 15:04"))
+	}
+	return b.String(), nil
+}
