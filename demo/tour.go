@@ -155,6 +155,27 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 	t.call(ctx, "graph", map[string]any{"op": "callees", "name": "Store.Add"})
 	t.call(ctx, "graph", map[string]any{"op": "blast", "name": "Cents", "depth": 2})
 
+	t.section("Staged rewrites: a diff before disk, all or nothing after approval")
+	// A rewrite writes nothing: it answers an id, the places and the diff.
+	// Under the default policy only a person applies it (cchub review or
+	// cchub apply); the agent is told so.
+	text := t.call(ctx, "rewrite", map[string]any{
+		"pattern":  "if $E != nil { return nil, $E }",
+		"template": "if $E != nil {\n    return nil, fmt.Errorf(\"load: %w\", $E)\n}",
+	})
+	id := stagedID(text)
+	t.call(ctx, "resolve", map[string]any{"action": "list"})
+	t.call(ctx, "resolve", map[string]any{"action": "accept", "id": id})
+	t.cli(ctx, o.Binary, ws, "staged")
+	t.cli(ctx, o.Binary, ws, "apply", id)
+	// A change whose file was edited after staging is refused whole.
+	text = t.call(ctx, "rewrite", map[string]any{"pattern": "fmt.Errorf(\"load: %w\", $E)", "template": "fmt.Errorf(\"store: load: %w\", $E)"})
+	drifted := stagedID(text)
+	t.call(ctx, "read", map[string]any{"path": "store/persist.go", "offset": 1, "limit": 3})
+	t.call(ctx, "edit", map[string]any{"path": "store/persist.go", "old_string": "package store", "new_string": "package store // edited"})
+	t.cli(ctx, o.Binary, ws, "apply", drifted)
+	t.call(ctx, "resolve", map[string]any{"action": "discard", "id": drifted})
+
 	t.section("Debugging: what holds in a paused frame")
 	// One session per conversation, ended by itself after its time limit.
 	t.call(ctx, "debug", map[string]any{"op": "launch", "breakpoints": []string{"store/store.go:72"}, "ttl_seconds": 120})
@@ -183,6 +204,29 @@ type tour struct {
 	s   *mcp.ClientSession
 	err error
 }
+
+// cli runs a cchub command on the workspace, as a person in another
+// terminal would, and prints it and its output.
+func (t *tour) cli(ctx context.Context, bin, ws string, args ...string) {
+	fmt.Fprintf(t.w, "\n$ cchub %s\n", strings.Join(args, " "))
+	cmd := exec.CommandContext(ctx, bin, append(args, "--root", ws)...)
+	out, err := cmd.CombinedOutput()
+	text := strings.TrimRight(string(out), "\n")
+	if err != nil {
+		text += fmt.Sprintf("\n(exit: %v)", err)
+	}
+	fmt.Fprintf(t.w, "%s\n", indent(text))
+}
+
+// stagedID is the id in a "staged KIND ID: ..." answer.
+func stagedID(text string) string {
+	if m := stagedIDPattern.FindStringSubmatch(text); m != nil {
+		return m[1]
+	}
+	return "unknown"
+}
+
+var stagedIDPattern = regexp.MustCompile(`^staged \w+ ([0-9a-f]+):`)
 
 func (t *tour) section(title string) {
 	fmt.Fprintf(t.w, "\n== %s ==\n", title)

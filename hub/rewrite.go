@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"cchub/astedit"
 	"cchub/lspmux"
 	"cchub/workspace"
@@ -231,11 +229,15 @@ func (h *Hub) Apply(ctx context.Context, id string, r *Run) (*AppliedOutcome, er
 // policy, when the client cannot ask its user.
 var errNeedsHuman = errors.New("a person must approve this change")
 
+// Asker asks the user of an agent's client to approve: ok is the answer,
+// asked false when the client cannot ask. nil never asks.
+type Asker func(ctx context.Context, message string) (ok, asked bool, err error)
+
 // Resolve accepts or discards a pending change for an agent. Under the
-// human policy an agent cannot accept: the client is asked to confirm with
-// its user (MCP elicitation) where it can, and otherwise the answer says
-// who must run what.
-func (h *Hub) Resolve(ctx context.Context, id, action string, r *Run) (string, error) {
+// human policy an agent cannot accept: ask puts the question to the
+// client's user where it can, and otherwise the answer says who must run
+// what.
+func (h *Hub) Resolve(ctx context.Context, id, action string, r *Run, ask Asker) (string, error) {
 	switch action {
 	case "discard":
 		if err := h.Discard(ctx, id); err != nil {
@@ -251,9 +253,12 @@ func (h *Hub) Resolve(ctx context.Context, id, action string, r *Run) (string, e
 		if err != nil {
 			return "", err
 		}
-		ok, asked, err := r.confirm(ctx, fmt.Sprintf("Apply %s: %s to %s?\n%s", s.ID, Count(s.Matches, "change"), Count(len(s.Files), "file"), s.Title))
-		if err != nil {
-			return "", err
+		ok, asked := false, false
+		if ask != nil {
+			ok, asked, err = ask(ctx, fmt.Sprintf("Apply %s: %s to %s?\n%s", s.ID, Count(s.Matches, "change"), Count(len(s.Files), "file"), s.Title))
+			if err != nil {
+				return "", err
+			}
 		}
 		if !asked {
 			return "", fmt.Errorf("%w: this workspace's approval policy is human, so an agent cannot apply %s. Ask the user to run `cchub review %s` in a terminal in the workspace; the change stays staged until then", errNeedsHuman, id, id)
@@ -267,34 +272,4 @@ func (h *Hub) Resolve(ctx context.Context, id, action string, r *Run) (string, e
 		return "", err
 	}
 	return o.Text(), nil
-}
-
-// confirm asks the user of r's MCP client to approve, through elicitation;
-// asked is false when the client cannot ask (no session, or it did not
-// declare the capability).
-func (r *Run) confirm(ctx context.Context, message string) (ok, asked bool, err error) {
-	ss := r.session
-	if ss == nil {
-		return false, false, nil
-	}
-	init := ss.InitializeParams()
-	if init == nil || init.Capabilities == nil || init.Capabilities.Elicitation == nil {
-		return false, false, nil
-	}
-	res, err := ss.Elicit(ctx, &mcp.ElicitParams{
-		Message: message,
-		RequestedSchema: map[string]any{
-			"type":       "object",
-			"properties": map[string]any{"approve": map[string]any{"type": "boolean", "title": "Apply the change"}},
-			"required":   []string{"approve"},
-		},
-	})
-	if err != nil {
-		return false, false, nil // the client cannot ask after all: say who must
-	}
-	if res.Action != "accept" {
-		return false, true, nil
-	}
-	yes, _ := res.Content["approve"].(bool)
-	return yes, true, nil
 }

@@ -4,8 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"cchub/astedit"
 	"cchub/store"
@@ -187,5 +190,101 @@ func TestOpenFinishesAnInterruptedCommit(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(ws, temp)); !os.IsNotExist(err) {
 		t.Errorf("temporary file left: %v", err)
+	}
+}
+
+// connectAsking is connect with a client that answers elicitation as
+// approve says.
+func connectAsking(t *testing.T, h *Hub, approve func(msg string) *mcp.ElicitResult) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := NewMCPServer(h).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "asking", Version: "1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return approve(req.Params.Message), nil
+		},
+	}).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// Under the human policy, a client that can ask its user (MCP
+// elicitation) is asked; the user's answer decides.
+func TestResolveAsksTheUserThroughElicitation(t *testing.T) {
+	ws := copyWorkspace(t, "go")
+	var asked []string
+	answer := "decline"
+	cs := connectAsking(t, newTestHub(t, ws), func(msg string) *mcp.ElicitResult {
+		asked = append(asked, msg)
+		if answer == "accept" {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}
+		}
+		return &mcp.ElicitResult{Action: answer}
+	})
+	text, _ := callText(t, cs, "rewrite", map[string]any{"pattern": wrapPattern, "template": wrapTemplate})
+	id := stagedID(t, text)
+	before, _ := os.ReadFile(filepath.Join(ws, "store/persist.go"))
+	text, isErr := callText(t, cs, "resolve", map[string]any{"action": "accept", "id": id})
+	if isErr || !strings.Contains(text, "the user did not approve "+id) {
+		t.Fatalf("declined:\n%s", text)
+	}
+	if len(asked) != 1 || !strings.Contains(asked[0], "Apply "+id+": 1 change to 1 file?") {
+		t.Errorf("the question: %q", asked)
+	}
+	if after, _ := os.ReadFile(filepath.Join(ws, "store/persist.go")); string(after) != string(before) {
+		t.Fatal("written without approval")
+	}
+	answer = "accept"
+	text, isErr = callText(t, cs, "resolve", map[string]any{"action": "accept", "id": id})
+	if isErr || !strings.HasPrefix(text, "applied "+id) {
+		t.Fatalf("approved:\n%s", text)
+	}
+}
+
+// After a commit the language server is told of the files, and the
+// answer carries the diagnostics the change brought.
+func TestApplyReportsNewDiagnostics(t *testing.T) {
+	requireGopls(t)
+	ws := copyWorkspace(t, "go")
+	h, err := Open(ws, Options{Approval: ApproveAgent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	cs := connect(t, h)
+	// The template calls a function that does not exist.
+	text, _ := callText(t, cs, "rewrite", map[string]any{"pattern": wrapPattern, "template": "if $E != nil { return nil, wrapErr($E) }"})
+	id := stagedID(t, text)
+	text, isErr := callText(t, cs, "resolve", map[string]any{"action": "accept", "id": id})
+	if isErr || !strings.Contains(text, "diagnostics: 1 new in store/persist.go") || !strings.Contains(text, "undefined: wrapErr") {
+		t.Fatalf("apply:\n%s", text)
+	}
+}
+
+// A rewrite over hundreds of files answers within the bound: the counts
+// and the places first, the diff cut, the whole answer in a file.
+func TestRewriteAnswerIsBounded(t *testing.T) {
+	ws := t.TempDir()
+	for i := range 300 {
+		src := "package p\n\nfunc f" + strconv.Itoa(i) + "() {\n\tlegacyLog(\"a very long message that takes room in the diff\", " + strconv.Itoa(i) + ")\n}\n"
+		if err := os.WriteFile(filepath.Join(ws, "f"+strconv.Itoa(i)+".go"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := connect(t, newTestHub(t, ws))
+	text, isErr := callText(t, cs, "rewrite", map[string]any{"pattern": "legacyLog($$$A)", "template": "slog.Info($$$A)"})
+	if isErr || len(text) > 50*1024 || !strings.HasPrefix(text, "staged rewrite ") || !strings.Contains(text, ": 300 changes in 300 files;") {
+		t.Fatalf("%d bytes:\n%.400s", len(text), text)
+	}
+	if !strings.Contains(text, ".cchub/") {
+		t.Errorf("the cut answer does not say where the rest is:\n%s", text[len(text)-600:])
 	}
 }

@@ -3,8 +3,6 @@ package hub
 import (
 	"sync"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"cchub/dapsession"
 	"cchub/store"
 	"cchub/textedit"
@@ -23,8 +21,6 @@ type Run struct {
 	id     store.RunID     // the run in the store, once it has needed one
 	joined bool            // a named run has joined its earlier calls
 	heard  map[string]bool // notes already said (a missing server, a crash)
-
-	session *mcp.ServerSession // an MCP session's, to ask its user (confirm)
 
 	debug     *dapsession.Session // the run's one debug session, while live
 	debugGone string              // how the last one ended, until said
@@ -49,7 +45,6 @@ func (rs *runs) get(key any) (*Run, bool) {
 	r, ok := rs.m[key]
 	if !ok {
 		r = NewRun()
-		r.session, _ = key.(*mcp.ServerSession)
 		rs.m[key] = r
 	}
 	return r, !ok

@@ -67,13 +67,33 @@ func addTool[In any](s *mcp.Server, h *Hub, spec toolSpec, run func(ctx context.
 		if err := decodeArgs(spec.name, req.Params.Arguments, fields, &in); err != nil {
 			return errorResult(clipError(err)), nil
 		}
-		text, err := run(ctx, h.sessionRun(req), in)
+		text, err := run(context.WithValue(ctx, toolRequestKey{}, req), h.sessionRun(req), in)
+		var ni *needInput
+		if errors.As(err, &ni) {
+			return &mcp.CallToolResult{InputRequests: ni.requests}, nil
+		}
 		if err != nil {
 			return errorResult(clipError(err)), nil
 		}
 		return textResult(h.Bounded(spec.name, text, spec.hint)), nil
 	})
 }
+
+// toolRequestKey keys the MCP request a tool call serves, in its context.
+type toolRequestKey struct{}
+
+// toolRequest is the MCP request the call in ctx serves, or nil.
+func toolRequest(ctx context.Context) *mcp.CallToolRequest {
+	req, _ := ctx.Value(toolRequestKey{}).(*mcp.CallToolRequest)
+	return req
+}
+
+// needInput is a tool's request for the client's input (MCP's
+// multi-round-trip requests): the call is answered with the requests, and
+// the client calls again with the responses.
+type needInput struct{ requests mcp.InputRequestMap }
+
+func (*needInput) Error() string { return "the client's input is needed" }
 
 // maxErrorBytes bounds an error's text. Errors repeat what they were given
 // (a path, a pattern, an old_string), and a 100,000-character argument
