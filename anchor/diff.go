@@ -1,0 +1,94 @@
+package anchor
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/bluekeyes/go-gitdiff/gitdiff"
+)
+
+// maxDiffBytes bounds the diff read from git or given as text.
+const maxDiffBytes = 64 << 20
+
+// diffFile is one file of a diff: its new name, the new side of each hunk
+// as a region, and the file's section of the diff as text (for the model).
+type diffFile struct {
+	path    string
+	regions []region
+	text    string
+}
+
+// parseDiff reads a unified diff (git's, or any with ---/+++ headers).
+func parseDiff(data []byte) ([]diffFile, error) {
+	if len(data) > maxDiffBytes {
+		return nil, fmt.Errorf("the diff is %d MB, more than the %d MB anchoring reads; narrow it to the files the comments are on", len(data)>>20, maxDiffBytes>>20)
+	}
+	files, _, err := gitdiff.Parse(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("the diff cannot be read: %v; give a unified diff (git diff output)", err)
+	}
+	var out []diffFile
+	for _, f := range files {
+		if f.IsDelete || f.IsBinary {
+			continue
+		}
+		df := diffFile{path: strings.TrimPrefix(f.NewName, "b/")}
+		var text strings.Builder
+		fmt.Fprintf(&text, "--- a/%s\n+++ b/%s\n", strings.TrimPrefix(f.OldName, "a/"), df.path)
+		for _, frag := range f.TextFragments {
+			text.WriteString(frag.String())
+			r := region{path: df.path, first: int(frag.NewPosition)}
+			for _, l := range frag.Lines {
+				if l.New() {
+					r.lines = append(r.lines, strings.TrimSuffix(strings.TrimSuffix(l.Line, "\n"), "\r"))
+				}
+			}
+			if r.first == 0 {
+				r.first = 1
+			}
+			df.regions = append(df.regions, r)
+		}
+		df.text = text.String()
+		out = append(out, df)
+	}
+	return out, nil
+}
+
+// gitDiff runs `git diff BASE` in dir: the working tree against BASE,
+// with every option that shapes the output given, so the user's git
+// configuration cannot change what is parsed.
+func gitDiff(ctx context.Context, dir, base string) ([]byte, error) {
+	if base == "" || strings.HasPrefix(base, "-") || strings.ContainsAny(base, " \t\n") {
+		return nil, fmt.Errorf("base %q is not a revision; give a branch, tag or commit (e.g. main, HEAD~1)", base)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", "-c", "core.quotepath=false", "diff", "--no-color", "--no-ext-diff", "--no-textconv",
+		"--unified=3", "--find-renames", "--src-prefix=a/", "--dst-prefix=b/", base, "--")
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.Is(err, exec.ErrNotFound):
+		return nil, fmt.Errorf("git is not installed; give the diff as text instead of a base")
+	case errors.As(err, &ee):
+		msg := strings.TrimSpace(errb.String())
+		if len(msg) > 300 {
+			msg = msg[:300] + "…"
+		}
+		return nil, fmt.Errorf("git diff %s: %s; check that the workspace is a git repository and %s names a revision in it", base, msg, base)
+	case err != nil:
+		return nil, fmt.Errorf("git diff %s: %w", base, err)
+	}
+	return out.Bytes(), nil
+}
