@@ -33,6 +33,7 @@ func NewMCPServer(h *Hub) *mcp.Server {
 	addDebugTools(s, h)
 	addGraphTools(s, h)
 	addRewriteTools(s, h)
+	addAnchorTools(s, h)
 	return s
 }
 

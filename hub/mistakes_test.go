@@ -193,7 +193,7 @@ func TestMCPToolsCarryAnnotationsAndPlainSchemas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readOnly := map[string]bool{"glob": true, "grep": true, "read": true, "outline": true, "read_symbol": true, "search": true, "lsp": true, "diagnostics": true, "graph": true, "rewrite": true}
+	readOnly := map[string]bool{"glob": true, "grep": true, "read": true, "outline": true, "read_symbol": true, "search": true, "lsp": true, "diagnostics": true, "graph": true, "rewrite": true, "anchor": true}
 	for _, tl := range res.Tools {
 		a := tl.Annotations
 		if a == nil {

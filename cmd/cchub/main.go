@@ -83,6 +83,7 @@ func newRootCmd() *cobra.Command {
 		editCmd(g), searchCmd(g), diagCmd(g), indexCmd(g), graphCmd(g), blastCmd(g),
 	)
 	root.AddCommand(rewriteCmds(g)...)
+	root.AddCommand(anchorCmd(g))
 	return root
 }
 
