@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+	"unicode"
 
 	"cchub/workspace"
 )
@@ -105,13 +106,16 @@ func Anchor(ctx context.Context, root *workspace.Root, req Request, o Options) (
 	if hit := find(q, own); len(hit) > 0 {
 		return placed(res, hit, TierSameFile, rel, ""), nil
 	}
-	// Tier 2: exactly one other file.
-	other, err := src.others(ctx, rel, q)
-	if err != nil {
-		return nil, err
-	}
-	if len(other) > 0 {
-		return placed(res, other, TierOtherFile, rel, rel), nil
+	// Tier 2: exactly one other file, for a quote distinctive enough that
+	// being found elsewhere says where it came from.
+	if distinctive(q) {
+		other, err := src.others(ctx, rel, q)
+		if err != nil {
+			return nil, err
+		}
+		if len(other) > 0 {
+			return placed(res, other, TierOtherFile, rel, rel), nil
+		}
 	}
 	// Tier 3: the model, when there is one.
 	if o.Model != nil {
@@ -123,8 +127,29 @@ func Anchor(ctx context.Context, root *workspace.Root, req Request, o Options) (
 			return r, nil
 		}
 	}
-	res.Reason = fmt.Sprintf("the snippet's %s are not, as consecutive lines, %s", countLines(len(q)), src.where(rel))
+	res.Reason = fmt.Sprintf("the snippet (%s) is not, as consecutive lines, %s", countLines(len(q)), src.where(rel))
+	if !distinctive(q) {
+		res.Reason = fmt.Sprintf("the snippet (%s) is not, as consecutive lines, in %s, and is too short to look for in other files; quote more of the code", countLines(len(q)), rel)
+	}
 	return res, nil
+}
+
+// minDistinctive is how many letters and digits a quote needs before
+// another file may claim it: `}` or `return nil` found once elsewhere says
+// nothing about where the reviewer copied it from.
+const minDistinctive = 12
+
+// distinctive says whether q holds enough words to move files for.
+func distinctive(q []string) bool {
+	n := 0
+	for _, l := range q {
+		for _, r := range l {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				n++
+			}
+		}
+	}
+	return n >= minDistinctive
 }
 
 // placed is res anchored at the one place in hits, or unplaced with the

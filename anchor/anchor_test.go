@@ -97,7 +97,7 @@ const Burst = 16
 
 func repo(t *testing.T) (*workspace.Root, string) {
 	return gitRepo(t,
-		map[string]string{"server.go": serverGo, "limits.go": headerGo, "README.md": "# server\n"},
+		map[string]string{"server.go": serverGo, "limits.go": headerGo, "README.md": "# The request server, with limits\n"},
 		map[string]string{"server.go": serverGoNew, "limits.go": headerGoNew})
 }
 
@@ -140,8 +140,11 @@ func TestAnchorTiers(t *testing.T) {
 			req:      Request{Path: "server.go", Snippet: "// Handler serves the API."},
 			anchored: true, tier: TierSameFile, path: "server.go", start: 5, end: 5},
 		{name: "working tree: from another file of the workspace",
-			req:      Request{Path: "limits.go", Snippet: "# server"},
+			req:      Request{Path: "limits.go", Snippet: "# The request server, with limits"},
 			anchored: true, tier: TierOtherFile, path: "README.md", start: 1, end: 1, moved: "limits.go"},
+		{name: "too short to move files for",
+			req:  Request{Path: "limits.go", Snippet: "return\n}"},
+			path: ""},
 		{name: "diff mode: lines outside every hunk are not in the diff",
 			req:  Request{Path: "server.go", Snippet: "import \"net/http\"", Base: "HEAD"},
 			path: ""},
