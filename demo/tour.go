@@ -176,6 +176,13 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 	t.cli(ctx, o.Binary, ws, "apply", drifted)
 	t.call(ctx, "resolve", map[string]any{"action": "discard", "id": drifted})
 
+	t.section("Anchoring a quote to its exact lines")
+	// A review comment's quote, re-indented and with trailing spaces; one
+	// copied from another file; one that matches several places.
+	t.call(ctx, "anchor", map[string]any{"path": "store/store.go", "snippet": "    return fmt.Errorf(\"%w: %s\", ErrExists, it.SKU)   \n  }"})
+	t.call(ctx, "anchor", map[string]any{"path": "main.go", "snippet": "  // Cents gives n cents as Money.\n  func Cents(n int64) Money { return Money(n) }"})
+	t.call(ctx, "anchor", map[string]any{"path": "store/store.go", "snippet": "s.mu.Lock()"})
+
 	t.section("Debugging: what holds in a paused frame")
 	// One session per conversation, ended by itself after its time limit.
 	t.call(ctx, "debug", map[string]any{"op": "launch", "breakpoints": []string{"store/store.go:72"}, "ttl_seconds": 120})
