@@ -283,3 +283,89 @@ func assertNoTemps(t *testing.T, dir string) {
 		return nil
 	})
 }
+
+// Many changes staged, listed, discarded and committed at once: each
+// gets its own id, none is lost or half-seen, and the files end as the
+// one committed change made them.
+func TestConcurrentStageAndResolve(t *testing.T) {
+	dir := t.TempDir()
+	paths, old := tree(t, dir, 8)
+	root, st := openWS(t, dir)
+	ctx := context.Background()
+	const n = 12
+	ids := make([]string, n)
+	var wg sync.WaitGroup
+	errs := make(chan error, 3*n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, _ := changeAll(paths, old)
+			c.Title = fmt.Sprintf("change %d", i)
+			s, err := Stage(ctx, st, c)
+			if err != nil {
+				errs <- err
+				return
+			}
+			ids[i] = s.ID
+			if _, err := List(ctx, st); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	list, err := List(ctx, st)
+	if err != nil || len(list) != n {
+		t.Fatalf("%d staged, want %d (%v)", len(list), n, err)
+	}
+	seen := map[string]bool{}
+	for _, s := range list {
+		if seen[s.ID] || len(s.Files) != len(paths) {
+			t.Fatalf("duplicate id or missing files: %+v", s)
+		}
+		seen[s.ID] = true
+	}
+	// Half discarded while the other half race to commit: one commit wins,
+	// the rest find their files drifted.
+	results := make(chan error, n)
+	for i, id := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i%2 == 0 {
+				results <- Discard(ctx, st, id)
+				return
+			}
+			_, err := Commit(ctx, root, st, id)
+			results <- err
+		}()
+	}
+	wg.Wait()
+	close(results)
+	committed := 0
+	for err := range results {
+		switch {
+		case err == nil:
+			committed++
+		case !errors.Is(err, ErrDrift):
+			t.Errorf("unexpected: %v", err)
+		}
+	}
+	if committed != n/2+1 {
+		// n/2 discards succeed, exactly one commit does.
+		t.Errorf("%d successes, want %d", committed, n/2+1)
+	}
+	_, nw := changeAll(paths, old)
+	for p, data := range readAll(t, dir, paths) {
+		if string(data) != string(nw[p]) {
+			t.Errorf("%s = %q", p, data)
+		}
+	}
+	if list, _ := List(ctx, st); len(list) != n/2-1 {
+		t.Errorf("%d still staged, want the %d drifted ones", len(list), n/2-1)
+	}
+}
