@@ -209,3 +209,25 @@ func TestAnchorDiffTextAndErrors(t *testing.T) {
 		}
 	}
 }
+
+// A file renamed in the diff: a quote filed on its old name moves to the
+// new one; lines that moved within a file are found where they are now.
+func TestAnchorRenamedFileAndMovedLines(t *testing.T) {
+	root, dir := gitRepo(t, map[string]string{"old_name.go": serverGo}, nil)
+	if out, err := exec.Command("git", "-C", dir, "mv", "old_name.go", "new_name.go").CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	// The body's first statement moves below the write.
+	moved := strings.Replace(serverGo, "\tw.Write([]byte(\"ok\"))\n", "", 1)
+	moved = strings.Replace(moved, "// Handler serves the API.\nfunc Handler(w http.ResponseWriter, r *http.Request) {\n", "// Handler serves the API.\nfunc Handler(w http.ResponseWriter, r *http.Request) {\n\tw.Write([]byte(\"ok\"))\n", 1)
+	if err := os.WriteFile(filepath.Join(dir, "new_name.go"), []byte(moved), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Anchor(context.Background(), root, Request{Path: "old_name.go", Snippet: "w.Write([]byte(\"ok\"))", Base: "HEAD"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Anchored || r.Tier != TierOtherFile || r.Path != "new_name.go" || r.StartLine != 7 || r.MovedFrom != "old_name.go" {
+		t.Fatalf("%+v", r)
+	}
+}
