@@ -98,6 +98,7 @@ bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv
 	$(GO) test -run '^$$' -bench 'Dlv|TTL' -benchtime 10x ./dapsession/
 	$(GO) test -run '^$$' -bench Graph -benchtime 1x -timeout 30m ./codegraph/
 	$(GO) test -run '^$$' -bench Rewrite -benchtime 1x ./astedit/
+	$(GO) test -run '^$$' -bench Anchor -benchtime 1x ./anchor/
 	bash bench/grep-vs-rg.sh
 	bash bench/search-vs-astgrep.sh
 	bash bench/context-bytes.sh
