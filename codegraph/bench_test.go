@@ -155,7 +155,7 @@ func benchCorpus(b *testing.B, src, change string) {
 	b.ReportMetric(float64(time.Since(t0).Microseconds())/1000, "query-after-change-ms")
 
 	// Latency of callers and blast on 200 definitions that have callers.
-	bt, err := y.graph(ctx)
+	bt, release, err := y.graph(ctx)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -166,6 +166,7 @@ func benchCorpus(b *testing.B, src, change string) {
 			names = append(names, d.Path+":"+d.Qual())
 		}
 	}
+	release()
 	sort.Strings(names)
 	step := max(1, len(names)/200)
 	var callers, blast []time.Duration

@@ -50,7 +50,13 @@ type Index struct {
 	files  map[string]*File            // nil: in the store, not loaded yet
 	stamps map[string]store.GraphStamp // what each file was when read
 	stored bool                        // stamps came from the store
-	built  *built                      // the resolved graph, made again after any change
+	built  *built                      // the resolved graph
+	// changed holds, for each file read again since built was resolved,
+	// the version built has: built is patched for them (see patch) or
+	// resolved again.
+	changed map[string]*File
+	// rw guards built's contents: queries read under it, a patch writes.
+	rw sync.RWMutex
 }
 
 // built is the resolved graph of the files at one moment.
@@ -65,6 +71,7 @@ type built struct {
 	// crowded counts, per name, the calls left unlinked because the name
 	// alone matched more than maxNameOnly definitions.
 	crowded map[string]int
+	r       *resolver // kept to resolve one file's calls again (patch)
 }
 
 // site is one call and the definitions it may reach.
@@ -175,7 +182,7 @@ func (x *Index) UpdateProgress(ctx context.Context, progress func(done, total in
 	for _, rel := range removed {
 		delete(x.files, rel)
 		delete(x.stamps, rel)
-		x.built = nil
+		x.invalidate()
 	}
 	x.mu.Unlock()
 	if x.db != nil {
@@ -216,7 +223,7 @@ func (x *Index) loadStamps(ctx context.Context) error {
 		if _, ok := x.stamps[rel]; !ok {
 			x.stamps[rel] = s
 			x.files[rel] = nil
-			x.built = nil
+			x.invalidate()
 		}
 	}
 	x.stored = true
@@ -301,7 +308,7 @@ func (x *Index) readOne(ctx context.Context, c candidate, start time.Time) (stor
 			if _, ok := x.stamps[c.rel]; ok {
 				delete(x.stamps, c.rel)
 				delete(x.files, c.rel)
-				x.built = nil
+				x.invalidate()
 			}
 			x.mu.Unlock()
 			return store.GraphFile{}, false, nil // gone since the walk
@@ -341,8 +348,17 @@ func (x *Index) readOne(ctx context.Context, c candidate, start time.Time) (stor
 	s := store.GraphStamp{SHA256: h, Size: c.size, MTime: mtime, Format: Format, Defs: len(f.Defs), Calls: len(f.Calls)}
 	x.mu.Lock()
 	x.stamps[c.rel] = s
+	if prev := x.files[c.rel]; prev != nil && x.built != nil {
+		if _, ok := x.changed[c.rel]; !ok {
+			if x.changed == nil {
+				x.changed = map[string]*File{}
+			}
+			x.changed[c.rel] = prev
+		}
+	} else {
+		x.invalidate()
+	}
 	x.files[c.rel] = f
-	x.built = nil
 	x.mu.Unlock()
 	put := store.GraphFile{Path: c.rel, GraphStamp: s}
 	if x.db != nil {
@@ -391,21 +407,40 @@ func (x *Index) load(ctx context.Context) error {
 		delete(x.files, rel)
 		delete(x.stamps, rel)
 	}
-	x.built = nil
+	x.invalidate()
 	return nil
 }
 
-// graph returns the resolved graph, resolving it again after a change.
-func (x *Index) graph(ctx context.Context) (*built, error) {
+// invalidate drops the resolved graph: the next query resolves it all.
+// Call with x.mu held.
+func (x *Index) invalidate() {
+	x.built, x.changed = nil, nil
+}
+
+// graph returns the resolved graph, brought up to date: patched when only
+// function bodies changed, resolved again otherwise. The caller reads it
+// until it calls release.
+func (x *Index) graph(ctx context.Context) (b *built, release func(), err error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if x.built != nil && len(x.changed) > 0 {
+		x.rw.Lock() // wait for the queries reading it
+		ok := x.built.patch(x.files, x.changed)
+		x.rw.Unlock()
+		if ok {
+			x.changed = nil
+		} else {
+			x.invalidate()
+		}
+	}
 	if x.built == nil {
 		if err := x.load(ctx); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		x.built = resolve(x.files)
 	}
-	return x.built, nil
+	x.rw.RLock()
+	return x.built, x.rw.RUnlock, nil
 }
 
 // NewMemIndex returns an index that is not tied to a workspace: files are
@@ -425,7 +460,7 @@ func (x *Index) Put(rel string, f *File) {
 		x.files[rel] = f
 		x.stamps[rel] = store.GraphStamp{SHA256: f.hash, Format: Format, Defs: len(f.Defs), Calls: len(f.Calls)}
 	}
-	x.built = nil
+	x.invalidate()
 }
 
 // File returns what the index holds of rel, or nil.

@@ -17,10 +17,11 @@ func (x *Index) Symbols(pattern string) ([]Def, error) {
 	if _, err := path.Match(pattern, ""); err != nil {
 		return nil, fmt.Errorf("codegraph: %q is not a valid glob: %v", pattern, err)
 	}
-	b, err := x.graph(context.Background())
+	b, release, err := x.graph(context.Background())
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	var out []Def
 	for _, d := range b.defs {
 		if ok, _ := path.Match(pattern, d.Name); ok || d.Qual() == pattern {
@@ -133,33 +134,45 @@ type Edge struct {
 
 // Callers lists the call sites of the definition name names.
 func (x *Index) Callers(name string) (*Def, []Edge, error) {
-	b, err := x.graph(context.Background())
+	b, release, err := x.graph(context.Background())
 	if err != nil {
 		return nil, nil, err
 	}
+	defer release()
 	k, err := b.find(name)
 	if err != nil {
 		return nil, nil, err
 	}
 	var out []Edge
 	for _, in := range b.callIn[k] {
-		e := Edge{Callee: b.defs[k], Name: b.defs[k].Name, Path: in.path, Line: in.line, Col: in.col, Confidence: in.confidence}
+		e := Edge{Callee: copyDef(b.defs[k]), Name: b.defs[k].Name, Path: in.path, Line: in.line, Col: in.col, Confidence: in.confidence}
 		if d := b.defs[in.caller]; d != nil {
-			e.Caller = d
+			e.Caller = copyDef(d)
 		}
 		out = append(out, e)
 	}
 	sortEdges(out)
-	return b.defs[k], out, nil
+	return copyDef(b.defs[k]), out, nil
+}
+
+// copyDef is a copy of d for a caller to keep: the index's own
+// definitions change in place when their file is edited.
+func copyDef(d *Def) *Def {
+	if d == nil {
+		return nil
+	}
+	c := *d
+	return &c
 }
 
 // Callees lists the calls made in the definition name names, resolved or
 // not.
 func (x *Index) Callees(name string) (*Def, []Edge, error) {
-	b, err := x.graph(context.Background())
+	b, release, err := x.graph(context.Background())
 	if err != nil {
 		return nil, nil, err
 	}
+	defer release()
 	k, err := b.find(name)
 	if err != nil {
 		return nil, nil, err
@@ -167,14 +180,14 @@ func (x *Index) Callees(name string) (*Def, []Edge, error) {
 	var out []Edge
 	for _, s := range b.calls[k] {
 		if len(s.Targets) == 0 {
-			out = append(out, Edge{Caller: b.defs[k], Name: s.Call.Name, Path: s.Path, Line: s.Call.Line, Col: s.Call.Col})
+			out = append(out, Edge{Caller: copyDef(b.defs[k]), Name: s.Call.Name, Path: s.Path, Line: s.Call.Line, Col: s.Call.Col})
 		}
 		for _, t := range s.Targets {
-			out = append(out, Edge{Caller: b.defs[k], Callee: b.defs[t.key], Name: s.Call.Name, Path: s.Path, Line: s.Call.Line, Col: s.Call.Col, Confidence: t.confidence})
+			out = append(out, Edge{Caller: copyDef(b.defs[k]), Callee: copyDef(b.defs[t.key]), Name: s.Call.Name, Path: s.Path, Line: s.Call.Line, Col: s.Call.Col, Confidence: t.confidence})
 		}
 	}
 	sortEdges(out)
-	return b.defs[k], out, nil
+	return copyDef(b.defs[k]), out, nil
 }
 
 func sortEdges(es []Edge) {
@@ -198,10 +211,11 @@ type Reached struct {
 // Blast is the transitive callers of the definitions names name, to
 // depth, through edges at least minConfidence sure ("" takes all).
 func (x *Index) Blast(names []string, depth int, minConfidence string) ([]Def, []Reached, error) {
-	b, err := x.graph(context.Background())
+	b, release, err := x.graph(context.Background())
 	if err != nil {
 		return nil, nil, err
 	}
+	defer release()
 	if depth <= 0 {
 		depth = 3
 	}
@@ -269,10 +283,11 @@ func (x *Index) Blast(names []string, depth int, minConfidence string) ([]Def, [
 // (cycles, orders, paths). It is made on first need after a change: the
 // queries above walk the index's own maps, which are cheaper to make.
 func (x *Index) Graph(ctx context.Context) (graph.Graph[string, string], error) {
-	b, err := x.graph(ctx)
+	b, release, err := x.graph(ctx)
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	b.once.Do(func() {
 		g := graph.New(graph.StringHash, graph.Directed())
 		for k := range b.defs {

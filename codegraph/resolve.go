@@ -45,43 +45,49 @@ func resolve(files map[string]*File) *built {
 			b.byName[d.Name] = append(b.byName[d.Name], d)
 		}
 	}
-	edges := map[[2]string]string{} // caller, callee → the surest confidence
+	b.edges = map[[2]string]string{} // caller, callee → the surest confidence
 	for _, p := range paths {
-		f := files[p]
-		for _, c := range f.Calls {
-			caller := p + ":"
-			var in *Def
-			if c.In >= 0 {
-				in = &f.Defs[c.In]
-				caller = in.key
-			}
-			r.crowd = 0
-			ts := r.targets(f, in, c)
-			crowd := 0
-			if r.crowd > 0 {
-				crowd = r.crowd
-				b.crowded[c.Name]++
-			} else if len(ts) > maxNameOnly && ts[0].confidence == NameOnly {
-				// value.Error() reaches hundreds of methods by name: an
-				// edge to each would make every one of them a caller of
-				// everything. The call is kept, unlinked, with the count.
-				crowd, ts = len(ts), nil
-				b.crowded[c.Name]++
-			}
-			b.calls[caller] = append(b.calls[caller], site{Path: p, Call: c, Targets: ts, Crowd: crowd})
-			for _, t := range ts {
-				b.callIn[t.key] = append(b.callIn[t.key], incoming{caller: caller, path: p, line: c.Line, col: c.Col, confidence: t.confidence})
-				if in != nil {
-					e := [2]string{caller, t.key}
-					if old, ok := edges[e]; !ok || rank(t.confidence) < rank(old) {
-						edges[e] = t.confidence
-					}
+		r.link(p, files[p])
+	}
+	b.r = r
+	return b
+}
+
+// link resolves the calls of file f (at path p) into b's sites, incoming
+// calls and edges.
+func (r *resolver) link(p string, f *File) {
+	b := r.built
+	for _, c := range f.Calls {
+		caller := p + ":"
+		var in *Def
+		if c.In >= 0 {
+			in = &f.Defs[c.In]
+			caller = in.key
+		}
+		r.crowd = 0
+		ts := r.targets(f, in, c)
+		crowd := 0
+		if r.crowd > 0 {
+			crowd = r.crowd
+			b.crowded[c.Name]++
+		} else if len(ts) > maxNameOnly && ts[0].confidence == NameOnly {
+			// value.Error() reaches hundreds of methods by name: an
+			// edge to each would make every one of them a caller of
+			// everything. The call is kept, unlinked, with the count.
+			crowd, ts = len(ts), nil
+			b.crowded[c.Name]++
+		}
+		b.calls[caller] = append(b.calls[caller], site{Path: p, Call: c, Targets: ts, Crowd: crowd})
+		for _, t := range ts {
+			b.callIn[t.key] = append(b.callIn[t.key], incoming{caller: caller, path: p, line: c.Line, col: c.Col, confidence: t.confidence})
+			if in != nil {
+				e := [2]string{caller, t.key}
+				if old, ok := b.edges[e]; !ok || rank(t.confidence) < rank(old) {
+					b.edges[e] = t.confidence
 				}
 			}
 		}
 	}
-	b.edges = edges
-	return b
 }
 
 // resolver resolves the calls of one set of files. What a language's

@@ -1,0 +1,96 @@
+package codegraph
+
+import (
+	"slices"
+	"sync"
+)
+
+// An edit inside function bodies, the common change, leaves every file's
+// definitions and imports as they were: resolution of every other file's
+// calls is then unchanged, and only the edited file's own calls need
+// resolving again. patch does that in place of a whole resolve (2.5 s on
+// GOROOT/src, about a millisecond this way).
+
+// sameSurface says whether a and b define the same things in the same
+// order (so the same keys) and import the same: what other files'
+// resolution can depend on.
+func sameSurface(a, b *File) bool {
+	if a.Language != b.Language || len(a.Defs) != len(b.Defs) || !slices.Equal(a.Imports, b.Imports) {
+		return false
+	}
+	for i := range a.Defs {
+		x, y := &a.Defs[i], &b.Defs[i]
+		if x.Name != y.Name || x.Type != y.Type || x.Kind != y.Kind || x.Test != y.Test || x.Language != y.Language {
+			return false
+		}
+	}
+	return true
+}
+
+// patch brings b up to date with files, where changed holds the version
+// of each changed path that b was resolved from. It reports false, having
+// changed nothing, when a change reaches beyond its file's calls (a
+// definition or import added, removed or renamed; a file added or
+// removed): the caller resolves everything again.
+//
+// The resolved definitions are kept (indexes point at them): the new
+// version's definitions are copied into them, and the new File takes them.
+func (b *built) patch(files map[string]*File, changed map[string]*File) bool {
+	if b.r == nil {
+		return false
+	}
+	for p, old := range changed {
+		nw := files[p]
+		if old == nil || nw == nil || old == nw || !sameSurface(old, nw) {
+			return false
+		}
+	}
+	for p, old := range changed {
+		nw := files[p]
+		b.unlink(p, old)
+		for i := range nw.Defs {
+			key, dir := old.Defs[i].key, old.Defs[i].dir
+			old.Defs[i] = nw.Defs[i]
+			old.Defs[i].key, old.Defs[i].dir = key, dir
+		}
+		old.Calls, old.hash = nw.Calls, nw.hash
+		files[p] = old
+		b.r.link(p, old)
+	}
+	b.once, b.g = sync.Once{}, nil
+	return true
+}
+
+// unlink removes the calls made in file f (at path p) from b: its sites,
+// the incoming calls they made, their edges and crowd counts.
+func (b *built) unlink(p string, f *File) {
+	callers := []string{p + ":"}
+	for i := range f.Defs {
+		callers = append(callers, f.Defs[i].key)
+	}
+	for _, caller := range callers {
+		for _, s := range b.calls[caller] {
+			if s.Crowd > 0 {
+				if b.crowded[s.Call.Name]--; b.crowded[s.Call.Name] <= 0 {
+					delete(b.crowded, s.Call.Name)
+				}
+			}
+			for _, t := range s.Targets {
+				delete(b.edges, [2]string{caller, t.key})
+				in := b.callIn[t.key]
+				kept := in[:0:0]
+				for _, c := range in {
+					if c.path != p {
+						kept = append(kept, c)
+					}
+				}
+				if len(kept) == 0 {
+					delete(b.callIn, t.key)
+				} else {
+					b.callIn[t.key] = kept
+				}
+			}
+		}
+		delete(b.calls, caller)
+	}
+}
