@@ -149,10 +149,12 @@ func lastRunes(s string, n int) string {
 
 // clean makes s safe and measurable on a terminal: tabs become spaces up
 // to the next multiple of tabWidth (counted from the start of s), C0
-// controls and DEL become caret notation (^M for a CR of a CRLF file),
-// C1 controls and invalid UTF-8 become U+FFFD. Without this a file's
-// contents could move the cursor or change colours mid-screen.
+// controls and DEL become caret notation (^[ for an escape), C1
+// controls and invalid UTF-8 become U+FFFD. The CR of a CRLF line end is
+// the file's line ending, not its content, and is dropped. Without this a
+// file's contents could move the cursor or change colours mid-screen.
 func clean(s string) string {
+	s = strings.TrimSuffix(s, "\r")
 	ok := true
 	for _, r := range s {
 		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError {

@@ -167,3 +167,16 @@ func TestRenderEmpty(t *testing.T) {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }
+
+// A CRLF file's line ends are not shown as ^M; a CR inside a line is.
+func TestRenderCRLF(t *testing.T) {
+	diff := "--- a/w.txt\n+++ b/w.txt\n@@ -1,2 +1,2 @@\n-old\r\n+new\r\n same\rtail\r\n"
+	var b strings.Builder
+	if err := Render(&b, Change{ID: "c", Files: []File{{Path: "w.txt", Diff: diff}}}, false, 0); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "-old\n") || !strings.Contains(out, "+new\n") || !strings.Contains(out, " same^Mtail\n") {
+		t.Errorf("render:\n%q", out)
+	}
+}
