@@ -105,14 +105,6 @@ func (o *StagedOutcome) Text() string {
 	var b strings.Builder
 	s := o.Staged
 	fmt.Fprintf(&b, "staged %s %s: %s in %s; nothing is written yet.\n", s.Kind, s.ID, Count(s.Matches, "change"), Count(len(s.Files), "file"))
-	for _, l := range s.Locations {
-		fmt.Fprintf(&b, "  %s:%d: %s\n", l.Path, l.Line, l.Text)
-	}
-	if len(s.Locations) == 0 {
-		for _, f := range s.Files {
-			fmt.Fprintf(&b, "  %s (%s, +%d -%d)\n", f.Path, f.Status, f.Added, f.Removed)
-		}
-	}
 	if s.Nested > 0 {
 		fmt.Fprintf(&b, "%s inside rewritten ones %s not rewritten: apply this change, then run the same rewrite again to rewrite them.\n", Count(s.Nested, "nested match"), isAre(s.Nested))
 	}
@@ -125,7 +117,17 @@ func (o *StagedOutcome) Text() string {
 	for lang, why := range o.Invalid {
 		fmt.Fprintf(&b, "not searched in %s: %s\n", lang, why)
 	}
+	// How to resolve comes before the places and the diff: a long answer
+	// is cut at its end.
 	b.WriteString(o.howToResolve())
+	for _, l := range s.Locations {
+		fmt.Fprintf(&b, "  %s:%d: %s\n", l.Path, l.Line, l.Text)
+	}
+	if len(s.Locations) == 0 {
+		for _, f := range s.Files {
+			fmt.Fprintf(&b, "  %s (%s, +%d -%d)\n", f.Path, f.Status, f.Added, f.Removed)
+		}
+	}
 	b.WriteString("\n")
 	for _, f := range s.Files {
 		b.WriteString(f.Diff)

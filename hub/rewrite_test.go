@@ -287,4 +287,7 @@ func TestRewriteAnswerIsBounded(t *testing.T) {
 	if !strings.Contains(text, ".cchub/") {
 		t.Errorf("the cut answer does not say where the rest is:\n%s", text[len(text)-600:])
 	}
+	if i := strings.Index(text, "cchub review "); i < 0 || i > 400 {
+		t.Errorf("how to resolve is not at the top of the answer:\n%.600s", text)
+	}
 }
