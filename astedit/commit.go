@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -25,6 +27,39 @@ var ErrDrift = errors.New("files changed since the change was staged")
 // never mistakes a commit in progress for an interrupted one. The NUL
 // keeps it from naming a file.
 const journalLock = "\x00astedit commit journal"
+
+// journalMarker is a file in the workspace's state directory that exists
+// while a commit may be unfinished: made before the journal is opened,
+// removed after it is closed. Every start of cchub looks for it (a stat)
+// instead of opening the database to read the journal.
+const journalMarker = "commit-journal-open"
+
+// Pending says whether a commit may have been interrupted: only then does
+// a start need Recover.
+func Pending(root *workspace.Root) bool {
+	_, err := os.Lstat(filepath.Join(root.Dir(), workspace.StateDir, journalMarker))
+	return err == nil
+}
+
+// setMarker makes (on) or removes the journal marker.
+func setMarker(root *workspace.Root, on bool) error {
+	dir, err := root.OpenStateDir("")
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	if !on {
+		if err := dir.Remove(journalMarker); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	f, err := dir.OpenFile(journalMarker, os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
 
 // maxFileBytes bounds what a commit reads to compare a file with its
 // staged hash.
@@ -116,7 +151,11 @@ func Commit(ctx context.Context, root *workspace.Root, st *store.Store, id strin
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if err := setMarker(root, true); err != nil {
+		return nil, fmt.Errorf("astedit: %w; nothing was changed", err)
+	}
 	if err := st.OpenJournal(ctx, id, string(pj)); err != nil {
+		setMarker(root, false)
 		return nil, err
 	}
 	reached("journal opened")
@@ -128,6 +167,7 @@ func Commit(ctx context.Context, root *workspace.Root, st *store.Store, id strin
 		if cerr := st.CloseJournal(context.WithoutCancel(ctx), id); cerr != nil {
 			return nil, fmt.Errorf("astedit: %w; and closing the journal failed (%v): the next cchub start will clean up", err, cerr)
 		}
+		setMarker(root, false)
 		return nil, fmt.Errorf("astedit: %w; nothing was changed, the change is still staged", err)
 	}
 	// The point of no return: from here the change is finished, by this
@@ -135,7 +175,9 @@ func Commit(ctx context.Context, root *workspace.Root, st *store.Store, id strin
 	if err := st.JournalRenaming(context.WithoutCancel(ctx), id); err != nil {
 		rollBack(root, p)
 		root.RemoveDirs(made)
-		st.CloseJournal(context.WithoutCancel(ctx), id)
+		if st.CloseJournal(context.WithoutCancel(ctx), id) == nil {
+			setMarker(root, false)
+		}
 		return nil, fmt.Errorf("astedit: %w; nothing was changed", err)
 	}
 	reached("renaming")
@@ -145,6 +187,7 @@ func Commit(ctx context.Context, root *workspace.Root, st *store.Store, id strin
 	if err := st.CloseJournal(context.WithoutCancel(ctx), id); err != nil {
 		return nil, err
 	}
+	setMarker(root, false)
 	reached("closed")
 	return &Committed{ID: id, Files: view.Files}, nil
 }
@@ -313,8 +356,11 @@ func Recover(ctx context.Context, root *workspace.Root, st *store.Store) ([]Reco
 }
 
 func recoverLocked(ctx context.Context, root *workspace.Root, st *store.Store) ([]Recovered, error) {
+	if !Pending(root) {
+		return nil, nil
+	}
 	js, err := st.Journals(ctx)
-	if err != nil || len(js) == 0 {
+	if err != nil {
 		return nil, err
 	}
 	var out []Recovered
@@ -341,5 +387,5 @@ func recoverLocked(ctx context.Context, root *workspace.Root, st *store.Store) (
 		}
 		out = append(out, r)
 	}
-	return out, nil
+	return out, setMarker(root, false)
 }

@@ -126,6 +126,9 @@ func TestCommitWritesAllAndKeepsModes(t *testing.T) {
 		t.Errorf("mode %v, want 0644", fi.Mode().Perm())
 	}
 	assertNoTemps(t, dir)
+	if Pending(root) {
+		t.Error("the journal's marker is left after a commit")
+	}
 	if _, err := Load(ctx, st, s.ID); !errors.Is(err, store.ErrNoStaged) {
 		t.Errorf("committed change still staged: %v", err)
 	}

@@ -119,6 +119,9 @@ func TestCommitSurvivesSIGKILL(t *testing.T) {
 		if js, _ := st.Journals(ctx); len(js) != 0 {
 			t.Errorf("run %d: journal left open: %+v", run, js)
 		}
+		if Pending(root) {
+			t.Errorf("run %d: the journal's marker is left after recovery", run)
+		}
 		assertNoTemps(t, dir)
 		Discard(ctx, st, s.ID)
 		st.Close()

@@ -177,6 +177,10 @@ func TestOpenFinishesAnInterruptedCommit(t *testing.T) {
 	if err := st.JournalRenaming(ctx, s.ID); err != nil {
 		t.Fatal(err)
 	}
+	// The marker every start looks for before opening the database.
+	if err := os.WriteFile(filepath.Join(ws, ".cchub", "commit-journal-open"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	st.Close()
 	root.Close()
 
@@ -190,6 +194,9 @@ func TestOpenFinishesAnInterruptedCommit(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(ws, temp)); !os.IsNotExist(err) {
 		t.Errorf("temporary file left: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(ws, ".cchub", "commit-journal-open")); !os.IsNotExist(err) {
+		t.Errorf("the journal's marker is left: %v", err)
 	}
 }
 

@@ -5,20 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"cchub/astedit"
-	"cchub/store"
 	"cchub/textedit"
-	"cchub/workspace"
 )
 
 // recoverCommits finishes or undoes a commit a crash interrupted, before
-// the hub does anything else. A workspace without a database has none, and
-// is not given one.
+// the hub does anything else. Without the journal's marker there is none,
+// and the database is not even opened (every CLI command starts here).
 func (h *Hub) recoverCommits(ctx context.Context) error {
-	if _, err := os.Lstat(filepath.Join(h.Root.Dir(), workspace.StateDir, store.FileName)); err != nil {
+	if !astedit.Pending(h.Root) {
 		return nil
 	}
 	st, err := h.state(ctx)
