@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 
@@ -268,6 +269,24 @@ type captured struct {
 func extract(ctx context.Context, rel string, tree *workspace.Tree) (*File, error) {
 	f := &File{Path: rel, Language: tree.Lang.Name}
 	f.addDefs(outline.OfTree(tree).Symbols, "")
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	root := tree.RootNode()
+	if nl, ids := nativeFor(tree.Lang.Name, root); nl != nil {
+		if nodes, ok := flatten(root, ids.fieldsIn); ok {
+			defer putFlat(nodes)
+			nl.read(&flatReader{nodes: nodes, src: tree.Source, ids: ids}, f)
+			f.setIn(nil)
+			return f, nil
+		}
+	}
+	return extractQuery(ctx, f, tree)
+}
+
+// extractQuery reads the calls and imports of a parsed file with its
+// language's query.
+func extractQuery(ctx context.Context, f *File, tree *workspace.Tree) (*File, error) {
 	lq, err := queryFor(tree.Lang)
 	if err != nil {
 		return nil, err
@@ -342,6 +361,18 @@ func extract(ctx context.Context, rel string, tree *workspace.Tree) (*File, erro
 	if family(f.Language) == "c" {
 		f.keepDefinitions(bodies)
 	}
+	f.setIn(heads)
+	return f, nil
+}
+
+// setIn sets the definition each call is in: the innermost function,
+// method or test holding its line; for a call that declares a JavaScript
+// test (heads), the one holding the test.
+func (f *File) setIn(heads []testHead) {
+	if len(heads) == 0 && len(f.Calls)*len(f.Defs) > 256 {
+		f.setInByLine()
+		return
+	}
 	for i := range f.Calls {
 		c := &f.Calls[i]
 		c.In = f.enclosing(c.Line, -1)
@@ -351,7 +382,40 @@ func extract(ctx context.Context, rel string, tree *workspace.Tree) (*File, erro
 			}
 		}
 	}
-	return f, nil
+}
+
+// setInByLine is setIn without test heads, for many calls: what
+// enclosing finds for each line, painted once. enclosing picks, of the
+// definitions holding a line, the last to start (the last of them by
+// index, of those starting on the same line): painted in that order, it
+// is the one painted last.
+func (f *File) setInByLine() {
+	var order []int
+	end := 0
+	for i, d := range f.Defs {
+		if d.Kind == "func" || d.Kind == "method" || d.Kind == "test" {
+			order = append(order, i)
+			end = max(end, d.End)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return f.Defs[order[a]].Start < f.Defs[order[b]].Start })
+	in := make([]int32, end+1)
+	for i := range in {
+		in[i] = -1
+	}
+	for _, i := range order {
+		d := &f.Defs[i]
+		for l := max(d.Start, 0); l <= d.End; l++ {
+			in[l] = int32(i)
+		}
+	}
+	for i := range f.Calls {
+		c := &f.Calls[i]
+		c.In = -1
+		if c.Line >= 0 && c.Line < len(in) {
+			c.In = int(in[c.Line])
+		}
+	}
 }
 
 // addDefs adds the functions, methods and types among syms (and their
@@ -470,16 +534,22 @@ func (f *File) readImports(cp captured, src []byte) []Import {
 		t = strings.Trim(t, `"`)
 		return []Import{{Alias: t, Target: t}}
 	}
-	imp := Import{Alias: text(cp.alias), Target: strings.Trim(text(cp.imp), "\"`")}
-	if from := text(cp.from); from != "" {
+	return []Import{importOf(f.Language, text(cp.alias), text(cp.imp), text(cp.from))}
+}
+
+// importOf is the import of a Go or Python file from the text of its
+// captures: alias, import and from ("" when not captured).
+func importOf(lang, alias, target, from string) Import {
+	imp := Import{Alias: alias, Target: strings.Trim(target, "\"`")}
+	if from != "" {
 		if imp.Alias == "" {
 			imp.Alias = imp.Target
 		}
 		imp.Target = strings.TrimLeft(from, ".") + "." + imp.Target
 	} else if imp.Alias == "" {
-		imp.Alias = defaultAlias(f.Language, imp.Target)
+		imp.Alias = defaultAlias(lang, imp.Target)
 	}
-	return []Import{imp}
+	return imp
 }
 
 // lineSpan is the lines of a node.

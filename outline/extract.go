@@ -23,17 +23,17 @@ const (
 // live in lang_<name>.go, each registering a langSpec; this file holds what
 // they share, and knows no language by name.
 type extractor struct {
-	src  []byte
-	lang string
-	spec langSpec
-	long int // functions longer than this list their blocks
-	cur  *sitter.TreeCursor
+	src   []byte
+	lang  string
+	spec  langSpec
+	long  int // functions longer than this list their blocks
+	nodes nodeArena
 }
 
 // langSpec is what the shared code needs to know of one language.
 type langSpec struct {
 	// walk outlines the top-level nodes of a file.
-	walk func(x *extractor, top []*sitter.Node) []*Symbol
+	walk func(x *extractor, top []*node) []*Symbol
 	// directives are comment prefixes that are tool directives, not
 	// documentation (Go's //go:generate).
 	directives []string
@@ -41,7 +41,7 @@ type langSpec struct {
 	headerEnd string
 	// blockEnd, if set, is the last line of a block (Python's blocks
 	// swallow the comments after them).
-	blockEnd func(x *extractor, n *sitter.Node) int
+	blockEnd func(x *extractor, n *node) int
 }
 
 // langSpecs maps a language name to its spec; each lang_<name>.go adds
@@ -52,56 +52,43 @@ func newExtractor(src []byte, lang string, long int) *extractor {
 	return &extractor{src: src, lang: lang, spec: langSpecs[lang], long: long}
 }
 
-func (x *extractor) close() {
-	if x.cur != nil {
-		x.cur.Close()
-		x.cur = nil
-	}
-}
+func (x *extractor) close() { x.nodes.close() }
+
+// root is the node of a tree's root, for the walks.
+func (x *extractor) root(root *sitter.Node) *node { return x.nodes.rootNode(root) }
 
 // symbols runs the language's walk.
-func (x *extractor) symbols(root *sitter.Node) []*Symbol {
+func (x *extractor) symbols(root *node) []*Symbol {
 	if x.spec.walk == nil {
 		return nil
 	}
 	return x.spec.walk(x, x.kids(root))
 }
 
-// kids returns all children of n, named or not, walking with one reused
-// cursor (Child(i) is linear in i).
-func (x *extractor) kids(n *sitter.Node) []*sitter.Node {
-	return x.kidsWhere(n, func(string) bool { return true })
-}
-
-// kidsWhere returns the children of n whose field name keep accepts.
-func (x *extractor) kidsWhere(n *sitter.Node, keep func(field string) bool) []*sitter.Node {
+// kids returns all children of n, named or not, as a tree cursor visits
+// them. The slice is n's own: callers must not change it.
+func (x *extractor) kids(n *node) []*node {
 	if n == nil {
 		return nil
 	}
-	if x.cur == nil {
-		x.cur = sitter.NewTreeCursor(n)
-	} else {
-		x.cur.Reset(n)
-	}
-	if !x.cur.GoToFirstChild() {
-		return nil
-	}
-	var out []*sitter.Node
-	for {
-		if keep(x.cur.CurrentFieldName()) {
-			out = append(out, x.cur.CurrentNode())
-		}
-		if !x.cur.GoToNextSibling() {
-			return out
+	return x.nodes.children(n)
+}
+
+// kidsWhere returns the children of n whose field name keep accepts.
+func (x *extractor) kidsWhere(n *node, keep func(field string) bool) []*node {
+	var out []*node
+	for _, c := range x.kids(n) {
+		if keep(c.fieldName()) {
+			out = append(out, c)
 		}
 	}
+	return out
 }
 
 // named returns the named children of n.
-func (x *extractor) named(n *sitter.Node) []*sitter.Node {
-	all := x.kids(n)
-	out := all[:0]
-	for _, c := range all {
+func (x *extractor) named(n *node) []*node {
+	var out []*node
+	for _, c := range x.kids(n) {
 		if c.IsNamed() {
 			out = append(out, c)
 		}
@@ -110,7 +97,7 @@ func (x *extractor) named(n *sitter.Node) []*sitter.Node {
 }
 
 // firstOfType returns the first child of n of one of the types, or nil.
-func (x *extractor) firstOfType(n *sitter.Node, types ...string) *sitter.Node {
+func (x *extractor) firstOfType(n *node, types ...string) *node {
 	for _, c := range x.kids(n) {
 		t := c.Type()
 		for _, want := range types {
@@ -124,7 +111,7 @@ func (x *extractor) firstOfType(n *sitter.Node, types ...string) *sitter.Node {
 
 // modifiers returns the keywords among n's direct children (up to its
 // name) that say what kind of function or member it is.
-func (x *extractor) modifiers(n *sitter.Node) []string {
+func (x *extractor) modifiers(n *node) []string {
 	var out []string
 	for _, c := range x.kids(n) {
 		if c.IsNamed() {
@@ -150,7 +137,7 @@ func (x *extractor) modifiers(n *sitter.Node) []string {
 }
 
 // hasToken reports whether n has a direct child token with this text.
-func (x *extractor) hasToken(n *sitter.Node, tok string) bool {
+func (x *extractor) hasToken(n *node, tok string) bool {
 	for _, c := range x.kids(n) {
 		if !c.IsNamed() && c.Type() == tok {
 			return true
@@ -159,7 +146,7 @@ func (x *extractor) hasToken(n *sitter.Node, tok string) bool {
 	return false
 }
 
-func (x *extractor) text(n *sitter.Node) string {
+func (x *extractor) text(n *node) string {
 	if n == nil {
 		return ""
 	}
@@ -167,16 +154,16 @@ func (x *extractor) text(n *sitter.Node) string {
 }
 
 // field returns the squashed text of n's child in field name, or "".
-func (x *extractor) field(n *sitter.Node, name string) string {
+func (x *extractor) field(n *node, name string) string {
 	return squash(x.text(n.ChildByFieldName(name)))
 }
 
-func startLine(n *sitter.Node) int { return int(n.StartPoint().Row) + 1 }
+func startLine(n *node) int { return int(n.StartPoint().Row) + 1 }
 
 // endLine is the last line n has a character on: a node that ends with
 // its newline (Rust line comments, C preprocessor lines) ends on the line
 // before its end point.
-func endLine(n *sitter.Node) int {
+func endLine(n *node) int {
 	s, e := n.StartPoint(), n.EndPoint()
 	if e.Column == 0 && e.Row > s.Row {
 		return int(e.Row)
@@ -185,18 +172,18 @@ func endLine(n *sitter.Node) int {
 }
 
 // newSym makes a symbol spanning n.
-func newSym(kind, name string, n *sitter.Node) *Symbol {
+func newSym(kind, name string, n *node) *Symbol {
 	return &Symbol{Kind: kind, Name: name, StartLine: startLine(n), EndLine: endLine(n)}
 }
 
-func isComment(n *sitter.Node) bool {
+func isComment(n *node) bool {
 	t := n.Type()
 	return t == "comment" || t == "line_comment" || t == "block_comment"
 }
 
 // withDocAbove gives the symbols declared by kids[i] that have no doc of
 // their own the comment above kids[i].
-func (x *extractor) withDocAbove(syms []*Symbol, kids []*sitter.Node, i int) []*Symbol {
+func (x *extractor) withDocAbove(syms []*Symbol, kids []*node, i int) []*Symbol {
 	doc := x.docAbove(kids, i)
 	for _, s := range syms {
 		if s.Doc == "" {
@@ -209,7 +196,7 @@ func (x *extractor) withDocAbove(syms []*Symbol, kids []*sitter.Node, i int) []*
 // docAbove returns the first line of the comment block that sits directly
 // above kids[i] (no blank line between, not trailing the code before it),
 // or "".
-func (x *extractor) docAbove(kids []*sitter.Node, i int) string {
+func (x *extractor) docAbove(kids []*node, i int) string {
 	first := -1
 	next := startLine(kids[i])
 	for j := i - 1; j >= 0; j-- {
@@ -236,7 +223,7 @@ func (x *extractor) docAbove(kids []*sitter.Node, i int) string {
 
 // trailingDoc returns the comment on the same line right after kids[i],
 // as Go writes for constants and fields.
-func (x *extractor) trailingDoc(kids []*sitter.Node, i int) string {
+func (x *extractor) trailingDoc(kids []*node, i int) string {
 	if i+1 < len(kids) && isComment(kids[i+1]) && startLine(kids[i+1]) == endLine(kids[i]) {
 		return x.docLine(x.text(kids[i+1]))
 	}
@@ -389,7 +376,7 @@ func clipText(s string, n int) string {
 }
 
 // value renders an initializer briefly: its first line, squashed, clipped.
-func (x *extractor) value(n *sitter.Node) string {
+func (x *extractor) value(n *node) string {
 	if n == nil {
 		return ""
 	}
@@ -406,7 +393,7 @@ func (x *extractor) value(n *sitter.Node) string {
 }
 
 // header renders a block's first line without its opening brace or colon.
-func (x *extractor) header(n *sitter.Node) string {
+func (x *extractor) header(n *node) string {
 	t := x.text(n)
 	if i := strings.IndexByte(t, '\n'); i >= 0 {
 		t = t[:i]
@@ -447,7 +434,7 @@ func isBlockKind(kind string) bool { return blockKindNames[kind] }
 
 // addBlocks lists the top-level control-flow blocks of body as children of
 // s when s is longer than the threshold.
-func (x *extractor) addBlocks(s *Symbol, body *sitter.Node) {
+func (x *extractor) addBlocks(s *Symbol, body *node) {
 	if body == nil || s.EndLine-s.StartLine+1 <= x.long {
 		return
 	}
@@ -459,7 +446,7 @@ func (x *extractor) addBlocks(s *Symbol, body *sitter.Node) {
 }
 
 // block returns the block symbol for a control-flow statement, or nil.
-func (x *extractor) block(n *sitter.Node) *Symbol {
+func (x *extractor) block(n *node) *Symbol {
 	inner := n
 	switch n.Type() {
 	case "expression_statement": // a block used as a statement: `match x { ... }`
@@ -488,7 +475,7 @@ type importSummary struct {
 	names []string
 }
 
-func (im *importSummary) add(n *sitter.Node, names ...string) {
+func (im *importSummary) add(n *node, names ...string) {
 	if im.sym == nil {
 		im.sym = newSym("import", "", n)
 	}
@@ -521,13 +508,13 @@ func trimQuotes(s string) string {
 }
 
 // syntaxErrors returns the merged line ranges of ERROR and MISSING nodes.
-func (x *extractor) syntaxErrors(root *sitter.Node) []LineRange {
+func (x *extractor) syntaxErrors(root *node) []LineRange {
 	if !root.HasError() {
 		return nil
 	}
 	var rs []LineRange
-	var walk func(n *sitter.Node)
-	walk = func(n *sitter.Node) {
+	var walk func(n *node)
+	walk = func(n *node) {
 		switch {
 		case n.IsMissing():
 			l := startLine(n)

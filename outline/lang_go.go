@@ -1,9 +1,5 @@
 package outline
 
-import (
-	sitter "github.com/smacker/go-tree-sitter"
-)
-
 func init() {
 	langSpecs["go"] = langSpec{
 		walk:       (*extractor).goDecls,
@@ -15,7 +11,7 @@ func init() {
 // level, where they are written, with their receiver shown: nesting them
 // under a type they are not inside would break "indentation is
 // containment".
-func (x *extractor) goDecls(kids []*sitter.Node) []*Symbol {
+func (x *extractor) goDecls(kids []*node) []*Symbol {
 	var out []*Symbol
 	var im importSummary
 	for i, n := range kids {
@@ -41,7 +37,7 @@ func (x *extractor) goDecls(kids []*sitter.Node) []*Symbol {
 	return im.emit(out)
 }
 
-func (x *extractor) goImports(n *sitter.Node) []string {
+func (x *extractor) goImports(n *node) []string {
 	var names []string
 	for _, c := range x.named(n) {
 		switch c.Type() {
@@ -54,7 +50,7 @@ func (x *extractor) goImports(n *sitter.Node) []string {
 	return names
 }
 
-func (x *extractor) goFuncSig(n *sitter.Node) string {
+func (x *extractor) goFuncSig(n *node) string {
 	sig := x.field(n, "type_parameters") + x.field(n, "parameters")
 	if r := x.field(n, "result"); r != "" {
 		sig += " " + r
@@ -65,7 +61,7 @@ func (x *extractor) goFuncSig(n *sitter.Node) string {
 // goGenDecl outlines a type, const or var declaration. Ungrouped, each
 // name is a symbol spanning the whole declaration; grouped, the group is a
 // nameless symbol whose children are the names, each spanning its spec.
-func (x *extractor) goGenDecl(kids []*sitter.Node, i int) []*Symbol {
+func (x *extractor) goGenDecl(kids []*node, i int) []*Symbol {
 	n := kids[i]
 	kind := map[string]string{"type_declaration": "type", "const_declaration": "const", "var_declaration": "var"}[n.Type()]
 	specs := x.kids(n)
@@ -107,7 +103,7 @@ func (x *extractor) goGenDecl(kids []*sitter.Node, i int) []*Symbol {
 }
 
 // goSpec returns the symbols one spec declares, spanning span.
-func (x *extractor) goSpec(kind string, sp, span *sitter.Node) []*Symbol {
+func (x *extractor) goSpec(kind string, sp, span *node) []*Symbol {
 	switch sp.Type() {
 	case "type_spec", "type_alias":
 		s := newSym("type", x.field(sp, "name"), span)
@@ -152,7 +148,7 @@ func (x *extractor) goSpec(kind string, sp, span *sitter.Node) []*Symbol {
 }
 
 // goInterface lists an interface's methods.
-func (x *extractor) goInterface(t *sitter.Node) []*Symbol {
+func (x *extractor) goInterface(t *node) []*Symbol {
 	var out []*Symbol
 	kids := x.kids(t)
 	for j, m := range kids {

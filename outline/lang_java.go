@@ -2,8 +2,6 @@ package outline
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() {
@@ -13,7 +11,7 @@ func init() {
 // javaDecls outlines the declarations of a Java file or of a type body.
 // Annotations are the symbols' decorators; they are part of the
 // declaration, so its range starts with them.
-func (x *extractor) javaDecls(kids []*sitter.Node) []*Symbol {
+func (x *extractor) javaDecls(kids []*node) []*Symbol {
 	var out []*Symbol
 	var im importSummary
 	for i, n := range kids {
@@ -83,7 +81,7 @@ var javaTypeKinds = map[string]string{
 	"annotation_type_declaration": "annotation",
 }
 
-func (x *extractor) javaType(n *sitter.Node) *Symbol {
+func (x *extractor) javaType(n *node) *Symbol {
 	s := newSym(javaTypeKinds[n.Type()], x.field(n, "name"), n)
 	sig := x.field(n, "type_parameters") + x.field(n, "parameters")
 	for _, f := range []string{"superclass", "interfaces"} {
@@ -104,7 +102,7 @@ func (x *extractor) javaType(n *sitter.Node) *Symbol {
 }
 
 // javaAnnotations returns the annotations among n's modifiers.
-func (x *extractor) javaAnnotations(n *sitter.Node) []string {
+func (x *extractor) javaAnnotations(n *node) []string {
 	mods := x.firstOfType(n, "modifiers")
 	if mods == nil {
 		return nil

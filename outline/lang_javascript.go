@@ -2,8 +2,6 @@ package outline
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() {
@@ -15,7 +13,7 @@ func init() {
 // jsStatements outlines the statements of a JavaScript, TypeScript or TSX
 // program or namespace: declarations, and the top-level calls and
 // assignments that run when the module loads.
-func (x *extractor) jsStatements(kids []*sitter.Node) []*Symbol {
+func (x *extractor) jsStatements(kids []*node) []*Symbol {
 	var out []*Symbol
 	var im importSummary
 	for i, n := range kids {
@@ -38,7 +36,7 @@ func (x *extractor) jsStatements(kids []*sitter.Node) []*Symbol {
 
 // jsStatement outlines one top-level statement; it may declare several
 // names (`const a = 1, b = 2`) or none.
-func (x *extractor) jsStatement(n *sitter.Node) []*Symbol {
+func (x *extractor) jsStatement(n *node) []*Symbol {
 	switch n.Type() {
 	case "comment", "empty_statement":
 		return nil
@@ -101,7 +99,7 @@ func (x *extractor) jsStatement(n *sitter.Node) []*Symbol {
 		if x.hasToken(n, "const") {
 			kind = "const"
 		}
-		var decls []*sitter.Node
+		var decls []*node
 		for _, c := range x.named(n) {
 			if c.Type() == "variable_declarator" {
 				decls = append(decls, c)
@@ -154,7 +152,7 @@ func (x *extractor) jsStatement(n *sitter.Node) []*Symbol {
 
 // jsIsCode reports whether an initializer is a function or class, which
 // the outline shows as such rather than as a value.
-func (x *extractor) jsIsCode(v *sitter.Node) bool {
+func (x *extractor) jsIsCode(v *node) bool {
 	switch v.Type() {
 	case "arrow_function", "function_expression", "function", "generator_function", "class":
 		return true
@@ -163,7 +161,7 @@ func (x *extractor) jsIsCode(v *sitter.Node) bool {
 }
 
 // jsValue outlines a named function or class expression, or a value.
-func (x *extractor) jsValue(name string, v, span *sitter.Node) []*Symbol {
+func (x *extractor) jsValue(name string, v, span *node) []*Symbol {
 	switch v.Type() {
 	case "arrow_function", "function_expression", "function", "generator_function":
 		s := newSym("func", name, span)
@@ -185,13 +183,13 @@ func (x *extractor) jsValue(name string, v, span *sitter.Node) []*Symbol {
 	return []*Symbol{s}
 }
 
-func (x *extractor) jsFuncSig(n *sitter.Node) string {
+func (x *extractor) jsFuncSig(n *node) string {
 	sig := x.field(n, "type_parameters") + x.field(n, "parameters") + x.field(n, "return_type")
 	return clipText(sig, maxSigBytes)
 }
 
 // jsHeritage renders type parameters and extends/implements clauses.
-func (x *extractor) jsHeritage(n *sitter.Node) string {
+func (x *extractor) jsHeritage(n *node) string {
 	sig := x.field(n, "type_parameters")
 	for _, c := range x.named(n) {
 		switch c.Type() {
@@ -202,7 +200,7 @@ func (x *extractor) jsHeritage(n *sitter.Node) string {
 	return clipText(strings.TrimSpace(sig), maxSigBytes)
 }
 
-func (x *extractor) jsClass(n *sitter.Node, name string) *Symbol {
+func (x *extractor) jsClass(n *node, name string) *Symbol {
 	s := newSym("class", name, n)
 	s.Signature = x.jsHeritage(n)
 	for _, c := range x.named(n) {
@@ -216,7 +214,7 @@ func (x *extractor) jsClass(n *sitter.Node, name string) *Symbol {
 
 // jsMembers outlines a class or interface body. Decorators written before
 // a member are its own, and its range starts with them.
-func (x *extractor) jsMembers(body *sitter.Node) []*Symbol {
+func (x *extractor) jsMembers(body *node) []*Symbol {
 	if body == nil {
 		return nil
 	}
@@ -286,7 +284,7 @@ func (x *extractor) jsMembers(body *sitter.Node) []*Symbol {
 
 // jsExpr outlines a top-level expression statement: a call, an
 // assignment, or another expression. A directive ('use strict') is skipped.
-func (x *extractor) jsExpr(n *sitter.Node) []*Symbol {
+func (x *extractor) jsExpr(n *node) []*Symbol {
 	k := x.named(n)
 	if len(k) == 0 {
 		return nil

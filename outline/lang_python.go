@@ -2,13 +2,11 @@ package outline
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() {
 	langSpecs["python"] = langSpec{
-		walk:      func(x *extractor, top []*sitter.Node) []*Symbol { return x.pyBlock(top, false) },
+		walk:      func(x *extractor, top []*node) []*Symbol { return x.pyBlock(top, false) },
 		headerEnd: ":",
 		blockEnd:  (*extractor).lastCodeLine,
 	}
@@ -18,7 +16,7 @@ func init() {
 // compound statement. Everything that runs when the module is imported is
 // listed: definitions, assignments, calls, and compound statements with
 // what they define inside.
-func (x *extractor) pyBlock(kids []*sitter.Node, inClass bool) []*Symbol {
+func (x *extractor) pyBlock(kids []*node, inClass bool) []*Symbol {
 	var out []*Symbol
 	var im importSummary
 	for _, n := range kids {
@@ -70,36 +68,20 @@ func (x *extractor) pyBlock(kids []*sitter.Node, inClass bool) []*Symbol {
 // pySym makes a symbol spanning n. A Python block ends with its last
 // statement: the parser lets it swallow the comments that follow, which
 // belong to whatever comes next.
-func (x *extractor) pySym(kind, name string, n *sitter.Node) *Symbol {
+func (x *extractor) pySym(kind, name string, n *node) *Symbol {
 	s := newSym(kind, name, n)
 	s.EndLine = x.lastCodeLine(n)
 	return s
 }
 
-// lastCodeLine is the last line of n that is not a trailing comment.
-func (x *extractor) lastCodeLine(n *sitter.Node) int {
-	for {
-		kids := x.kids(n)
-		var last *sitter.Node
-		for i := len(kids) - 1; i >= 0; i-- {
-			if !isComment(kids[i]) {
-				last = kids[i]
-				break
-			}
-		}
-		if last == nil {
-			return endLine(n)
-		}
-		if last.ChildCount() == 0 {
-			return endLine(last)
-		}
-		n = last
-	}
-}
+// lastCodeLine is the last line of n that is not a trailing comment: the
+// last line of the last child that is not a comment, found the same way
+// in that child, down to a leaf (or a node with only comments).
+func (x *extractor) lastCodeLine(n *node) int { return n.lastCodeLine() }
 
 // pyInner outlines the blocks of a compound statement: its body and those
 // of its elif/else/except/finally/case clauses.
-func (x *extractor) pyInner(n *sitter.Node, inClass bool) []*Symbol {
+func (x *extractor) pyInner(n *node, inClass bool) []*Symbol {
 	var out []*Symbol
 	for _, c := range x.named(n) {
 		switch {
@@ -120,7 +102,7 @@ func isMainCheck(cond string) bool {
 	return false
 }
 
-func (x *extractor) pyImports(n *sitter.Node) []string {
+func (x *extractor) pyImports(n *node) []string {
 	if m := n.ChildByFieldName("module_name"); m != nil {
 		return []string{squash(x.text(m))}
 	}
@@ -140,7 +122,7 @@ func (x *extractor) pyImports(n *sitter.Node) []string {
 }
 
 // pyDef outlines a function or class definition.
-func (x *extractor) pyDef(n *sitter.Node, inClass bool) *Symbol {
+func (x *extractor) pyDef(n *node, inClass bool) *Symbol {
 	body := n.ChildByFieldName("body")
 	if n.Type() == "class_definition" {
 		s := x.pySym("class", x.field(n, "name"), n)
@@ -168,11 +150,17 @@ func (x *extractor) pyDef(n *sitter.Node, inClass bool) *Symbol {
 }
 
 // pyDocstring returns the first sentence of the docstring that opens body.
-func (x *extractor) pyDocstring(body *sitter.Node) string {
+func (x *extractor) pyDocstring(body *node) string {
 	if body == nil {
 		return ""
 	}
-	for _, st := range x.named(body) {
+	// The statements of body, read one at a time: only the first that
+	// is not a comment is wanted.
+	for i := 0; ; i++ {
+		st := body.namedChild(i)
+		if st == nil {
+			return ""
+		}
 		if isComment(st) {
 			continue
 		}
@@ -187,12 +175,11 @@ func (x *extractor) pyDocstring(body *sitter.Node) string {
 		t = strings.Trim(t, `"'`)
 		return summary(strings.Split(t, "\n"))
 	}
-	return ""
 }
 
 // pyExpr outlines an expression statement: an assignment, a call, or any
 // other expression (a bare string, such as a docstring, is skipped).
-func (x *extractor) pyExpr(n *sitter.Node, inClass bool) *Symbol {
+func (x *extractor) pyExpr(n *node, inClass bool) *Symbol {
 	k := x.named(n)
 	if len(k) == 0 {
 		return nil

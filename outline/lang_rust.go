@@ -2,13 +2,11 @@ package outline
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func init() {
 	langSpecs["rust"] = langSpec{
-		walk: func(x *extractor, top []*sitter.Node) []*Symbol { return x.rustItems(top, "") },
+		walk: func(x *extractor, top []*node) []*Symbol { return x.rustItems(top, "") },
 	}
 }
 
@@ -17,7 +15,7 @@ func init() {
 // self are methods. Attributes (#[test], #[derive(...)]) before an item
 // are its decorators and start its range; outer doc comments (///, /**)
 // give its doc, wherever they sit among the attributes.
-func (x *extractor) rustItems(kids []*sitter.Node, owner string) []*Symbol {
+func (x *extractor) rustItems(kids []*node, owner string) []*Symbol {
 	var out []*Symbol
 	var im importSummary
 	var attrs []string
@@ -61,7 +59,7 @@ func (x *extractor) rustItems(kids []*sitter.Node, owner string) []*Symbol {
 }
 
 // rustItem outlines one item, or adds a use declaration to im.
-func (x *extractor) rustItem(n *sitter.Node, owner string, im *importSummary) *Symbol {
+func (x *extractor) rustItem(n *node, owner string, im *importSummary) *Symbol {
 	switch n.Type() {
 	case "use_declaration":
 		im.add(n, x.field(n, "argument"))
@@ -170,7 +168,7 @@ func (x *extractor) rustItem(n *sitter.Node, owner string, im *importSummary) *S
 
 // rustTypeName is the bare name of an impl's type: Stack for Stack<T>,
 // Display for fmt::Display.
-func rustTypeName(x *extractor, t *sitter.Node) string {
+func rustTypeName(x *extractor, t *node) string {
 	for t != nil {
 		switch t.Type() {
 		case "generic_type":

@@ -1,6 +1,7 @@
 package outline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -174,7 +175,7 @@ func fileOutline(ctx context.Context, root *workspace.Root, cache *workspace.Par
 func outlineTree(tree *workspace.Tree, longLines int) *File {
 	x := newExtractor(tree.Source, tree.Lang.Name, longLines)
 	defer x.close()
-	root := tree.RootNode()
+	root := x.root(tree.RootNode())
 	f := &File{
 		Lines:    lineCount(tree.Source),
 		Language: tree.Lang.Name,
@@ -199,7 +200,7 @@ func tidy(syms []*Symbol) {
 // lineCount counts lines the way read numbers them: a last line without
 // a newline still counts.
 func lineCount(src []byte) int {
-	n := strings.Count(string(src), "\n")
+	n := bytes.Count(src, []byte{'\n'})
 	if len(src) > 0 && src[len(src)-1] != '\n' {
 		n++
 	}
