@@ -20,10 +20,10 @@ const maxModelLines = 3000
 // request's snippet: never a guess.
 func (s *source) askModel(ctx context.Context, m Completer, rel string, req Request, own []region) (*Result, bool, error) {
 	text := s.modelText(rel, own)
-	res := &Result{Snippet: req.Snippet, Mode: s.mode()}
 	if text == "" {
 		return nil, false, nil
 	}
+	res := &Result{Snippet: req.Snippet, Mode: s.mode()}
 	answer, err := m.Complete(ctx, BuildMessages(rel, text, req.Snippet, req.Comment))
 	if errors.Is(err, ErrDeferred) || ctx.Err() != nil {
 		return nil, false, err

@@ -63,17 +63,16 @@ type report struct {
 // Staged is a change as it was staged: its id, what it does, and per
 // file the diff a reviewer reads.
 type Staged struct {
-	ID          string             `json:"id"`
-	Kind        string             `json:"kind"`
-	Title       string             `json:"title"`
-	Created     time.Time          `json:"created"`
-	Matches     int                `json:"matches"`
-	Files       []StagedFile       `json:"files"`
-	Locations   []Location         `json:"locations,omitempty"`
-	Nested      int                `json:"nested,omitempty"`
-	Overlapping int                `json:"overlapping,omitempty"`
-	Unchanged   int                `json:"unchanged,omitempty"`
-	files       []store.StagedFile // with new contents, when loaded for commit
+	ID          string       `json:"id"`
+	Kind        string       `json:"kind"`
+	Title       string       `json:"title"`
+	Created     time.Time    `json:"created"`
+	Matches     int          `json:"matches"`
+	Files       []StagedFile `json:"files"`
+	Locations   []Location   `json:"locations,omitempty"`
+	Nested      int          `json:"nested,omitempty"`
+	Overlapping int          `json:"overlapping,omitempty"`
+	Unchanged   int          `json:"unchanged,omitempty"`
 }
 
 // StagedFile is one file of a staged change.
@@ -175,7 +174,6 @@ func fromStore(s *store.Staged, withDiffs bool) (*Staged, error) {
 	out := &Staged{
 		ID: s.ID, Kind: s.Kind, Title: s.Title, Created: s.Created, Matches: s.Matches,
 		Locations: rep.Locations, Nested: rep.Nested, Overlapping: rep.Overlapping, Unchanged: rep.Unchanged,
-		files: s.Files,
 	}
 	for _, f := range s.Files {
 		sf := StagedFile{Path: f.Path, Status: "modified", Added: f.Added, Removed: f.Remove}

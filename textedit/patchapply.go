@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+	"sync"
 
 	"cchub/workspace"
 )
@@ -99,10 +100,12 @@ func (f *Files) ApplyPatch(ctx context.Context, patch string, seen *Seen) (*Patc
 			return nil, fmt.Errorf("%w: %s is touched by two sections of the patch; put all of a file's changes in one section", ErrPatchSyntax, sorted[i])
 		}
 	}
-	unlock, err := f.lock(ctx, rels...)
+	unlockFiles, err := f.lock(ctx, rels...)
 	if err != nil {
 		return nil, err
 	}
+	// The committer path lets the locks go before it commits (below).
+	unlock := sync.OnceFunc(unlockFiles)
 	defer unlock()
 
 	var plan []planned

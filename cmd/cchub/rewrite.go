@@ -122,11 +122,7 @@ func discardCmd(g *globals) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return withHub(g, func(h *hub.Hub) error {
-				if err := h.Discard(c.Context(), args[0]); err != nil {
-					return badInput(err)
-				}
-				fmt.Fprintf(c.OutOrStdout(), "discarded %s; no file was changed\n", args[0])
-				return nil
+				return discard(c, h, args[0])
 			})
 		},
 	}
@@ -170,13 +166,18 @@ func decide(c *cobra.Command, g *globals, h *hub.Hub, s *hub.StagedOutcome) erro
 		_, err = io.WriteString(out, a.Text())
 		return err
 	case review.Discard:
-		if err := h.Discard(c.Context(), s.ID); err != nil {
-			return badInput(err)
-		}
-		_, err := fmt.Fprintf(out, "discarded %s; no file was changed\n", s.ID)
-		return err
+		return discard(c, h, s.ID)
 	}
 	_, err = fmt.Fprintf(out, "kept %s staged; nothing was written. Later: cchub review %s\n", s.ID, s.ID)
+	return err
+}
+
+// discard drops the staged change id and says so.
+func discard(c *cobra.Command, h *hub.Hub, id string) error {
+	if err := h.Discard(c.Context(), id); err != nil {
+		return badInput(err)
+	}
+	_, err := fmt.Fprintf(c.OutOrStdout(), "discarded %s; no file was changed\n", id)
 	return err
 }
 
