@@ -2,6 +2,7 @@ package proc
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -54,6 +55,9 @@ func Command(name string, args ...string) *Cmd {
 // StdinPipe returns a pipe to the child's stdin. Closing it is the
 // caller's; a write after the child has exited fails.
 func (c *Cmd) StdinPipe() (io.WriteCloser, error) {
+	if c.Stdin != nil {
+		return nil, errors.New("proc: Stdin already set")
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -69,6 +73,9 @@ func (c *Cmd) StdinPipe() (io.WriteCloser, error) {
 // beside the reaper reads all the child wrote, then EOF once the child
 // and its group are gone. Closing it is the caller's.
 func (c *Cmd) StdoutPipe() (io.ReadCloser, error) {
+	if c.Stdout != nil {
+		return nil, errors.New("proc: Stdout already set")
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
