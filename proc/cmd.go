@@ -42,6 +42,13 @@ type Cmd struct {
 	// OutliveParent leaves out the parent-death signal, for a child whose
 	// work is to act once this process has died (a watchdog).
 	OutliveParent bool
+	// ClosePipesAtExit closes this process's ends of the pipes StdinPipe
+	// and StdoutPipe made once the child is reaped, as os/exec's Wait
+	// does: for a conversation that ends with the child even while
+	// something outside its group holds the other end. What the child
+	// wrote and was not read by then is lost; leave it false to read a
+	// child's output to its end.
+	ClosePipesAtExit bool
 
 	childEnds  []*os.File // the child's ends of the pipes: closed here once it has started
 	parentEnds []*os.File // this process's ends: closed here if it fails to start
@@ -103,7 +110,6 @@ func (c *Cmd) Start(ctx context.Context) (*Process, error) {
 		c.parentEnds = nil
 		return nil, err
 	}
-	c.parentEnds = nil
 	p := &Process{
 		cmd:       cmd,
 		pid:       cmd.Process.Pid,
@@ -111,6 +117,10 @@ func (c *Cmd) Start(ctx context.Context) (*Process, error) {
 		grace:     orDefault(c.Grace, DefaultGrace),
 		done:      make(chan struct{}),
 	}
+	if c.ClosePipesAtExit {
+		p.pipes = c.parentEnds
+	}
+	c.parentEnds = nil
 	if p.interrupt == 0 {
 		p.interrupt = syscall.SIGINT
 	}

@@ -174,16 +174,27 @@ func TestExitKillsWhatTheLeaderLeft(t *testing.T) {
 	}
 }
 
-func TestWaitDelayBoundsWait(t *testing.T) {
+// outsider is a shell script whose child leaves the group (setsid),
+// holding stdout when hold is "stdout", else stderr; the script prints
+// the child's pid once it has left, and exits.
+func outsider(t *testing.T, hold string) *Cmd {
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("no setsid")
 	}
-	// The grandchild leaves the group and keeps the stderr pipe os/exec
-	// copies into the Tail: only the wait delay lets Wait return.
-	// The leader prints its pid once it has left the group, then exits.
-	c := Command("sh", "-c", `setsid sh -c 'echo $$ >pid.new && mv pid.new pid; exec sleep 100' >/dev/null &
+	redirect := ">/dev/null"
+	if hold == "stdout" {
+		redirect = "2>/dev/null"
+	}
+	c := Command("sh", "-c", `setsid sh -c 'echo $$ >pid.new && mv pid.new pid; exec sleep 100' `+redirect+` &
 while [ ! -e pid ]; do sleep 0.01; done; cat pid`)
 	c.Dir = t.TempDir()
+	return c
+}
+
+func TestWaitDelayBoundsWait(t *testing.T) {
+	// The grandchild keeps the stderr pipe os/exec copies into the Tail:
+	// only the wait delay lets Wait return.
+	c := outsider(t, "stderr")
 	c.Stderr = NewTail(100)
 	c.WaitDelay = 200 * time.Millisecond
 	out, err := c.StdoutPipe()
@@ -196,7 +207,7 @@ while [ ! -e pid ]; do sleep 0.01; done; cat pid`)
 		t.Fatal(err)
 	}
 	grandchild := readPid(t, bufio.NewReader(out))
-	defer syscall.Kill(grandchild, syscall.SIGKILL)
+	defer KillGroup(grandchild)
 	waited := make(chan error, 1)
 	go func() { waited <- p.Wait() }()
 	select {
@@ -207,6 +218,34 @@ while [ ! -e pid ]; do sleep 0.01; done; cat pid`)
 	case <-time.After(5 * time.Second):
 		t.Fatal("Wait hung on a pipe a grandchild outside the group holds")
 	}
+}
+
+func TestClosePipesAtExit(t *testing.T) {
+	// The grandchild holds stdout; the conversation ends with the child.
+	c := outsider(t, "stdout")
+	c.ClosePipesAtExit = true
+	out, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.Start(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(out)
+	grandchild := readPid(t, r)
+	defer KillGroup(grandchild)
+	read := make(chan error, 1)
+	go func() { _, err := io.ReadAll(r); read <- err }()
+	select {
+	case err := <-read:
+		if !errors.Is(err, os.ErrClosed) {
+			t.Errorf("read = %v, want %v", err, os.ErrClosed)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("stdout stayed open after the child was reaped")
+	}
+	p.Wait()
 }
 
 func TestRun(t *testing.T) {

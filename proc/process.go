@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"os"
 	"os/exec"
 	"sync"
 	"syscall"
@@ -14,6 +15,7 @@ type Process struct {
 	interrupt syscall.Signal
 	grace     time.Duration
 	unwatch   func() bool // ends the watch on Start's context
+	pipes     []*os.File  // closed once reaped (Cmd.ClosePipesAtExit)
 
 	mu     sync.Mutex
 	reaped bool // the leader is reaped: its pid, the group's id, is free for reuse
@@ -80,6 +82,7 @@ func (p *Process) reap() {
 		p.err = err
 	}
 	p.unwatch()
+	closeAll(p.pipes)
 	close(p.done)
 }
 
