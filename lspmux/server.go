@@ -60,6 +60,7 @@ func start(ctx context.Context, o *owner, dir string) (*server, error) {
 	for k, v := range o.spec.Env {
 		c.Env = append(c.Env, k+"="+v)
 	}
+	c.ClosePipesAtExit = true // the connection ends with the server
 	stdin, err := c.StdinPipe()
 	if err != nil {
 		return nil, err
