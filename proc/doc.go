@@ -27,11 +27,10 @@
 //     a goroutine locked to one ends while locked; start no child from
 //     such a goroutine.
 //
-// What it does not do: search PATH for anything but the program os/exec
-// looks up, decide a command's arguments or environment (package gitcmd
-// does, for git), bound what a child prints on stdout (its reader does),
-// or kill a grandchild that made a session or group of its own (a
-// debugger's debuggee): its owner learns its group and calls KillGroup,
-// and only the parent-death signal of the direct child is the kernel's.
-// It runs on Unix only.
+// What it does not do: choose a command's arguments or environment
+// (package gitcmd does, for git), bound what a child prints on stdout
+// (its reader does), or reach a grandchild that made a group or session
+// of its own (a debugger's debuggee): its owner learns that group and
+// calls KillGroup, and the kernel's parent-death signal reaches only the
+// direct child. It runs on Unix only.
 package proc

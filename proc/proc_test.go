@@ -54,21 +54,36 @@ func readPid(t *testing.T, r *bufio.Reader) int {
 	return pid
 }
 
-func TestCancelKillsGrandchild(t *testing.T) {
-	c := Command("sh", "-c", "sleep 100 & echo $!; wait")
+// started starts c with its stdout piped to the returned reader.
+func started(t *testing.T, ctx context.Context, c *Cmd) (*Process, *bufio.Reader) {
+	t.Helper()
 	out, err := c.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer out.Close()
-	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() { out.Close() })
 	p, err := c.Start(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	grandchild := readPid(t, bufio.NewReader(out))
+	return p, bufio.NewReader(out)
+}
+
+// ready reads the child's "ready" line, said once its traps are set.
+func ready(t *testing.T, r *bufio.Reader) {
+	t.Helper()
+	if line, _ := r.ReadString('\n'); line != "ready\n" {
+		t.Fatalf("first line %q, want ready", line)
+	}
+}
+
+func TestCancelKillsGrandchild(t *testing.T) {
+	c := Command("sh", "-c", "sleep 100 & echo $!; wait")
+	ctx, cancel := context.WithCancel(context.Background())
+	p, r := started(t, ctx, c)
+	grandchild := readPid(t, r)
 	cancel()
-	err = p.Wait()
+	err := p.Wait()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
 		t.Fatalf("Wait = %v, want an exit error", err)
@@ -82,20 +97,9 @@ func TestCancelKillsGrandchild(t *testing.T) {
 func TestStopInterruptsFirst(t *testing.T) {
 	// The child answers the interrupt; were it killed first, it could not.
 	c := Command("sh", "-c", `trap 'echo interrupted; exit 3' INT; echo ready; while :; do sleep 0.05; done`)
-	out, err := c.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
 	c.Grace = 10 * time.Second
-	p, err := c.Start(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := bufio.NewReader(out)
-	if line, _ := r.ReadString('\n'); line != "ready\n" {
-		t.Fatalf("first line %q", line)
-	}
+	p, r := started(t, context.Background(), c)
+	ready(t, r)
 	start := time.Now()
 	p.Stop()
 	if took := time.Since(start); took > 5*time.Second {
@@ -114,19 +118,9 @@ func TestStopInterruptsFirst(t *testing.T) {
 func TestStopKillsAfterGrace(t *testing.T) {
 	// An ignored SIGINT is inherited by sleep: only the kill ends them.
 	c := Command("sh", "-c", `trap '' INT; echo ready; sleep 100`)
-	out, err := c.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
 	c.Grace = 200 * time.Millisecond
-	p, err := c.Start(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "ready\n" {
-		t.Fatalf("first line %q", line)
-	}
+	p, r := started(t, context.Background(), c)
+	ready(t, r)
 	start := time.Now()
 	p.Stop()
 	took := time.Since(start)
@@ -143,16 +137,7 @@ func TestExitKillsWhatTheLeaderLeft(t *testing.T) {
 	// The leader exits at once; the sleep it leaves holds stdout open.
 	// The reader sees EOF because the rest of the group is killed.
 	c := Command("sh", "-c", "sleep 100 & echo $!")
-	out, err := c.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	p, err := c.Start(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := bufio.NewReader(out)
+	p, r := started(t, context.Background(), c)
 	grandchild := readPid(t, r)
 	read := make(chan error, 1)
 	go func() { _, err := io.ReadAll(r); read <- err }()
@@ -197,16 +182,8 @@ func TestWaitDelayBoundsWait(t *testing.T) {
 	c := outsider(t, "stderr")
 	c.Stderr = NewTail(100)
 	c.WaitDelay = 200 * time.Millisecond
-	out, err := c.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	p, err := c.Start(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	grandchild := readPid(t, bufio.NewReader(out))
+	p, r := started(t, context.Background(), c)
+	grandchild := readPid(t, r)
 	defer KillGroup(grandchild)
 	waited := make(chan error, 1)
 	go func() { waited <- p.Wait() }()
@@ -224,15 +201,7 @@ func TestClosePipesAtExit(t *testing.T) {
 	// The grandchild holds stdout; the conversation ends with the child.
 	c := outsider(t, "stdout")
 	c.ClosePipesAtExit = true
-	out, err := c.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := c.Start(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := bufio.NewReader(out)
+	p, r := started(t, context.Background(), c)
 	grandchild := readPid(t, r)
 	defer KillGroup(grandchild)
 	read := make(chan error, 1)
