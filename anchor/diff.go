@@ -5,12 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
+
+	"cchub/gitcmd"
 )
 
 // maxDiffBytes bounds the diff read from git or given as text.
@@ -67,28 +67,25 @@ func gitDiff(ctx context.Context, dir, base string) ([]byte, error) {
 	if base == "" || strings.HasPrefix(base, "-") || strings.ContainsAny(base, " \t\n") {
 		return nil, fmt.Errorf("base %q is not a revision; give a branch, tag or commit (e.g. main, HEAD~1)", base)
 	}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-c", "core.quotepath=false", "diff", "--no-color", "--no-ext-diff", "--no-textconv",
-		"--unified=3", "--find-renames", "--src-prefix=a/", "--dst-prefix=b/", base, "--")
-	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case errors.Is(err, exec.ErrNotFound):
+	git, err := gitcmd.New(dir)
+	if err != nil {
 		return nil, fmt.Errorf("git is not installed; give the diff as text instead of a base")
-	case errors.As(err, &ee):
-		msg := strings.TrimSpace(errb.String())
+	}
+	git.Timeout = 2 * time.Minute
+	out, err := git.Diff(ctx, maxDiffBytes, "--unified=3", "--find-renames", base, "--")
+	var ge *gitcmd.Error
+	var tl *gitcmd.TooLongError
+	switch {
+	case errors.As(err, &ge):
+		msg := ge.Message
 		if len(msg) > 300 {
 			msg = msg[:300] + "…"
 		}
 		return nil, fmt.Errorf("git diff %s: %s; check that the workspace is a git repository and %s names a revision in it", base, msg, base)
+	case errors.As(err, &tl):
+		return nil, fmt.Errorf("the diff is more than the %d MB anchoring reads; narrow it to the files the comments are on", maxDiffBytes>>20)
 	case err != nil:
 		return nil, fmt.Errorf("git diff %s: %w", base, err)
 	}
-	return out.Bytes(), nil
+	return out, nil
 }

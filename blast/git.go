@@ -7,11 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"strconv"
 	"strings"
-	"time"
+
+	"cchub/gitcmd"
+	"cchub/proc"
 )
 
 // maxDiffBytes bounds the diff read from git. A change larger than this is
@@ -19,87 +19,41 @@ import (
 const maxDiffBytes = 256 << 20
 
 // gitDir runs git in one directory (the workspace root: git then lists
-// paths relative to it). Each command is a child process in a group of
-// its own, waited for, and killed with its context.
+// paths relative to it), through gitcmd: each command is a child process
+// in a group of its own, reaped, and stopped with its context.
 type gitDir struct {
-	dir  string
-	path string
+	dir string
+	git *gitcmd.Git
 }
 
 func newGit(dir string) (*gitDir, error) {
-	p, err := exec.LookPath("git")
+	git, err := gitcmd.New(dir)
 	if err != nil {
 		return nil, errors.New("blast: git is not on PATH; blast compares git revisions and needs it")
 	}
-	return &gitDir{dir: dir, path: p}, nil
-}
-
-func (g *gitDir) command(ctx context.Context, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, g.path, args...)
-	cmd.Dir = g.dir
-	// English messages and no locks taken for a mere look (a diff against
-	// the working tree would otherwise refresh the index).
-	cmd.Env = append(os.Environ(), "LC_ALL=C", "LANGUAGE=C", "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat")
-	cmd.SysProcAttr = procAttr()
-	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
-	cmd.WaitDelay = 5 * time.Second
-	return cmd
+	git.QuotePaths = true // ParseDiff unquotes
+	return &gitDir{dir: dir, git: git}, nil
 }
 
 // run returns what a git command printed, at most limit bytes; its
 // stderr is in the error when it fails.
 func (g *gitDir) run(ctx context.Context, limit int64, args ...string) ([]byte, error) {
-	cmd := g.command(ctx, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &limitedBuffer{buf: &stderr, left: 4096}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("blast: start git: %w", err)
-	}
-	data, readErr := io.ReadAll(io.LimitReader(out, limit+1))
-	if readErr == nil && int64(len(data)) > limit {
-		readErr = fmt.Errorf("blast: git %s printed more than %d MiB; compare closer revisions", args[0], limit>>20)
-		_ = killGroup(cmd.Process.Pid)
-	}
-	waitErr := cmd.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if readErr != nil {
-		return nil, readErr
-	}
-	if waitErr != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = waitErr.Error()
-		}
-		return nil, &gitError{args: args, msg: msg}
-	}
-	return data, nil
+	out, err := g.git.Output(ctx, limit, args...)
+	return out, said(ctx, err)
 }
 
-// gitError is a git command that failed, with what git said.
-type gitError struct {
-	args []string
-	msg  string
-}
-
-func (e *gitError) Error() string { return "git " + e.args[0] + ": " + e.msg }
-
-// limitedBuffer keeps the first bytes written to it and drops the rest.
-type limitedBuffer struct {
-	buf  *bytes.Buffer
-	left int
-}
-
-func (b *limitedBuffer) Write(p []byte) (int, error) {
-	n := min(len(p), b.left)
-	b.buf.Write(p[:n])
-	b.left -= n
-	return len(p), nil
+// said words gitcmd's errors as blast says them: what git said and the
+// context's end as they are, the rest as blast's.
+func said(ctx context.Context, err error) error {
+	var ge *gitcmd.Error
+	var tl *gitcmd.TooLongError
+	switch {
+	case err == nil || ctx.Err() != nil || errors.As(err, &ge):
+		return err
+	case errors.As(err, &tl):
+		return fmt.Errorf("blast: git %s printed more than %d MiB; compare closer revisions", tl.Command, tl.Limit>>20)
+	}
+	return fmt.Errorf("blast: %w", err)
 }
 
 // prefix checks that the directory is in a git work tree and returns its
@@ -107,9 +61,9 @@ func (b *limitedBuffer) Write(p []byte) (int, error) {
 func (g *gitDir) prefix(ctx context.Context) (string, error) {
 	out, err := g.run(ctx, 1<<16, "rev-parse", "--show-prefix")
 	if err != nil {
-		var ge *gitError
+		var ge *gitcmd.Error
 		if errors.As(err, &ge) {
-			return "", fmt.Errorf("blast: %s is not inside a git work tree (%s); blast compares git revisions", g.dir, ge.msg)
+			return "", fmt.Errorf("blast: %s is not inside a git work tree (%s); blast compares git revisions", g.dir, ge.Message)
 		}
 		return "", err
 	}
@@ -145,14 +99,13 @@ func (g *gitDir) mergeBase(ctx context.Context, a, b string) (string, error) {
 // options that change its form are all given, so no configuration of the
 // user's changes what is parsed.
 func (g *gitDir) diff(ctx context.Context, base, head string) ([]byte, error) {
-	args := []string{"-c", "core.quotePath=true", "diff",
-		"--no-color", "--no-ext-diff", "--no-textconv", "--unified=0", "--find-renames", "-M",
-		"--full-index", "--relative", "--src-prefix=a/", "--dst-prefix=b/", "--ignore-submodules", base}
+	args := []string{"--unified=0", "--find-renames", "-M", "--full-index", "--relative", "--ignore-submodules", base}
 	if head != "" {
 		args = append(args, head)
 	}
 	args = append(args, "--")
-	return g.run(ctx, maxDiffBytes, args...)
+	out, err := g.git.Diff(ctx, maxDiffBytes, args...)
+	return out, said(ctx, err)
 }
 
 // treeEntry is a blob of a revision.
@@ -190,25 +143,27 @@ func (g *gitDir) tree(ctx context.Context, commit string) ([]treeEntry, error) {
 
 // blobs reads objects one at a time from one git cat-file --batch.
 type blobs struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
+	p      *proc.Process
+	in     io.WriteCloser
+	stdout io.Closer
+	out    *bufio.Reader
 }
 
 func (g *gitDir) blobs(ctx context.Context) (*blobs, error) {
-	cmd := g.command(ctx, "cat-file", "--batch")
-	in, err := cmd.StdinPipe()
+	c := g.git.Command("cat-file", "--batch")
+	in, err := c.StdinPipe()
 	if err != nil {
 		return nil, err
 	}
-	out, err := cmd.StdoutPipe()
+	out, err := c.StdoutPipe()
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	p, err := c.Start(ctx)
+	if err != nil {
 		return nil, fmt.Errorf("blast: start git cat-file: %w", err)
 	}
-	return &blobs{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 64<<10)}, nil
+	return &blobs{p: p, in: in, stdout: out, out: bufio.NewReaderSize(out, 64<<10)}, nil
 }
 
 // errTooLarge says a blob was over the limit it was read with.
@@ -252,8 +207,10 @@ func (b *blobs) read(object string, max int64) ([]byte, error) {
 	return data[:size], nil
 }
 
-// close ends cat-file and waits for it.
+// close ends cat-file and waits for it. Closing its stdout too ends it
+// when it is still writing an object nobody reads.
 func (b *blobs) close() {
 	b.in.Close()
-	_ = b.cmd.Wait()
+	b.stdout.Close()
+	_ = b.p.Wait()
 }

@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"cchub/proc"
 )
 
 // Adapter says how to run one debug adapter.
@@ -42,9 +44,9 @@ var ErrNoAdapter = errors.New("no debug adapter")
 
 // started is a running adapter and the connection to it.
 type started struct {
-	cmd  *exec.Cmd
+	proc *proc.Process
 	conn io.ReadWriteCloser
-	gone chan struct{} // closed once the adapter process is reaped
+	gone <-chan struct{} // closed once the adapter process is reaped
 }
 
 // startAdapter runs a in dir and connects to it.
@@ -60,33 +62,31 @@ func startAdapter(ctx context.Context, a *Adapter, bin, dir string) (*started, e
 		defer ln.Close()
 		args = append(args, "--client-addr="+ln.Addr().String())
 	}
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = dir
-	cmd.Env = os.Environ()
-	cmd.SysProcAttr = procAttr()
-	st := &started{cmd: cmd, gone: make(chan struct{})}
+	c := proc.Command(bin, args...)
+	c.Dir = dir
+	c.Env = os.Environ()
+	c.ClosePipesAtExit = true // the conversation ends with the adapter
 	var stdin io.WriteCloser
 	var stdout io.ReadCloser
-	out := &tail{max: 4096}
+	out := proc.NewTail(4096)
 	if !a.DialsBack {
 		var err error
-		if stdin, err = cmd.StdinPipe(); err != nil {
+		if stdin, err = c.StdinPipe(); err != nil {
 			return nil, err
 		}
-		if stdout, err = cmd.StdoutPipe(); err != nil {
+		if stdout, err = c.StdoutPipe(); err != nil {
 			return nil, err
 		}
 	} else {
-		cmd.Stdout = out
+		c.Stdout = out
 	}
-	cmd.Stderr = out
-	if err := cmd.Start(); err != nil {
+	c.Stderr = out
+	// The adapter outlives the launch request: the session ends it.
+	p, err := c.Start(context.Background())
+	if err != nil {
 		return nil, fmt.Errorf("dapsession: start %s: %w", a.Name, err)
 	}
-	go func() { // the reaper
-		cmd.Wait()
-		close(st.gone)
-	}()
+	st := &started{proc: p, gone: p.Done()}
 	if !a.DialsBack {
 		st.conn = duplex{stdout, stdin}
 		return st, nil
@@ -120,12 +120,7 @@ func startAdapter(ctx context.Context, a *Adapter, bin, dir string) (*started, e
 }
 
 // kill ends the adapter's process group and waits for its reaper.
-func (st *started) kill() {
-	if st.cmd.Process != nil {
-		killGroup(st.cmd.Process.Pid)
-	}
-	<-st.gone
-}
+func (st *started) kill() { st.proc.Kill() }
 
 // duplex is an adapter's stdout and stdin as one connection.
 type duplex struct {
@@ -153,7 +148,7 @@ func FindPython() (string, error) {
 			continue
 		}
 		tried = append(tried, p)
-		if exec.Command(p, "-c", "import debugpy").Run() == nil {
+		if proc.Command(p, "-c", "import debugpy").Run(context.Background()) == nil {
 			return p, nil
 		}
 	}

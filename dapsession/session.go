@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/go-dap"
+
+	"cchub/proc"
 )
 
 // Options of a launch.
@@ -73,8 +75,8 @@ type Session struct {
 	req     sync.Mutex // one request at a time
 	endOnce sync.Once
 	timer   *time.Timer
-	output  *tail
-	console *tail // the adapter\'s own output events
+	output  *proc.Tail
+	console *proc.Tail // the adapter\'s own output events
 
 	mu       sync.Mutex
 	wake     chan struct{}
@@ -108,19 +110,19 @@ func Launch(ctx context.Context, a *Adapter, bin, dir string, o Options) (*Sessi
 	if err != nil {
 		return nil, nil, err
 	}
-	proc, err := startAdapter(ctx, a, bin, dir)
+	adapter, err := startAdapter(ctx, a, bin, dir)
 	if err != nil {
 		wd.release()
 		return nil, nil, err
 	}
-	wd.guard(proc.cmd.Process.Pid)
+	wd.guard(adapter.proc.Pid())
 	s := &Session{
-		Adapter: a, proc: proc, opts: o, output: &tail{max: 64 << 10}, console: &tail{max: 16 << 10}, wd: wd,
+		Adapter: a, proc: adapter, opts: o, output: proc.NewTail(64 << 10), console: proc.NewTail(16 << 10), wd: wd,
 		Started: time.Now(), Deadline: time.Now().Add(o.TTL),
 		wake: make(chan struct{}), bps: map[string][]Breakpoint{},
 	}
 	s.What = describe(o)
-	s.c = newClient(proc.conn, s.event)
+	s.c = newClient(adapter.conn, s.event)
 	s.timer = time.AfterFunc(o.TTL, func() { s.End(fmt.Sprintf("its time limit (%v) ran out", o.TTL)) })
 	stop, err := s.launch(ctx)
 	if err != nil {
@@ -488,7 +490,7 @@ func (s *Session) End(why string) {
 		}
 	}
 	if pid > 0 {
-		killGroup(pid) // Delve runs the debuggee in a group of its own
+		_ = proc.KillGroup(pid) // Delve runs the debuggee in a group of its own
 	}
 	s.proc.kill()
 	s.c.close()

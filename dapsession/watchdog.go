@@ -2,13 +2,14 @@ package dapsession
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
+
+	"cchub/proc"
 )
 
 // A session's processes must not outlive the hub, also when the hub is
@@ -52,7 +53,7 @@ func runWatchdog(in io.Reader) {
 		}
 	}
 	for _, g := range groups {
-		_ = syscall.Kill(-g, syscall.SIGKILL)
+		_ = proc.KillGroup(g)
 	}
 	for _, f := range files {
 		_ = os.Remove(f)
@@ -61,35 +62,31 @@ func runWatchdog(in io.Reader) {
 
 // watchdog is the hub's end of a session's watchdog.
 type watchdog struct {
-	cmd  *exec.Cmd
+	proc *proc.Process
 	w    io.WriteCloser
-	gone chan struct{}
 }
 
 // startWatchdog starts a watchdog in a process group of its own (so that
 // killing a session's groups spares it) and without the parent-death
-// signal (it must outlive the hub to do its work).
+// signal (it must outlive the hub to do its work). No context stops it:
+// only release, or the end of its input when the hub dies.
 func startWatchdog() (*watchdog, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), watchdogEnv+"=1")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	w, err := cmd.StdinPipe()
+	c := proc.Command(exe)
+	c.Env = append(os.Environ(), watchdogEnv+"=1")
+	c.OutliveParent = true
+	w, err := c.StdinPipe()
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	p, err := c.Start(context.Background())
+	if err != nil {
 		return nil, fmt.Errorf("dapsession: watchdog: %w", err)
 	}
-	wd := &watchdog{cmd: cmd, w: w, gone: make(chan struct{})}
-	go func() { // the reaper
-		cmd.Wait()
-		close(wd.gone)
-	}()
-	return wd, nil
+	return &watchdog{proc: p, w: w}, nil
 }
 
 // remove has the watchdog remove the file at path (absolute) if the hub
@@ -107,5 +104,5 @@ func (wd *watchdog) guard(pgid int) {
 func (wd *watchdog) release() {
 	fmt.Fprintln(wd.w, "done")
 	wd.w.Close()
-	<-wd.gone
+	_ = wd.proc.Wait()
 }

@@ -7,15 +7,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"cchub/proc"
 )
 
 // BundledWorkspace is the workspace the tour copies, relative to the
@@ -50,11 +50,23 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	cmd := exec.Command(o.Binary, "mcp", "--root", ws)
-	cmd.Stderr = os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	c := proc.Command(o.Binary, "mcp", "--root", ws)
+	c.Stderr = os.Stderr
+	stdin, err := c.StdinPipe()
+	if err != nil {
+		return err
+	}
+	stdout, err := c.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	server, err := c.Start(ctx)
+	if err != nil {
+		return fmt.Errorf("demo: start %s mcp: %w", o.Binary, err)
+	}
+	defer endServer(server, stdin, stdout)
 	client := mcp.NewClient(&mcp.Implementation{Name: "cchub-demo", Version: "1"}, nil)
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	session, err := client.Connect(ctx, &mcp.IOTransport{Reader: stdout, Writer: stdin}, nil)
 	if err != nil {
 		return fmt.Errorf("demo: start %s mcp: %w", o.Binary, err)
 	}
@@ -206,6 +218,19 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 	return t.err
 }
 
+// endServer ends the MCP server as the protocol asks: its input is
+// closed, it has a moment to exit, then it is stopped.
+func endServer(server *proc.Process, pipes ...io.Closer) {
+	for _, p := range pipes {
+		p.Close()
+	}
+	select {
+	case <-server.Done():
+	case <-time.After(5 * time.Second):
+		server.Stop()
+	}
+}
+
 type tour struct {
 	w   io.Writer
 	s   *mcp.ClientSession
@@ -216,9 +241,11 @@ type tour struct {
 // terminal would, and prints it and its output.
 func (t *tour) cli(ctx context.Context, bin, ws string, args ...string) {
 	fmt.Fprintf(t.w, "\n$ cchub %s\n", strings.Join(args, " "))
-	cmd := exec.CommandContext(ctx, bin, append(args, "--root", ws)...)
-	out, err := cmd.CombinedOutput()
-	text := strings.TrimRight(string(out), "\n")
+	c := proc.Command(bin, append(args, "--root", ws)...)
+	var out strings.Builder
+	c.Stdout, c.Stderr = &out, &out
+	err := c.Run(ctx)
+	text := strings.TrimRight(out.String(), "\n")
 	if err != nil {
 		text += fmt.Sprintf("\n(exit: %v)", err)
 	}

@@ -134,7 +134,7 @@ func rssOf(b *testing.B, m *Mux) int64 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, s := range m.servers {
-		data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(s.cmd.Process.Pid), "status"))
+		data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(s.proc.Pid()), "status"))
 		if err != nil {
 			return 0
 		}

@@ -419,7 +419,7 @@ func (m *Mux) crashed(key string, s *server) {
 	c.count++
 	c.at = time.Now()
 	c.reported = false
-	c.what = fmt.Sprintf("exited unexpectedly (%v)%s", s.exit, s.stderr.words())
+	c.what = fmt.Sprintf("exited unexpectedly (%v)%s", s.proc.Wait(), lastWords(s.stderr))
 }
 
 // backoff is how long after its nth crash a server waits to start again.

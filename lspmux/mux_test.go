@@ -141,7 +141,7 @@ func TestAKilledServerIsRestarted(t *testing.T) {
 	if s == nil {
 		t.Fatal("no gopls")
 	}
-	if err := syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL); err != nil {
+	if err := syscall.Kill(-s.proc.Pid(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	<-s.exited
@@ -205,7 +205,7 @@ func TestIdleServersStopAndCloseReaps(t *testing.T) {
 	default:
 		t.Fatal("Close returned before gopls was reaped")
 	}
-	if err := syscall.Kill(s.cmd.Process.Pid, 0); err == nil {
+	if err := syscall.Kill(s.proc.Pid(), 0); err == nil {
 		t.Error("gopls still exists after Close")
 	}
 }

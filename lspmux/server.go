@@ -6,15 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"cchub/proc"
 )
 
 // server is one running language server: its process, its connection, the
@@ -22,11 +22,10 @@ import (
 type server struct {
 	own    *owner
 	dir    string // the server's root, absolute
-	cmd    *exec.Cmd
+	proc   *proc.Process
 	conn   jsonrpc2.Conn
-	stderr *tail
-	exited chan struct{} // closed when the process has been reaped
-	exit   error         // how it exited, once exited is closed
+	stderr *proc.Tail
+	exited <-chan struct{} // closed when the process has been reaped
 
 	mu       sync.Mutex
 	docs     map[uri.URI]int32 // open documents and their versions
@@ -55,35 +54,32 @@ const initTimeout = 60 * time.Second
 
 // start runs the owner's server in dir and initializes it.
 func start(ctx context.Context, o *owner, dir string) (*server, error) {
-	cmd := exec.Command(o.bin, o.spec.Args...)
-	cmd.Dir = dir
-	cmd.Env = os.Environ()
+	c := proc.Command(o.bin, o.spec.Args...)
+	c.Dir = dir
+	c.Env = os.Environ()
 	for k, v := range o.spec.Env {
-		cmd.Env = append(cmd.Env, k+"="+v)
+		c.Env = append(c.Env, k+"="+v)
 	}
-	cmd.SysProcAttr = procAttr()
-	stdin, err := cmd.StdinPipe()
+	c.ClosePipesAtExit = true // the connection ends with the server
+	stdin, err := c.StdinPipe()
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	stdout, err := c.StdoutPipe()
 	if err != nil {
 		return nil, err
 	}
 	s := &server{
-		own: o, dir: dir, cmd: cmd, stderr: &tail{max: 4096},
-		exited: make(chan struct{}),
-		docs:   map[uri.URI]int32{}, diags: map[uri.URI]published{},
+		own: o, dir: dir, stderr: proc.NewTail(lastWordsBytes),
+		docs: map[uri.URI]int32{}, diags: map[uri.URI]published{},
 		active: map[string]bool{}, wake: make(chan struct{}), used: time.Now(), last: time.Now(),
 	}
-	cmd.Stderr = s.stderr
-	if err := cmd.Start(); err != nil {
+	c.Stderr = s.stderr
+	// The server outlives the request that starts it: the Mux stops it.
+	if s.proc, err = c.Start(context.Background()); err != nil {
 		return nil, fmt.Errorf("lspmux: start %s: %w", o.spec.Name, err)
 	}
-	go func() { // the reaper: Wait returns once the process is gone
-		s.exit = cmd.Wait()
-		close(s.exited)
-	}()
+	s.exited = s.proc.Done()
 	s.conn = jsonrpc2.NewConn(newStream(o.spec.Name, stdout, stdin))
 	s.conn.Go(context.Background(), s.handle)
 	if err := s.initialize(ctx); err != nil {
@@ -149,7 +145,7 @@ func (s *server) initialize(ctx context.Context) error {
 func (s *server) failed(what string, err error) error {
 	select {
 	case <-s.exited:
-		return fmt.Errorf("lspmux: %s %s: the server exited (%v)%s", s.own.spec.Name, what, s.exit, s.stderr.words())
+		return fmt.Errorf("lspmux: %s %s: the server exited (%v)%s", s.own.spec.Name, what, s.proc.Wait(), lastWords(s.stderr))
 	default:
 	}
 	return fmt.Errorf("lspmux: %s %s: %w", s.own.spec.Name, what, err)
@@ -271,41 +267,19 @@ func (s *server) stop(grace time.Duration) {
 // kill ends the process group, closes the connection and waits for the
 // reaper.
 func (s *server) kill() {
-	if s.cmd.Process != nil {
-		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
-	}
+	s.proc.Kill()
 	_ = s.conn.Close()
-	<-s.exited
 }
 
-// tail keeps the last max bytes a server wrote to stderr, for the message
-// when it dies.
-type tail struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-}
+// lastWordsBytes is how much of what a server wrote to stderr is kept
+// for the message when it dies.
+const lastWordsBytes = 500
 
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if over := len(t.buf) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-	}
-	return len(p), nil
-}
-
-// words is the end of what the server wrote to stderr, as a clause.
-func (t *tail) words() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.buf) == 0 {
+// lastWords is the end of what the server wrote to stderr, as a clause.
+func lastWords(stderr *proc.Tail) string {
+	b := stderr.Bytes()
+	if len(b) == 0 {
 		return ""
-	}
-	b := t.buf
-	if len(b) > 500 {
-		b = b[len(b)-500:]
 	}
 	return "; its last words: " + string(b)
 }
