@@ -6,8 +6,8 @@
 // the enclosing class), import (through the file's imports), or name-only
 // (the name alone). Unresolved calls are kept.
 //
-// Trees come from the workspace's parse cache; the per-language call and
-// import queries are in queries/*.scm. Go and Python, whose queries are
+// Trees come from the shared parse cache (package syntax); the
+// per-language call and import queries are in queries/*.scm. Go and Python, whose queries are
 // plain shapes, are read by native readers instead (native.go): the same
 // matches, found by walking the tree flattened in one call into C
 // (flat.go), at a fraction of a query cursor's cost. Files are indexed by
