@@ -274,8 +274,8 @@ func extract(ctx context.Context, rel string, tree *syntax.Tree) (*File, error) 
 	}
 	root := tree.RootNode()
 	if nl, ids := nativeFor(tree.Lang.Name, root); nl != nil {
-		if nodes, ok := flatten(root, ids.fieldsIn); ok {
-			defer putFlat(nodes)
+		if nodes, ok := syntax.Flatten(root, ids.fieldsIn); ok {
+			defer syntax.ReleaseFlat(nodes)
 			nl.read(&flatReader{nodes: nodes, src: tree.Source, ids: ids}, f)
 			f.setIn(nil)
 			return f, nil
