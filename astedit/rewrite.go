@@ -10,6 +10,7 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 
 	"cchub/structsearch"
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -19,7 +20,7 @@ type RewriteOptions struct {
 	Template string // its replacement, naming the pattern's metavariables
 	Lang     string // "" rewrites each file in the language of its extension
 	Paths    []string
-	Cache    *workspace.ParseCache // optional: see structsearch.Options
+	Cache    *syntax.ParseCache // optional: see structsearch.Options
 }
 
 // ErrNoMatch is returned when the pattern matches nowhere.

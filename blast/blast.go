@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"cchub/codegraph"
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -37,7 +38,7 @@ type Options struct {
 // so paths are relative to it and files outside it are not compared.
 // cache parses the files read from git and (with no o.Head) the working
 // tree's.
-func Run(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, o Options) (*Report, error) {
+func Run(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, o Options) (*Report, error) {
 	switch o.MinConfidence {
 	case "", codegraph.Exact, codegraph.Imported, codegraph.NameOnly:
 	default:

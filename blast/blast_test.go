@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -206,7 +207,7 @@ func (r *repo) run(o Options) *Report {
 		r.t.Fatal(err)
 	}
 	defer root.Close()
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	defer cache.Close()
 	rep, err := Run(context.Background(), root, cache, o)
 	if err != nil {
@@ -515,7 +516,7 @@ func TestBlastWorkspaceInSubdirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	defer cache.Close()
 	rep, err := Run(context.Background(), root, cache, Options{Base: "base"})
 	if err != nil {
@@ -545,7 +546,7 @@ func TestBlastBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	defer cache.Close()
 	for _, tc := range []struct {
 		o    Options

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"cchub/codegraph"
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -28,7 +29,7 @@ type blobSource struct {
 // languages it does not read, binary files, files over
 // workspace.MaxFileBytes, invalid UTF-8. Parsing runs on every core while
 // git goes on reading.
-func readBlobs(ctx context.Context, git *gitDir, cache *workspace.ParseCache, srcs []blobSource) (*codegraph.Index, error) {
+func readBlobs(ctx context.Context, git *gitDir, cache *syntax.ParseCache, srcs []blobSource) (*codegraph.Index, error) {
 	x := codegraph.NewMemIndex()
 	if len(srcs) == 0 {
 		return x, nil
@@ -107,7 +108,7 @@ func readBlobs(ctx context.Context, git *gitDir, cache *workspace.ParseCache, sr
 
 // revisionFiles reads every file the graph reads of commit, under the
 // workspace directory, without a checkout.
-func revisionFiles(ctx context.Context, git *gitDir, cache *workspace.ParseCache, commit string) (files, error) {
+func revisionFiles(ctx context.Context, git *gitDir, cache *syntax.ParseCache, commit string) (files, error) {
 	entries, err := git.tree(ctx, commit)
 	if err != nil {
 		return nil, fmt.Errorf("blast: list the files of %.12s: %w", commit, err)
@@ -134,7 +135,7 @@ func revisionFiles(ctx context.Context, git *gitDir, cache *workspace.ParseCache
 // workingTreeFiles brings the workspace's code graph x (nil: a new one in
 // memory) up to date and returns the files it holds: the same walk, reads
 // and cache as `cchub index`.
-func workingTreeFiles(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, x *codegraph.Index) (files, error) {
+func workingTreeFiles(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, x *codegraph.Index) (files, error) {
 	if x == nil {
 		x = codegraph.NewIndex(root, cache)
 	}
@@ -154,7 +155,7 @@ func workingTreeFiles(ctx context.Context, root *workspace.Root, cache *workspac
 
 // baseFiles reads the base versions of the files a diff changed: the only
 // ones whose definitions can have been removed or changed.
-func baseFiles(ctx context.Context, git *gitDir, cache *workspace.ParseCache, base, prefix string, diffs []FileDiff) (files, error) {
+func baseFiles(ctx context.Context, git *gitDir, cache *syntax.ParseCache, base, prefix string, diffs []FileDiff) (files, error) {
 	var srcs []blobSource
 	for _, d := range diffs {
 		// A copy's definitions are all new; a file that only moved has no

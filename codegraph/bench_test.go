@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"cchub/store"
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -79,7 +80,7 @@ func benchCorpus(b *testing.B, src, change string) {
 		b.Fatal(err)
 	}
 	defer root.Close()
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	defer cache.Close()
 
 	bare, nfiles := bareParse(b, root, cache)
@@ -193,10 +194,10 @@ func benchCorpus(b *testing.B, src, change string) {
 
 // bareParse parses every file the graph reads, on as many goroutines as
 // Update uses, and throws the trees away.
-func bareParse(b *testing.B, root *workspace.Root, cache *workspace.ParseCache) (time.Duration, int) {
+func bareParse(b *testing.B, root *workspace.Root, cache *syntax.ParseCache) (time.Duration, int) {
 	var files []string
 	root.Walk(context.Background(), ".", func(rel string, d fs.DirEntry) error {
-		if !d.IsDir() && Supported(workspace.LanguageFor(rel)) {
+		if !d.IsDir() && Supported(syntax.LanguageFor(rel)) {
 			files = append(files, rel)
 		}
 		return nil
@@ -213,7 +214,7 @@ func bareParse(b *testing.B, root *workspace.Root, cache *workspace.ParseCache) 
 				if err != nil {
 					continue
 				}
-				tree, err := cache.ParseUncached(context.Background(), workspace.LanguageFor(rel), src)
+				tree, err := cache.ParseUncached(context.Background(), syntax.LanguageFor(rel), src)
 				if err == nil {
 					tree.Release()
 				}

@@ -6,12 +6,13 @@
 // the enclosing class), import (through the file's imports), or name-only
 // (the name alone). Unresolved calls are kept.
 //
-// Trees come from the workspace's parse cache; the per-language call and
-// import queries are in queries/*.scm. Go and Python, whose queries are
-// plain shapes, are read by native readers instead (native.go): the same
-// matches, found by walking the tree flattened in one call into C
-// (flat.go), at a fraction of a query cursor's cost. Files are indexed by
-// content hash: an unchanged file is not read again.
+// Trees come from the shared parse cache (package syntax); the
+// per-language call and import queries are in queries/*.scm. Go and
+// Python, whose queries are plain shapes, are read by native readers
+// instead (native.go): the same matches, found by walking the tree
+// flattened in one call into C (syntax.Flatten), at a fraction of a query
+// cursor's cost. Files are indexed by content hash: an unchanged file is
+// not read again.
 //
 // What it does not do: types. A call through an interface or a value of
 // unknown type reaches every method of the name, as name-only.

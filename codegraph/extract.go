@@ -14,7 +14,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"cchub/outline"
-	"cchub/workspace"
+	"cchub/syntax"
 )
 
 // Def is a definition: a function, a method (with its receiver's or
@@ -113,7 +113,7 @@ func queryName(lang string) string {
 	return lang
 }
 
-func queryFor(lang *workspace.Language) (*langQuery, error) {
+func queryFor(lang *syntax.Language) (*langQuery, error) {
 	if q, ok := queries.Load(lang.Name); ok {
 		if err, isErr := q.(error); isErr {
 			return nil, err
@@ -219,7 +219,7 @@ func (lq *langQuery) holds(m *sitter.QueryMatch, src []byte) bool {
 // supported language, or a go.mod (which says where a Go module's
 // packages are).
 func Indexed(rel string) bool {
-	return path.Base(rel) == "go.mod" || Supported(workspace.LanguageFor(rel))
+	return path.Base(rel) == "go.mod" || Supported(syntax.LanguageFor(rel))
 }
 
 // goModFile is what the graph keeps of a go.mod: the module path, as an
@@ -236,7 +236,7 @@ func goModFile(rel string, src []byte) *File {
 	return f
 }
 
-func Supported(lang *workspace.Language) bool {
+func Supported(lang *syntax.Language) bool {
 	if lang == nil {
 		return false
 	}
@@ -266,7 +266,7 @@ type captured struct {
 }
 
 // extract reads the definitions, calls and imports of a parsed file.
-func extract(ctx context.Context, rel string, tree *workspace.Tree) (*File, error) {
+func extract(ctx context.Context, rel string, tree *syntax.Tree) (*File, error) {
 	f := &File{Path: rel, Language: tree.Lang.Name}
 	f.addDefs(outline.OfTree(tree).Symbols, "")
 	if err := ctx.Err(); err != nil {
@@ -274,8 +274,8 @@ func extract(ctx context.Context, rel string, tree *workspace.Tree) (*File, erro
 	}
 	root := tree.RootNode()
 	if nl, ids := nativeFor(tree.Lang.Name, root); nl != nil {
-		if nodes, ok := flatten(root, ids.fieldsIn); ok {
-			defer putFlat(nodes)
+		if nodes, ok := syntax.Flatten(root, ids.fieldsIn); ok {
+			defer syntax.ReleaseFlat(nodes)
 			nl.read(&flatReader{nodes: nodes, src: tree.Source, ids: ids}, f)
 			f.setIn(nil)
 			return f, nil
@@ -286,7 +286,7 @@ func extract(ctx context.Context, rel string, tree *workspace.Tree) (*File, erro
 
 // extractQuery reads the calls and imports of a parsed file with its
 // language's query.
-func extractQuery(ctx context.Context, f *File, tree *workspace.Tree) (*File, error) {
+func extractQuery(ctx context.Context, f *File, tree *syntax.Tree) (*File, error) {
 	lq, err := queryFor(tree.Lang)
 	if err != nil {
 		return nil, err
@@ -624,11 +624,11 @@ func isTest(d Def, s *outline.Symbol, rel string) bool {
 // Extract reads what the graph needs of one file's content, named rel,
 // without the workspace: for a revision read from git, say. It returns
 // nil, nil for a language the graph does not read.
-func Extract(ctx context.Context, cache *workspace.ParseCache, rel string, src []byte) (*File, error) {
+func Extract(ctx context.Context, cache *syntax.ParseCache, rel string, src []byte) (*File, error) {
 	if path.Base(rel) == "go.mod" {
 		return goModFile(rel, src), nil
 	}
-	lang := workspace.LanguageFor(rel)
+	lang := syntax.LanguageFor(rel)
 	if !Supported(lang) {
 		return nil, nil
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -27,7 +28,7 @@ func index(t *testing.T, files map[string]string) *Index {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { root.Close() })
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	t.Cleanup(cache.Close)
 	x := NewIndex(root, cache)
 	if _, err := x.Update(context.Background()); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/dominikbraun/graph"
 
 	"cchub/store"
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -41,7 +42,7 @@ func rank(c string) int {
 // only what changed since. Its methods are safe for concurrent use.
 type Index struct {
 	root  *workspace.Root
-	cache *workspace.ParseCache
+	cache *syntax.ParseCache
 	db    *store.Store // nil: kept in memory only
 
 	upd sync.Mutex // one Update at a time
@@ -96,7 +97,7 @@ type incoming struct {
 }
 
 // NewIndex returns the empty index of root; Update fills it.
-func NewIndex(root *workspace.Root, cache *workspace.ParseCache) *Index {
+func NewIndex(root *workspace.Root, cache *syntax.ParseCache) *Index {
 	return &Index{root: root, cache: cache, files: map[string]*File{}, stamps: map[string]store.GraphStamp{}}
 }
 
@@ -317,7 +318,7 @@ func (x *Index) readOne(ctx context.Context, c candidate, start time.Time) (stor
 		// is kept as an empty file, so that its stamp spares reading it
 		// again until it changes.
 		f, src, err = &File{Path: c.rel}, nil, nil
-		if l := workspace.LanguageFor(c.rel); l != nil {
+		if l := syntax.LanguageFor(c.rel); l != nil {
 			f.Language = l.Name
 		}
 	}

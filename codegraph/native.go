@@ -5,14 +5,16 @@ import (
 	"encoding/hex"
 	"sync"
 
+	"cchub/syntax"
+
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // Native readers: a language's query file written out in Go, run over a
-// flat tree (flat.go) instead of through a query cursor. A query cursor
-// walks every node of the tree, calling into C and keeping match states
-// at each, which costs about half a parse; a flat tree is read in one call
-// and walked in Go. A native reader finds exactly the matches its query
+// flat tree (syntax.Flatten) instead of through a query cursor. A query
+// cursor walks every node of the tree, calling into C and keeping match
+// states at each, which costs about half a parse; a flat tree is read in
+// one call and walked in Go. A native reader finds exactly the matches its query
 // file does, in the same order (tree-sitter finishes a match on entering
 // the node of its last step; a native reader finds each match at that
 // node, walking in preorder), and turns them into calls and imports as
@@ -28,7 +30,7 @@ type nativeLang struct {
 	names  []string // the named node types it needs, by index
 	fields []string // the fields it needs, by index
 	// fieldsIn are the node types (of names) whose children's fields it
-	// reads: flatten reads no other node's field (noField). Every field
+	// reads: Flatten reads no other node's field (NoField). Every field
 	// read compares the field of a child of one of these, or of a node
 	// whose parent's type is checked to be one of these after.
 	fieldsIn []string
@@ -44,7 +46,7 @@ var natives = map[string]*nativeLang{
 // nativeIDs are a native reader's symbols and fields in one language.
 type nativeIDs struct {
 	sym, field []uint16
-	fieldsIn   []uint8 // by symbol: 1 for the types of fieldsIn
+	fieldsIn   []bool // by symbol: true for the types of fieldsIn
 }
 
 var nativeIDCache sync.Map // language name → *nativeIDs
@@ -59,15 +61,15 @@ func nativeFor(lang string, root *sitter.Node) (*nativeLang, *nativeIDs) {
 	if ids, ok := nativeIDCache.Load(lang); ok {
 		return nl, ids.(*nativeIDs)
 	}
-	if !flatOK() || !sameNode(root) {
+	if !syntax.CanRead(root) {
 		return nil, nil // the C values of nodes cannot be read here
 	}
 	ids := &nativeIDs{}
 	for _, n := range nl.names {
-		ids.sym = append(ids.sym, symbolID(root, n, true))
+		ids.sym = append(ids.sym, syntax.SymbolID(root, n, true))
 	}
 	for _, n := range nl.fields {
-		ids.field = append(ids.field, fieldID(root, n))
+		ids.field = append(ids.field, syntax.FieldID(root, n))
 	}
 	for _, id := range ids.sym {
 		if id == 0 {
@@ -80,14 +82,14 @@ func nativeFor(lang string, root *sitter.Node) (*nativeLang, *nativeIDs) {
 		}
 	}
 	for _, name := range nl.fieldsIn {
-		id := symbolID(root, name, true)
+		id := syntax.SymbolID(root, name, true)
 		if id == 0 {
 			return nil, nil
 		}
 		if int(id) >= len(ids.fieldsIn) {
-			ids.fieldsIn = append(ids.fieldsIn, make([]uint8, int(id)+1-len(ids.fieldsIn))...)
+			ids.fieldsIn = append(ids.fieldsIn, make([]bool, int(id)+1-len(ids.fieldsIn))...)
 		}
-		ids.fieldsIn[id] = 1
+		ids.fieldsIn[id] = true
 	}
 	actual, _ := nativeIDCache.LoadOrStore(lang, ids)
 	return nl, actual.(*nativeIDs)
@@ -110,7 +112,7 @@ var nativeHashes sync.Map // query file name → bool
 
 // flatReader walks a flat tree for a native reader.
 type flatReader struct {
-	nodes []flatNode
+	nodes []syntax.FlatNode
 	src   []byte
 	ids   *nativeIDs
 }
@@ -118,50 +120,51 @@ type flatReader struct {
 // text is the source of node i.
 func (r *flatReader) text(i uint32) string {
 	n := &r.nodes[i]
-	return string(r.src[n.start:n.end])
+	return string(r.src[n.Start:n.End])
 }
 
-// child is the first child of p in field, or noParent.
+// child is the first child of p in field, or syntax.NoParent.
 func (r *flatReader) child(p uint32, field uint16) uint32 {
-	for c := p + 1; c < r.nodes[p].next; c = r.nodes[c].next {
-		if r.nodes[c].field == field {
+	for c := p + 1; c < r.nodes[p].Next; c = r.nodes[c].Next {
+		if r.nodes[c].Field == field {
 			return c
 		}
 	}
-	return noParent
+	return syntax.NoParent
 }
 
 // parentIs says whether node i has a parent of symbol sym, and returns it.
 func (r *flatReader) parentIs(i uint32, sym uint16) (uint32, bool) {
-	p := r.nodes[i].parent
-	return p, p != noParent && r.nodes[p].sym == sym
+	p := r.nodes[i].Parent
+	return p, p != syntax.NoParent && r.nodes[p].Symbol == sym
 }
 
 // wildcard says whether node i, a child of the node a pattern's step is
 // at, matches (_) there: named, and not an ERROR. A missing child
-// (noParent) does not.
+// (syntax.NoParent) does not.
 func (r *flatReader) wildcard(i uint32) bool {
-	return i != noParent && r.nodes[i].named != 0 && r.nodes[i].sym != errorSymbol
+	return i != syntax.NoParent && r.nodes[i].Named && r.nodes[i].Symbol != syntax.ErrorSymbol
 }
 
 // call adds the call of name (what it is called on: qualifier, or
-// noParent), as readCall reads it.
+// syntax.NoParent), as readCall reads it.
 func (r *flatReader) call(f *File, name, qualifier uint32) {
 	c := Call{Name: r.text(name)}
-	if qualifier != noParent {
+	if qualifier != syntax.NoParent {
 		c.Qualifier = r.text(qualifier)
 	}
 	n := &r.nodes[name]
-	c.Line, c.Col = int(n.row)+1, int(n.col)+1
+	c.Line, c.Col = int(n.Row)+1, int(n.Col)+1
 	if c.Name != "" {
 		f.Calls = append(f.Calls, c)
 	}
 }
 
-// imp adds an import, as readImports reads it (noParent: not captured).
+// imp adds an import, as readImports reads it (syntax.NoParent: not
+// captured).
 func (r *flatReader) imp(f *File, imp, alias, from uint32) {
 	text := func(i uint32) string {
-		if i == noParent {
+		if i == syntax.NoParent {
 			return ""
 		}
 		return r.text(i)
@@ -191,20 +194,20 @@ func goRead(r *flatReader, f *File) {
 	for i := range nodes {
 		n := &nodes[i]
 		at := uint32(i)
-		switch n.sym {
+		switch n.Symbol {
 		case ident:
-			if n.field != fFunction {
+			if n.Field != fFunction {
 				continue
 			}
 			if _, ok := r.parentIs(at, callExpr); ok {
-				r.call(f, at, noParent)
+				r.call(f, at, syntax.NoParent)
 			}
 		case fieldIdent:
-			if n.field != fField {
+			if n.Field != fField {
 				continue
 			}
 			sel, ok := r.parentIs(at, selector)
-			if !ok || nodes[sel].field != fFunction {
+			if !ok || nodes[sel].Field != fFunction {
 				continue
 			}
 			if _, ok := r.parentIs(sel, callExpr); !ok {
@@ -214,7 +217,7 @@ func goRead(r *flatReader, f *File) {
 				r.call(f, at, op)
 			}
 		case strLit:
-			if n.field != fPath {
+			if n.Field != fPath {
 				continue
 			}
 			spec, ok := r.parentIs(at, importSpec)
@@ -222,10 +225,10 @@ func goRead(r *flatReader, f *File) {
 				continue
 			}
 			switch name := r.child(spec, fName); {
-			case name == noParent:
-				r.imp(f, at, noParent, noParent)
-			case name < at && nodes[name].sym == pkgIdent:
-				r.imp(f, at, name, noParent)
+			case name == syntax.NoParent:
+				r.imp(f, at, syntax.NoParent, syntax.NoParent)
+			case name < at && nodes[name].Symbol == pkgIdent:
+				r.imp(f, at, name, syntax.NoParent)
 			}
 		}
 	}
@@ -261,16 +264,16 @@ func pythonRead(r *flatReader, f *File) {
 	for i := range nodes {
 		n := &nodes[i]
 		at := uint32(i)
-		switch n.sym {
+		switch n.Symbol {
 		case ident:
-			switch n.field {
+			switch n.Field {
 			case fFunction:
 				if _, ok := r.parentIs(at, call); ok {
-					r.call(f, at, noParent)
+					r.call(f, at, syntax.NoParent)
 				}
 			case fAttribute:
 				attr, ok := r.parentIs(at, attribute)
-				if !ok || nodes[attr].field != fFunction {
+				if !ok || nodes[attr].Field != fFunction {
 					continue
 				}
 				if _, ok := r.parentIs(attr, call); !ok {
@@ -281,36 +284,36 @@ func pythonRead(r *flatReader, f *File) {
 				}
 			case fAlias:
 				al, ok := r.parentIs(at, aliased)
-				if !ok || nodes[al].field != fName {
+				if !ok || nodes[al].Field != fName {
 					continue
 				}
 				name := r.child(al, fName)
-				if name > at || nodes[name].sym != dotted {
-					continue // noParent is > at too
+				if name > at || nodes[name].Symbol != dotted {
+					continue // syntax.NoParent is > at too
 				}
-				stmt := nodes[al].parent
+				stmt := nodes[al].Parent
 				switch {
-				case stmt == noParent:
-				case nodes[stmt].sym == importStmt:
-					r.imp(f, name, at, noParent)
-				case nodes[stmt].sym == fromStmt:
+				case stmt == syntax.NoParent:
+				case nodes[stmt].Symbol == importStmt:
+					r.imp(f, name, at, syntax.NoParent)
+				case nodes[stmt].Symbol == fromStmt:
 					if m, ok := from(stmt, al); ok {
 						r.imp(f, name, at, m)
 					}
 				}
 			}
 		case dotted:
-			if n.field != fName {
+			if n.Field != fName {
 				continue
 			}
-			stmt := n.parent
+			stmt := n.Parent
 			switch {
-			case stmt == noParent:
-			case nodes[stmt].sym == importStmt:
-				r.imp(f, at, noParent, noParent)
-			case nodes[stmt].sym == fromStmt:
+			case stmt == syntax.NoParent:
+			case nodes[stmt].Symbol == importStmt:
+				r.imp(f, at, syntax.NoParent, syntax.NoParent)
+			case nodes[stmt].Symbol == fromStmt:
 				if m, ok := from(stmt, at); ok {
-					r.imp(f, at, noParent, m)
+					r.imp(f, at, syntax.NoParent, m)
 				}
 			}
 		}

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"cchub/outline"
-	"cchub/workspace"
+	"cchub/syntax"
 )
 
 // TestNativeReadsAsTheQuery: a native reader (native.go) finds the calls
@@ -121,7 +121,7 @@ f(.x()
 func checkNative(t *testing.T, rel string, src []byte, full bool) {
 	t.Helper()
 	ctx := context.Background()
-	tree, err := workspace.ParseOnce(ctx, workspace.LanguageFor(rel), src)
+	tree, err := syntax.ParseOnce(ctx, syntax.LanguageFor(rel), src)
 	if err != nil {
 		t.Fatal(err)
 	}

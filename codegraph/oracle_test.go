@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"cchub/workspace"
+	"cchub/syntax"
 )
 
 // oraclePackages are the standard-library packages the graph is measured
@@ -79,7 +79,7 @@ func TestOracleGoStd(t *testing.T) {
 	start := time.Now()
 	files := stdFiles(t, src)
 	x := NewMemIndex()
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	defer cache.Close()
 	n := 0
 	for _, rels := range files {

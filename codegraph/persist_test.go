@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cchub/store"
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -26,7 +27,7 @@ func persisted(t *testing.T, dir string) *Index {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	t.Cleanup(cache.Close)
 	x := NewIndex(root, cache)
 	x.Persist(db)

@@ -10,6 +10,7 @@ import (
 	"cchub/lspmux"
 	"cchub/outline"
 	"cchub/store"
+	"cchub/syntax"
 	"cchub/textedit"
 	"cchub/workspace"
 )
@@ -17,7 +18,7 @@ import (
 // Hub is one workspace and everything cchub keeps about it.
 type Hub struct {
 	Root   *workspace.Root
-	Parses *workspace.ParseCache
+	Parses *syntax.ParseCache
 
 	files    *textedit.Files
 	runs     runs
@@ -39,7 +40,7 @@ type Hub struct {
 // Options tunes a hub; the zero value is the default.
 type Options struct {
 	// ParseCacheBytes bounds the parse cache by source bytes (0 means
-	// workspace.DefaultParseCacheBytes). A structural search over more
+	// syntax.DefaultParseCacheBytes). A structural search over more
 	// source than this parses the part that did not fit again when
 	// repeated.
 	ParseCacheBytes int
@@ -60,7 +61,7 @@ func Open(dir string, o Options) (*Hub, error) {
 	if err != nil {
 		return nil, err
 	}
-	parses := workspace.NewParseCache(o.ParseCacheBytes)
+	parses := syntax.NewParseCache(o.ParseCacheBytes)
 	if o.Approval == "" {
 		o.Approval = ApproveHuman
 	}

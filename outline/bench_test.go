@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -28,7 +29,7 @@ func BenchmarkOutlineNetHTTP(b *testing.B) {
 		files = append(files, filepath.Base(m))
 	}
 	ctx := context.Background()
-	outlineAll := func(b *testing.B, cache *workspace.ParseCache) {
+	outlineAll := func(b *testing.B, cache *syntax.ParseCache) {
 		for _, f := range files {
 			if _, err := Of(ctx, root, cache, f, Options{}); err != nil {
 				b.Fatal(err)
@@ -37,12 +38,12 @@ func BenchmarkOutlineNetHTTP(b *testing.B) {
 	}
 	b.Run("cold", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			outlineAll(b, workspace.NewParseCache(0))
+			outlineAll(b, syntax.NewParseCache(0))
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(files)), "ns/file")
 	})
 	b.Run("warm", func(b *testing.B) {
-		cache := workspace.NewParseCache(0)
+		cache := syntax.NewParseCache(0)
 		outlineAll(b, cache)
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
@@ -89,7 +90,7 @@ func BenchmarkOutlineLargeFile(b *testing.B) {
 	}
 	b.Run("cold", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			r, err := Of(ctx, root, workspace.NewParseCache(0), "big.go", Options{})
+			r, err := Of(ctx, root, syntax.NewParseCache(0), "big.go", Options{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -97,7 +98,7 @@ func BenchmarkOutlineLargeFile(b *testing.B) {
 		}
 	})
 	b.Run("warm", func(b *testing.B) {
-		cache := workspace.NewParseCache(0)
+		cache := syntax.NewParseCache(0)
 		if _, err := Of(ctx, root, cache, "big.go", Options{}); err != nil {
 			b.Fatal(err)
 		}
@@ -130,7 +131,7 @@ func BenchmarkOutlineBytes(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			var n int
-			cache := workspace.NewParseCache(0)
+			cache := syntax.NewParseCache(0)
 			for i := 0; i < b.N; i++ {
 				r, err := Of(context.Background(), root, cache, "server.go", Options{Detail: detail})
 				if err != nil {

@@ -8,6 +8,7 @@ import (
 	"path"
 	"strings"
 
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -40,7 +41,7 @@ type DirCount struct {
 	Files int    `json:"files"`
 }
 
-func outlineDir(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, rel string, opts Options) (*Dir, error) {
+func outlineDir(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, rel string, opts Options) (*Dir, error) {
 	d := &Dir{Path: rel, Files: []*File{}, Match: opts.Match}
 	other := func(name string) {
 		d.OtherFiles++
@@ -55,7 +56,7 @@ func outlineDir(ctx context.Context, root *workspace.Root, cache *workspace.Pars
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if workspace.LanguageFor(frel) == nil {
+		if syntax.LanguageFor(frel) == nil {
 			other(frel)
 			return nil
 		}
@@ -245,7 +246,7 @@ func (d *Dir) text(perFile int) string {
 	} else if d.Match != "" {
 		fmt.Fprintf(&b, "no symbol matches %q here; match is a part of a name or a glob (Serve*), case-insensitive\n", d.Match)
 	} else if d.SourceFiles == 0 {
-		fmt.Fprintf(&b, "no files in %s\n", strings.Join(workspace.LanguageNames(), ", "))
+		fmt.Fprintf(&b, "no files in %s\n", strings.Join(syntax.LanguageNames(), ", "))
 	}
 	return b.String()
 }

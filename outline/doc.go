@@ -4,7 +4,7 @@
 // path:Type.method, path:line:Name or path:LINE) and returns its lines.
 //
 // The extraction is per language (lang_<name>.go) over trees from the
-// workspace's shared parse cache; what the languages share (docs,
+// shared parse cache (package syntax); what the languages share (docs,
 // signatures, blocks, imports) is in extract.go. The code graph will
 // extract the same definitions, so the Symbol type is the contract.
 //

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"cchub/syntax"
+
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
@@ -27,13 +29,13 @@ type extractor struct {
 	lang  string
 	spec  langSpec
 	long  int // functions longer than this list their blocks
-	nodes nodeArena
+	nodes syntax.Nodes
 }
 
 // langSpec is what the shared code needs to know of one language.
 type langSpec struct {
 	// walk outlines the top-level nodes of a file.
-	walk func(x *extractor, top []*node) []*Symbol
+	walk func(x *extractor, top []*syntax.Node) []*Symbol
 	// directives are comment prefixes that are tool directives, not
 	// documentation (Go's //go:generate).
 	directives []string
@@ -41,7 +43,7 @@ type langSpec struct {
 	headerEnd string
 	// blockEnd, if set, is the last line of a block (Python's blocks
 	// swallow the comments after them).
-	blockEnd func(x *extractor, n *node) int
+	blockEnd func(x *extractor, n *syntax.Node) int
 }
 
 // langSpecs maps a language name to its spec; each lang_<name>.go adds
@@ -52,13 +54,13 @@ func newExtractor(src []byte, lang string, long int) *extractor {
 	return &extractor{src: src, lang: lang, spec: langSpecs[lang], long: long}
 }
 
-func (x *extractor) close() { x.nodes.close() }
+func (x *extractor) close() { x.nodes.Close() }
 
 // root is the node of a tree's root, for the walks.
-func (x *extractor) root(root *sitter.Node) *node { return x.nodes.rootNode(root) }
+func (x *extractor) root(root *sitter.Node) *syntax.Node { return x.nodes.Root(root) }
 
 // symbols runs the language's walk.
-func (x *extractor) symbols(root *node) []*Symbol {
+func (x *extractor) symbols(root *syntax.Node) []*Symbol {
 	if x.spec.walk == nil {
 		return nil
 	}
@@ -67,18 +69,18 @@ func (x *extractor) symbols(root *node) []*Symbol {
 
 // kids returns all children of n, named or not, as a tree cursor visits
 // them. The slice is n's own: callers must not change it.
-func (x *extractor) kids(n *node) []*node {
+func (x *extractor) kids(n *syntax.Node) []*syntax.Node {
 	if n == nil {
 		return nil
 	}
-	return x.nodes.children(n)
+	return n.Children()
 }
 
 // kidsWhere returns the children of n whose field name keep accepts.
-func (x *extractor) kidsWhere(n *node, keep func(field string) bool) []*node {
-	var out []*node
+func (x *extractor) kidsWhere(n *syntax.Node, keep func(field string) bool) []*syntax.Node {
+	var out []*syntax.Node
 	for _, c := range x.kids(n) {
-		if keep(c.fieldName()) {
+		if keep(c.FieldName()) {
 			out = append(out, c)
 		}
 	}
@@ -86,8 +88,8 @@ func (x *extractor) kidsWhere(n *node, keep func(field string) bool) []*node {
 }
 
 // named returns the named children of n.
-func (x *extractor) named(n *node) []*node {
-	var out []*node
+func (x *extractor) named(n *syntax.Node) []*syntax.Node {
+	var out []*syntax.Node
 	for _, c := range x.kids(n) {
 		if c.IsNamed() {
 			out = append(out, c)
@@ -97,7 +99,7 @@ func (x *extractor) named(n *node) []*node {
 }
 
 // firstOfType returns the first child of n of one of the types, or nil.
-func (x *extractor) firstOfType(n *node, types ...string) *node {
+func (x *extractor) firstOfType(n *syntax.Node, types ...string) *syntax.Node {
 	for _, c := range x.kids(n) {
 		t := c.Type()
 		for _, want := range types {
@@ -111,7 +113,7 @@ func (x *extractor) firstOfType(n *node, types ...string) *node {
 
 // modifiers returns the keywords among n's direct children (up to its
 // name) that say what kind of function or member it is.
-func (x *extractor) modifiers(n *node) []string {
+func (x *extractor) modifiers(n *syntax.Node) []string {
 	var out []string
 	for _, c := range x.kids(n) {
 		if c.IsNamed() {
@@ -137,7 +139,7 @@ func (x *extractor) modifiers(n *node) []string {
 }
 
 // hasToken reports whether n has a direct child token with this text.
-func (x *extractor) hasToken(n *node, tok string) bool {
+func (x *extractor) hasToken(n *syntax.Node, tok string) bool {
 	for _, c := range x.kids(n) {
 		if !c.IsNamed() && c.Type() == tok {
 			return true
@@ -146,7 +148,7 @@ func (x *extractor) hasToken(n *node, tok string) bool {
 	return false
 }
 
-func (x *extractor) text(n *node) string {
+func (x *extractor) text(n *syntax.Node) string {
 	if n == nil {
 		return ""
 	}
@@ -154,16 +156,16 @@ func (x *extractor) text(n *node) string {
 }
 
 // field returns the squashed text of n's child in field name, or "".
-func (x *extractor) field(n *node, name string) string {
+func (x *extractor) field(n *syntax.Node, name string) string {
 	return squash(x.text(n.ChildByFieldName(name)))
 }
 
-func startLine(n *node) int { return int(n.StartPoint().Row) + 1 }
+func startLine(n *syntax.Node) int { return int(n.StartPoint().Row) + 1 }
 
 // endLine is the last line n has a character on: a node that ends with
 // its newline (Rust line comments, C preprocessor lines) ends on the line
 // before its end point.
-func endLine(n *node) int {
+func endLine(n *syntax.Node) int {
 	s, e := n.StartPoint(), n.EndPoint()
 	if e.Column == 0 && e.Row > s.Row {
 		return int(e.Row)
@@ -172,18 +174,18 @@ func endLine(n *node) int {
 }
 
 // newSym makes a symbol spanning n.
-func newSym(kind, name string, n *node) *Symbol {
+func newSym(kind, name string, n *syntax.Node) *Symbol {
 	return &Symbol{Kind: kind, Name: name, StartLine: startLine(n), EndLine: endLine(n)}
 }
 
-func isComment(n *node) bool {
+func isComment(n *syntax.Node) bool {
 	t := n.Type()
 	return t == "comment" || t == "line_comment" || t == "block_comment"
 }
 
 // withDocAbove gives the symbols declared by kids[i] that have no doc of
 // their own the comment above kids[i].
-func (x *extractor) withDocAbove(syms []*Symbol, kids []*node, i int) []*Symbol {
+func (x *extractor) withDocAbove(syms []*Symbol, kids []*syntax.Node, i int) []*Symbol {
 	doc := x.docAbove(kids, i)
 	for _, s := range syms {
 		if s.Doc == "" {
@@ -196,7 +198,7 @@ func (x *extractor) withDocAbove(syms []*Symbol, kids []*node, i int) []*Symbol 
 // docAbove returns the first line of the comment block that sits directly
 // above kids[i] (no blank line between, not trailing the code before it),
 // or "".
-func (x *extractor) docAbove(kids []*node, i int) string {
+func (x *extractor) docAbove(kids []*syntax.Node, i int) string {
 	first := -1
 	next := startLine(kids[i])
 	for j := i - 1; j >= 0; j-- {
@@ -223,7 +225,7 @@ func (x *extractor) docAbove(kids []*node, i int) string {
 
 // trailingDoc returns the comment on the same line right after kids[i],
 // as Go writes for constants and fields.
-func (x *extractor) trailingDoc(kids []*node, i int) string {
+func (x *extractor) trailingDoc(kids []*syntax.Node, i int) string {
 	if i+1 < len(kids) && isComment(kids[i+1]) && startLine(kids[i+1]) == endLine(kids[i]) {
 		return x.docLine(x.text(kids[i+1]))
 	}
@@ -376,7 +378,7 @@ func clipText(s string, n int) string {
 }
 
 // value renders an initializer briefly: its first line, squashed, clipped.
-func (x *extractor) value(n *node) string {
+func (x *extractor) value(n *syntax.Node) string {
 	if n == nil {
 		return ""
 	}
@@ -393,7 +395,7 @@ func (x *extractor) value(n *node) string {
 }
 
 // header renders a block's first line without its opening brace or colon.
-func (x *extractor) header(n *node) string {
+func (x *extractor) header(n *syntax.Node) string {
 	t := x.text(n)
 	if i := strings.IndexByte(t, '\n'); i >= 0 {
 		t = t[:i]
@@ -434,7 +436,7 @@ func isBlockKind(kind string) bool { return blockKindNames[kind] }
 
 // addBlocks lists the top-level control-flow blocks of body as children of
 // s when s is longer than the threshold.
-func (x *extractor) addBlocks(s *Symbol, body *node) {
+func (x *extractor) addBlocks(s *Symbol, body *syntax.Node) {
 	if body == nil || s.EndLine-s.StartLine+1 <= x.long {
 		return
 	}
@@ -446,7 +448,7 @@ func (x *extractor) addBlocks(s *Symbol, body *node) {
 }
 
 // block returns the block symbol for a control-flow statement, or nil.
-func (x *extractor) block(n *node) *Symbol {
+func (x *extractor) block(n *syntax.Node) *Symbol {
 	inner := n
 	switch n.Type() {
 	case "expression_statement": // a block used as a statement: `match x { ... }`
@@ -475,7 +477,7 @@ type importSummary struct {
 	names []string
 }
 
-func (im *importSummary) add(n *node, names ...string) {
+func (im *importSummary) add(n *syntax.Node, names ...string) {
 	if im.sym == nil {
 		im.sym = newSym("import", "", n)
 	}
@@ -508,13 +510,13 @@ func trimQuotes(s string) string {
 }
 
 // syntaxErrors returns the merged line ranges of ERROR and MISSING nodes.
-func (x *extractor) syntaxErrors(root *node) []LineRange {
+func (x *extractor) syntaxErrors(root *syntax.Node) []LineRange {
 	if !root.HasError() {
 		return nil
 	}
 	var rs []LineRange
-	var walk func(n *node)
-	walk = func(n *node) {
+	var walk func(n *syntax.Node)
+	walk = func(n *syntax.Node) {
 		switch {
 		case n.IsMissing():
 			l := startLine(n)

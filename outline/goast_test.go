@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -131,7 +132,7 @@ func TestOutlineGoMatchesGoAST(t *testing.T) {
 	for _, d := range []string{"net/http", "go/ast", "strings", "sort", "encoding/json", "os/exec"} {
 		dirs = append(dirs, dir{src, d + "/*.go"})
 	}
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	files := 0
 	for _, d := range dirs {
 		root, err := workspace.Open(d.root)

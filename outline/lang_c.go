@@ -2,12 +2,14 @@ package outline
 
 import (
 	"strings"
+
+	"cchub/syntax"
 )
 
 func init() {
 	for _, lang := range []string{"c", "cpp"} {
 		langSpecs[lang] = langSpec{
-			walk: func(x *extractor, top []*node) []*Symbol { return x.cDecls(top, false) },
+			walk: func(x *extractor, top []*syntax.Node) []*Symbol { return x.cDecls(top, false) },
 		}
 	}
 }
@@ -17,11 +19,11 @@ func init() {
 // declare is listed at the level they sit in, and an include guard's own
 // #define is left out. A C++ template header is shown as a decorator and
 // starts the range.
-func (x *extractor) cDecls(kids []*node, inClass bool) []*Symbol {
+func (x *extractor) cDecls(kids []*syntax.Node, inClass bool) []*Symbol {
 	return x.cDeclsGuarded(kids, inClass, "")
 }
 
-func (x *extractor) cDeclsGuarded(kids []*node, inClass bool, guard string) []*Symbol {
+func (x *extractor) cDeclsGuarded(kids []*syntax.Node, inClass bool, guard string) []*Symbol {
 	var out []*Symbol
 	var im importSummary
 	for i, n := range kids {
@@ -41,7 +43,7 @@ func (x *extractor) cDeclsGuarded(kids []*node, inClass bool, guard string) []*S
 				if body.Type() == "declaration_list" {
 					out = append(out, x.cDeclsGuarded(x.kids(body), inClass, "")...)
 				} else {
-					out = append(out, x.cDeclsGuarded([]*node{body}, inClass, "")...)
+					out = append(out, x.cDeclsGuarded([]*syntax.Node{body}, inClass, "")...)
 				}
 			}
 			continue
@@ -64,7 +66,7 @@ var cTypeKinds = map[string]string{
 }
 
 // cDecl outlines one declaration; it may declare several names or none.
-func (x *extractor) cDecl(n *node, inClass bool, guard string) []*Symbol {
+func (x *extractor) cDecl(n *syntax.Node, inClass bool, guard string) []*Symbol {
 	switch t := n.Type(); t {
 	case "preproc_def", "preproc_function_def":
 		name := x.field(n, "name")
@@ -169,7 +171,7 @@ func (x *extractor) cDecl(n *node, inClass bool, guard string) []*Symbol {
 
 // cTypeSpec outlines a struct, union, enum or class specifier that has a
 // body; span is the node whose range the symbol takes.
-func (x *extractor) cTypeSpec(t, span *node, inClass bool) *Symbol {
+func (x *extractor) cTypeSpec(t, span *syntax.Node, inClass bool) *Symbol {
 	if t == nil {
 		return nil
 	}
@@ -198,7 +200,7 @@ func (x *extractor) cTypeSpec(t, span *node, inClass bool) *Symbol {
 
 // cFunc returns the function symbol that declarator d of n declares, or
 // nil when d declares something else (a variable, a function pointer).
-func (x *extractor) cFunc(n, d *node, inClass bool) *Symbol {
+func (x *extractor) cFunc(n, d *syntax.Node, inClass bool) *Symbol {
 	name, fn, ptr := x.cDeclName(d)
 	if fn == nil || name == "" {
 		return nil
@@ -223,7 +225,7 @@ func (x *extractor) cFunc(n, d *node, inClass bool) *Symbol {
 // cDeclName follows a declarator to the name it declares. fn is the
 // function declarator when the name is a function's (not a pointer to
 // one); ptr is the * and & between the return type and the name.
-func (x *extractor) cDeclName(d *node) (name string, fn *node, ptr string) {
+func (x *extractor) cDeclName(d *syntax.Node) (name string, fn *syntax.Node, ptr string) {
 	for d != nil {
 		switch d.Type() {
 		case "function_declarator":
@@ -252,12 +254,12 @@ func (x *extractor) cDeclName(d *node) (name string, fn *node, ptr string) {
 	return "", nil, ""
 }
 
-func (x *extractor) cDeclNameOnly(d *node) string {
+func (x *extractor) cDeclNameOnly(d *syntax.Node) string {
 	name, _, _ := x.cDeclName(d)
 	return name
 }
 
-func (x *extractor) lastNamed(n *node) *node {
+func (x *extractor) lastNamed(n *syntax.Node) *syntax.Node {
 	k := x.named(n)
 	if len(k) == 0 {
 		return nil
@@ -267,6 +269,6 @@ func (x *extractor) lastNamed(n *node) *node {
 
 // fieldKids returns the children of n in field name (a field may repeat:
 // `int a, b;` has two declarators).
-func (x *extractor) fieldKids(n *node, name string) []*node {
+func (x *extractor) fieldKids(n *syntax.Node, name string) []*syntax.Node {
 	return x.kidsWhere(n, func(field string) bool { return field == name })
 }

@@ -1,5 +1,7 @@
 package outline
 
+import "cchub/syntax"
+
 func init() {
 	langSpecs["go"] = langSpec{
 		walk:       (*extractor).goDecls,
@@ -11,7 +13,7 @@ func init() {
 // level, where they are written, with their receiver shown: nesting them
 // under a type they are not inside would break "indentation is
 // containment".
-func (x *extractor) goDecls(kids []*node) []*Symbol {
+func (x *extractor) goDecls(kids []*syntax.Node) []*Symbol {
 	var out []*Symbol
 	var im importSummary
 	for i, n := range kids {
@@ -37,7 +39,7 @@ func (x *extractor) goDecls(kids []*node) []*Symbol {
 	return im.emit(out)
 }
 
-func (x *extractor) goImports(n *node) []string {
+func (x *extractor) goImports(n *syntax.Node) []string {
 	var names []string
 	for _, c := range x.named(n) {
 		switch c.Type() {
@@ -50,7 +52,7 @@ func (x *extractor) goImports(n *node) []string {
 	return names
 }
 
-func (x *extractor) goFuncSig(n *node) string {
+func (x *extractor) goFuncSig(n *syntax.Node) string {
 	sig := x.field(n, "type_parameters") + x.field(n, "parameters")
 	if r := x.field(n, "result"); r != "" {
 		sig += " " + r
@@ -61,7 +63,7 @@ func (x *extractor) goFuncSig(n *node) string {
 // goGenDecl outlines a type, const or var declaration. Ungrouped, each
 // name is a symbol spanning the whole declaration; grouped, the group is a
 // nameless symbol whose children are the names, each spanning its spec.
-func (x *extractor) goGenDecl(kids []*node, i int) []*Symbol {
+func (x *extractor) goGenDecl(kids []*syntax.Node, i int) []*Symbol {
 	n := kids[i]
 	kind := map[string]string{"type_declaration": "type", "const_declaration": "const", "var_declaration": "var"}[n.Type()]
 	specs := x.kids(n)
@@ -103,7 +105,7 @@ func (x *extractor) goGenDecl(kids []*node, i int) []*Symbol {
 }
 
 // goSpec returns the symbols one spec declares, spanning span.
-func (x *extractor) goSpec(kind string, sp, span *node) []*Symbol {
+func (x *extractor) goSpec(kind string, sp, span *syntax.Node) []*Symbol {
 	switch sp.Type() {
 	case "type_spec", "type_alias":
 		s := newSym("type", x.field(sp, "name"), span)
@@ -148,7 +150,7 @@ func (x *extractor) goSpec(kind string, sp, span *node) []*Symbol {
 }
 
 // goInterface lists an interface's methods.
-func (x *extractor) goInterface(t *node) []*Symbol {
+func (x *extractor) goInterface(t *syntax.Node) []*Symbol {
 	var out []*Symbol
 	kids := x.kids(t)
 	for j, m := range kids {

@@ -2,6 +2,8 @@ package outline
 
 import (
 	"strings"
+
+	"cchub/syntax"
 )
 
 func init() {
@@ -11,7 +13,7 @@ func init() {
 // javaDecls outlines the declarations of a Java file or of a type body.
 // Annotations are the symbols' decorators; they are part of the
 // declaration, so its range starts with them.
-func (x *extractor) javaDecls(kids []*node) []*Symbol {
+func (x *extractor) javaDecls(kids []*syntax.Node) []*Symbol {
 	var out []*Symbol
 	var im importSummary
 	for i, n := range kids {
@@ -81,7 +83,7 @@ var javaTypeKinds = map[string]string{
 	"annotation_type_declaration": "annotation",
 }
 
-func (x *extractor) javaType(n *node) *Symbol {
+func (x *extractor) javaType(n *syntax.Node) *Symbol {
 	s := newSym(javaTypeKinds[n.Type()], x.field(n, "name"), n)
 	sig := x.field(n, "type_parameters") + x.field(n, "parameters")
 	for _, f := range []string{"superclass", "interfaces"} {
@@ -102,7 +104,7 @@ func (x *extractor) javaType(n *node) *Symbol {
 }
 
 // javaAnnotations returns the annotations among n's modifiers.
-func (x *extractor) javaAnnotations(n *node) []string {
+func (x *extractor) javaAnnotations(n *syntax.Node) []string {
 	mods := x.firstOfType(n, "modifiers")
 	if mods == nil {
 		return nil

@@ -2,6 +2,8 @@ package outline
 
 import (
 	"strings"
+
+	"cchub/syntax"
 )
 
 func init() {
@@ -13,7 +15,7 @@ func init() {
 // jsStatements outlines the statements of a JavaScript, TypeScript or TSX
 // program or namespace: declarations, and the top-level calls and
 // assignments that run when the module loads.
-func (x *extractor) jsStatements(kids []*node) []*Symbol {
+func (x *extractor) jsStatements(kids []*syntax.Node) []*Symbol {
 	var out []*Symbol
 	var im importSummary
 	for i, n := range kids {
@@ -36,7 +38,7 @@ func (x *extractor) jsStatements(kids []*node) []*Symbol {
 
 // jsStatement outlines one top-level statement; it may declare several
 // names (`const a = 1, b = 2`) or none.
-func (x *extractor) jsStatement(n *node) []*Symbol {
+func (x *extractor) jsStatement(n *syntax.Node) []*Symbol {
 	switch n.Type() {
 	case "comment", "empty_statement":
 		return nil
@@ -99,7 +101,7 @@ func (x *extractor) jsStatement(n *node) []*Symbol {
 		if x.hasToken(n, "const") {
 			kind = "const"
 		}
-		var decls []*node
+		var decls []*syntax.Node
 		for _, c := range x.named(n) {
 			if c.Type() == "variable_declarator" {
 				decls = append(decls, c)
@@ -152,7 +154,7 @@ func (x *extractor) jsStatement(n *node) []*Symbol {
 
 // jsIsCode reports whether an initializer is a function or class, which
 // the outline shows as such rather than as a value.
-func (x *extractor) jsIsCode(v *node) bool {
+func (x *extractor) jsIsCode(v *syntax.Node) bool {
 	switch v.Type() {
 	case "arrow_function", "function_expression", "function", "generator_function", "class":
 		return true
@@ -161,7 +163,7 @@ func (x *extractor) jsIsCode(v *node) bool {
 }
 
 // jsValue outlines a named function or class expression, or a value.
-func (x *extractor) jsValue(name string, v, span *node) []*Symbol {
+func (x *extractor) jsValue(name string, v, span *syntax.Node) []*Symbol {
 	switch v.Type() {
 	case "arrow_function", "function_expression", "function", "generator_function":
 		s := newSym("func", name, span)
@@ -183,13 +185,13 @@ func (x *extractor) jsValue(name string, v, span *node) []*Symbol {
 	return []*Symbol{s}
 }
 
-func (x *extractor) jsFuncSig(n *node) string {
+func (x *extractor) jsFuncSig(n *syntax.Node) string {
 	sig := x.field(n, "type_parameters") + x.field(n, "parameters") + x.field(n, "return_type")
 	return clipText(sig, maxSigBytes)
 }
 
 // jsHeritage renders type parameters and extends/implements clauses.
-func (x *extractor) jsHeritage(n *node) string {
+func (x *extractor) jsHeritage(n *syntax.Node) string {
 	sig := x.field(n, "type_parameters")
 	for _, c := range x.named(n) {
 		switch c.Type() {
@@ -200,7 +202,7 @@ func (x *extractor) jsHeritage(n *node) string {
 	return clipText(strings.TrimSpace(sig), maxSigBytes)
 }
 
-func (x *extractor) jsClass(n *node, name string) *Symbol {
+func (x *extractor) jsClass(n *syntax.Node, name string) *Symbol {
 	s := newSym("class", name, n)
 	s.Signature = x.jsHeritage(n)
 	for _, c := range x.named(n) {
@@ -214,7 +216,7 @@ func (x *extractor) jsClass(n *node, name string) *Symbol {
 
 // jsMembers outlines a class or interface body. Decorators written before
 // a member are its own, and its range starts with them.
-func (x *extractor) jsMembers(body *node) []*Symbol {
+func (x *extractor) jsMembers(body *syntax.Node) []*Symbol {
 	if body == nil {
 		return nil
 	}
@@ -284,7 +286,7 @@ func (x *extractor) jsMembers(body *node) []*Symbol {
 
 // jsExpr outlines a top-level expression statement: a call, an
 // assignment, or another expression. A directive ('use strict') is skipped.
-func (x *extractor) jsExpr(n *node) []*Symbol {
+func (x *extractor) jsExpr(n *syntax.Node) []*Symbol {
 	k := x.named(n)
 	if len(k) == 0 {
 		return nil

@@ -2,11 +2,13 @@ package outline
 
 import (
 	"strings"
+
+	"cchub/syntax"
 )
 
 func init() {
 	langSpecs["python"] = langSpec{
-		walk:      func(x *extractor, top []*node) []*Symbol { return x.pyBlock(top, false) },
+		walk:      func(x *extractor, top []*syntax.Node) []*Symbol { return x.pyBlock(top, false) },
 		headerEnd: ":",
 		blockEnd:  (*extractor).lastCodeLine,
 	}
@@ -16,7 +18,7 @@ func init() {
 // compound statement. Everything that runs when the module is imported is
 // listed: definitions, assignments, calls, and compound statements with
 // what they define inside.
-func (x *extractor) pyBlock(kids []*node, inClass bool) []*Symbol {
+func (x *extractor) pyBlock(kids []*syntax.Node, inClass bool) []*Symbol {
 	var out []*Symbol
 	var im importSummary
 	for _, n := range kids {
@@ -68,7 +70,7 @@ func (x *extractor) pyBlock(kids []*node, inClass bool) []*Symbol {
 // pySym makes a symbol spanning n. A Python block ends with its last
 // statement: the parser lets it swallow the comments that follow, which
 // belong to whatever comes next.
-func (x *extractor) pySym(kind, name string, n *node) *Symbol {
+func (x *extractor) pySym(kind, name string, n *syntax.Node) *Symbol {
 	s := newSym(kind, name, n)
 	s.EndLine = x.lastCodeLine(n)
 	return s
@@ -77,11 +79,11 @@ func (x *extractor) pySym(kind, name string, n *node) *Symbol {
 // lastCodeLine is the last line of n that is not a trailing comment: the
 // last line of the last child that is not a comment, found the same way
 // in that child, down to a leaf (or a node with only comments).
-func (x *extractor) lastCodeLine(n *node) int { return n.lastCodeLine() }
+func (x *extractor) lastCodeLine(n *syntax.Node) int { return n.LastCodeLine() }
 
 // pyInner outlines the blocks of a compound statement: its body and those
 // of its elif/else/except/finally/case clauses.
-func (x *extractor) pyInner(n *node, inClass bool) []*Symbol {
+func (x *extractor) pyInner(n *syntax.Node, inClass bool) []*Symbol {
 	var out []*Symbol
 	for _, c := range x.named(n) {
 		switch {
@@ -102,7 +104,7 @@ func isMainCheck(cond string) bool {
 	return false
 }
 
-func (x *extractor) pyImports(n *node) []string {
+func (x *extractor) pyImports(n *syntax.Node) []string {
 	if m := n.ChildByFieldName("module_name"); m != nil {
 		return []string{squash(x.text(m))}
 	}
@@ -122,7 +124,7 @@ func (x *extractor) pyImports(n *node) []string {
 }
 
 // pyDef outlines a function or class definition.
-func (x *extractor) pyDef(n *node, inClass bool) *Symbol {
+func (x *extractor) pyDef(n *syntax.Node, inClass bool) *Symbol {
 	body := n.ChildByFieldName("body")
 	if n.Type() == "class_definition" {
 		s := x.pySym("class", x.field(n, "name"), n)
@@ -150,14 +152,14 @@ func (x *extractor) pyDef(n *node, inClass bool) *Symbol {
 }
 
 // pyDocstring returns the first sentence of the docstring that opens body.
-func (x *extractor) pyDocstring(body *node) string {
+func (x *extractor) pyDocstring(body *syntax.Node) string {
 	if body == nil {
 		return ""
 	}
 	// The statements of body, read one at a time: only the first that
 	// is not a comment is wanted.
 	for i := 0; ; i++ {
-		st := body.namedChild(i)
+		st := body.NamedChild(i)
 		if st == nil {
 			return ""
 		}
@@ -179,7 +181,7 @@ func (x *extractor) pyDocstring(body *node) string {
 
 // pyExpr outlines an expression statement: an assignment, a call, or any
 // other expression (a bare string, such as a docstring, is skipped).
-func (x *extractor) pyExpr(n *node, inClass bool) *Symbol {
+func (x *extractor) pyExpr(n *syntax.Node, inClass bool) *Symbol {
 	k := x.named(n)
 	if len(k) == 0 {
 		return nil

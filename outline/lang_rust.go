@@ -2,11 +2,13 @@ package outline
 
 import (
 	"strings"
+
+	"cchub/syntax"
 )
 
 func init() {
 	langSpecs["rust"] = langSpec{
-		walk: func(x *extractor, top []*node) []*Symbol { return x.rustItems(top, "") },
+		walk: func(x *extractor, top []*syntax.Node) []*Symbol { return x.rustItems(top, "") },
 	}
 }
 
@@ -15,7 +17,7 @@ func init() {
 // self are methods. Attributes (#[test], #[derive(...)]) before an item
 // are its decorators and start its range; outer doc comments (///, /**)
 // give its doc, wherever they sit among the attributes.
-func (x *extractor) rustItems(kids []*node, owner string) []*Symbol {
+func (x *extractor) rustItems(kids []*syntax.Node, owner string) []*Symbol {
 	var out []*Symbol
 	var im importSummary
 	var attrs []string
@@ -59,7 +61,7 @@ func (x *extractor) rustItems(kids []*node, owner string) []*Symbol {
 }
 
 // rustItem outlines one item, or adds a use declaration to im.
-func (x *extractor) rustItem(n *node, owner string, im *importSummary) *Symbol {
+func (x *extractor) rustItem(n *syntax.Node, owner string, im *importSummary) *Symbol {
 	switch n.Type() {
 	case "use_declaration":
 		im.add(n, x.field(n, "argument"))
@@ -168,7 +170,7 @@ func (x *extractor) rustItem(n *node, owner string, im *importSummary) *Symbol {
 
 // rustTypeName is the bare name of an impl's type: Stack for Stack<T>,
 // Display for fmt::Display.
-func rustTypeName(x *extractor, t *node) string {
+func rustTypeName(x *extractor, t *syntax.Node) string {
 	for t != nil {
 		switch t.Type() {
 		case "generic_type":

@@ -8,6 +8,7 @@ import (
 	"path"
 	"strings"
 
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -105,7 +106,7 @@ type Result struct {
 
 // Of returns the outline of the file at path, or the map of the directory
 // at path. Trees come from cache.
-func Of(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, p string, opts Options) (*Result, error) {
+func Of(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, p string, opts Options) (*Result, error) {
 	if opts.LongFunctionLines <= 0 {
 		opts.LongFunctionLines = defaultLongFunctionLines
 	}
@@ -144,13 +145,13 @@ func errUnsupported(rel string) error {
 		what = "files without an extension"
 	}
 	return fmt.Errorf("%s: no outline for %s; outline supports %s; use read to see this file",
-		rel, what, strings.Join(workspace.LanguageNames(), ", "))
+		rel, what, strings.Join(syntax.LanguageNames(), ", "))
 }
 
 // outlineFile reads, parses and outlines one file, and returns its
 // source too.
-func fileOutline(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, rel string, opts Options) (*File, []byte, error) {
-	lang := workspace.LanguageFor(rel)
+func fileOutline(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, rel string, opts Options) (*File, []byte, error) {
+	lang := syntax.LanguageFor(rel)
 	if lang == nil {
 		if _, err := root.ReadText(rel); errors.Is(err, workspace.ErrBinary) {
 			return nil, nil, err // "use read" would not help
@@ -172,7 +173,7 @@ func fileOutline(ctx context.Context, root *workspace.Root, cache *workspace.Par
 }
 
 // outlineTree is the pure core: a parsed tree in, an outline out.
-func outlineTree(tree *workspace.Tree, longLines int) *File {
+func outlineTree(tree *syntax.Tree, longLines int) *File {
 	x := newExtractor(tree.Source, tree.Lang.Name, longLines)
 	defer x.close()
 	root := x.root(tree.RootNode())
@@ -241,6 +242,6 @@ func matchName(pattern, name string) bool {
 // OfTree is the outline of an already parsed file: its symbols with exact
 // ranges, for a package that holds the tree for its own reasons (the code
 // graph reads calls from the same tree).
-func OfTree(tree *workspace.Tree) *File {
+func OfTree(tree *syntax.Tree) *File {
 	return outlineTree(tree, defaultLongFunctionLines)
 }

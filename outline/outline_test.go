@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"cchub/syntax"
 	"cchub/workspace"
 	"cchub/workspace/wstest"
 )
@@ -21,7 +22,7 @@ func outlineFixture(t *testing.T, ws, rel string, opts Options) *File {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Of(context.Background(), root, workspace.NewParseCache(0), rel, opts)
+	r, err := Of(context.Background(), root, syntax.NewParseCache(0), rel, opts)
 	if err != nil {
 		t.Fatalf("Outline(%s): %v", rel, err)
 	}
@@ -70,7 +71,7 @@ func TestOutlineGoFileDetailText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Of(context.Background(), root, workspace.NewParseCache(0), "pricing/pricing.go", Options{Detail: true})
+	r, err := Of(context.Background(), root, syntax.NewParseCache(0), "pricing/pricing.go", Options{Detail: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,7 @@ read one: read_symbol id=inventory/cli.py:load
 	}
 	// Docstrings follow the file's own comment marker.
 	root, _ := workspace.Open(fixtureDir(t, "python"))
-	r, err := Of(context.Background(), root, workspace.NewParseCache(0), "inventory/cli.py", Options{Detail: true})
+	r, err := Of(context.Background(), root, syntax.NewParseCache(0), "inventory/cli.py", Options{Detail: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -401,7 +402,7 @@ func TestOutlineDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	r, err := Of(context.Background(), root, cache, ".", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -470,7 +471,7 @@ func TestOutlineDirectoryHonoursGitignore(t *testing.T) {
 	write("a.go", "package a\n\nfunc A() {}\n")
 	write("gen/b.go", "package gen\n\nfunc B() {}\n")
 	root, _ := workspace.Open(dir)
-	r, err := Of(context.Background(), root, workspace.NewParseCache(0), ".", Options{})
+	r, err := Of(context.Background(), root, syntax.NewParseCache(0), ".", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -487,7 +488,7 @@ func TestOutlineErrors(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "empty.py"), nil, 0o644)
 	os.WriteFile(filepath.Join(dir, "data.bin"), []byte("\x00\x01binary"), 0o644)
 	root, _ := workspace.Open(dir)
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	tests := []struct {
 		path string
 		want []string
@@ -532,7 +533,7 @@ func TestOutlineErrors(t *testing.T) {
 
 func TestOutlineUsesParseCache(t *testing.T) {
 	root, _ := workspace.Open(fixtureDir(t, "go"))
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	for i := 0; i < 3; i++ {
 		if _, err := Of(context.Background(), root, cache, "store/store.go", Options{}); err != nil {
 			t.Fatal(err)
@@ -547,7 +548,7 @@ func TestOutlineUsesParseCache(t *testing.T) {
 // symbols that contain them; in a directory, only files that have one.
 func TestOutlineMatch(t *testing.T) {
 	root, _ := workspace.Open(fixtureDir(t, "go"))
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	ctx := context.Background()
 	r, err := Of(ctx, root, cache, "store/store.go", Options{Match: "add"})
 	if err != nil {
@@ -591,7 +592,7 @@ func TestOutlineMatch(t *testing.T) {
 // the lean form, with its values left for the detail form.
 func TestOutlineLeanFoldsAndDetailUnfolds(t *testing.T) {
 	root, _ := workspace.Open(fixtureDir(t, "go"))
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	lean, _ := Of(context.Background(), root, cache, "store/store.go", Options{})
 	detail, _ := Of(context.Background(), root, cache, "store/store.go", Options{Detail: true})
 	if !strings.Contains(lean.Text(), "\n17-21 const InStock, LowStock, SoldOut\n") {
@@ -618,7 +619,7 @@ func TestOutlineDirectoryIsCompleteUnlessBounded(t *testing.T) {
 		}
 	}
 	root, _ := workspace.Open(dir)
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	r, err := Of(context.Background(), root, cache, ".", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -641,7 +642,7 @@ func TestOutlineDirectorySaysWhatItCouldNotRead(t *testing.T) {
 	}
 	bad, reason := wstest.UnreadableDir(t, dir)
 	root, _ := workspace.Open(dir)
-	r, err := Of(context.Background(), root, workspace.NewParseCache(0), ".", Options{})
+	r, err := Of(context.Background(), root, syntax.NewParseCache(0), ".", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -79,7 +80,7 @@ func TestOutlinePythonMatchesAST(t *testing.T) {
 		}
 		want[cur] = append(want[cur], l)
 	}
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	for _, f := range files {
 		t.Run(f.rel, func(t *testing.T) {
 			root, err := workspace.Open(f.root)

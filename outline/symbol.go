@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -87,7 +88,7 @@ func parseSymbolID(id string) ([]symbolID, error) {
 			out = append(out, symbolID{path: path, name: name})
 		}
 	}
-	if len(out) == 0 && !strings.Contains(id, ":") && workspace.LanguageFor(id) != nil {
+	if len(out) == 0 && !strings.Contains(id, ":") && syntax.LanguageFor(id) != nil {
 		return nil, fmt.Errorf("read_symbol: id %q is a file without a symbol name; write it as %s:Name (outline path=%s lists the names)", id, id, id)
 	}
 	if len(out) == 0 && !strings.Contains(id, ":") && id != "" {
@@ -112,7 +113,7 @@ type Budget struct {
 // in the file), by line and name, or by line alone (the innermost symbol
 // there), within budget. When a name is ambiguous or gone, the error
 // lists the ids that would work.
-func ReadSymbol(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache, id string, budget Budget) (*SymbolText, error) {
+func ReadSymbol(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, id string, budget Budget) (*SymbolText, error) {
 	ids, err := parseSymbolID(id)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -43,7 +44,7 @@ func TestReadSymbol(t *testing.T) {
 		{"mixed", "java/shop/Inventory.java:48:Inventory.add", "", "48\t    @Deprecated", 4},
 		{"typescript", "src/app.tsx:17:Table", "", "17\texport const Table: React.FC<{ items: Item[] }> = ({ items }) => {", 13},
 	}
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	for _, tt := range tests {
 		t.Run(tt.id, func(t *testing.T) {
 			root, _ := workspace.Open(fixtureDir(t, tt.ws))
@@ -90,7 +91,7 @@ func editedCopy(t *testing.T, ws, rel string, edit func(string) string) *workspa
 }
 
 func TestReadSymbolAfterTheFileChanged(t *testing.T) {
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	ctx := context.Background()
 
 	// Two lines added above New: the old id points at the wrong line.
@@ -139,7 +140,7 @@ func TestReadSymbolAfterTheFileChanged(t *testing.T) {
 
 func TestReadSymbolBadIDs(t *testing.T) {
 	root, _ := workspace.Open(fixtureDir(t, "go"))
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	tests := []struct{ id, want string }{
 		{"New", `id "New" names no file; write it as path:name`},
 		{"store/store.go:0:New", "lines start at 1"},
@@ -168,7 +169,7 @@ func TestReadSymbolBadIDs(t *testing.T) {
 // ids that would work.
 func TestReadSymbolByName(t *testing.T) {
 	root, _ := workspace.Open(fixtureDir(t, "go"))
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	ctx := context.Background()
 	for id, want := range map[string]string{
 		"store/store.go:New":             "store/store.go:58-60 New(name string) *Store",
@@ -224,7 +225,7 @@ func TestReadSymbolByName(t *testing.T) {
 // whole line, and the text names the read that continues it.
 func TestReadSymbolWithinABudget(t *testing.T) {
 	root, _ := workspace.Open(fixtureDir(t, "go"))
-	st, err := ReadSymbol(context.Background(), root, workspace.NewParseCache(0), "store/report.go:Report", Budget{Bytes: 1000})
+	st, err := ReadSymbol(context.Background(), root, syntax.NewParseCache(0), "store/report.go:Report", Budget{Bytes: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +250,7 @@ func TestReadSymbolColonInPath(t *testing.T) {
 		t.Skipf("this file system refuses colons in names: %v", err)
 	}
 	root, _ := workspace.Open(dir)
-	st, err := ReadSymbol(context.Background(), root, workspace.NewParseCache(0), "a:1:b.go:3:F", Budget{})
+	st, err := ReadSymbol(context.Background(), root, syntax.NewParseCache(0), "a:1:b.go:3:F", Budget{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +262,7 @@ func TestReadSymbolColonInPath(t *testing.T) {
 // TestOutlineIDsRoundTrip reads every symbol of every fixture file by the
 // id its outline line gives.
 func TestOutlineIDsRoundTrip(t *testing.T) {
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	read := 0
 	for _, ws := range []string{"go", "python", "typescript", "rust", "mixed"} {
 		root, _ := workspace.Open(fixtureDir(t, ws))
@@ -320,7 +321,7 @@ func TestReadSymbolTwoOnOneLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	root, _ := workspace.Open(dir)
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	_, err := ReadSymbol(context.Background(), root, cache, "two.js:1", Budget{})
 	for _, w := range []string{"2 symbols of two.js are on line 1", "read_symbol id=two.js:a", "read_symbol id=two.js:b"} {
 		if err == nil || !strings.Contains(err.Error(), w) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -60,7 +61,7 @@ func (f *File) text(detail bool) string {
 		}
 	}
 	w := symbolWriter{b: &b, detail: detail}
-	if l := workspace.LanguageByName(f.Language); l != nil {
+	if l := syntax.LanguageByName(f.Language); l != nil {
 		w.comment = l.LineComment
 	}
 	w.list(f.Symbols, 0, nil)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -51,15 +52,15 @@ func BenchmarkSearchGoroot(b *testing.B) {
 // pattern matched against each of them.
 func BenchmarkMatchParsed(b *testing.B) {
 	files := corpus(b, filepath.Join(goroot(b), "net", "http"), "go")
-	lang := workspace.LanguageByName("go")
+	lang := syntax.LanguageByName("go")
 	p, err := Compile(`if $X != nil { return $X }`, lang)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer p.Close()
-	var trees []*workspace.Tree
+	var trees []*syntax.Tree
 	for _, f := range files {
-		tr, err := workspace.ParseOnce(context.Background(), lang, f.src)
+		tr, err := syntax.ParseOnce(context.Background(), lang, f.src)
 		if err != nil {
 			b.Fatal(err)
 		}

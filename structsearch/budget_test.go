@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -150,7 +151,7 @@ func TestHostileChild(t *testing.T) {
 	}
 	root := writeTree(t, map[string]string{c.file: c.src(), "ok" + ext: okSrc})
 	rep := hostileReport{Matches: map[string]int{}}
-	r, err := Search(context.Background(), root, Options{Pattern: c.pattern, Cache: workspace.NewParseCache(0)})
+	r, err := Search(context.Background(), root, Options{Pattern: c.pattern, Cache: syntax.NewParseCache(0)})
 	if err != nil {
 		rep.Err = err.Error()
 	} else {
@@ -197,7 +198,7 @@ func TestBudgetErrorsSayWhy(t *testing.T) {
 			p := compile(t, "go", c.pattern)
 			defer p.Close()
 			ctx := context.Background()
-			tree, err := workspace.ParseOnce(ctx, p.Lang, []byte(c.src))
+			tree, err := syntax.ParseOnce(ctx, p.Lang, []byte(c.src))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -255,8 +256,8 @@ func TestBudgetFitsRealCode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lang := workspace.LanguageByName(c.lang)
-		tree, err := workspace.ParseOnce(context.Background(), lang, src)
+		lang := syntax.LanguageByName(c.lang)
+		tree, err := syntax.ParseOnce(context.Background(), lang, src)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -345,7 +346,7 @@ const twice = "$$$\n$A\n$$$\n$A\n$$$"
 func TestMatchStopsWhenCancelled(t *testing.T) {
 	p := compile(t, "go", twice)
 	defer p.Close()
-	tree, err := workspace.ParseOnce(context.Background(), p.Lang, []byte(distinctStatements(2000)))
+	tree, err := syntax.ParseOnce(context.Background(), p.Lang, []byte(distinctStatements(2000)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,7 +415,7 @@ func TestWalkCandidatesAgreeWithQuery(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tree, err := workspace.ParseOnce(context.Background(), p.Lang, src)
+			tree, err := syntax.ParseOnce(context.Background(), p.Lang, src)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,7 +8,7 @@ import (
 
 	sitter "github.com/smacker/go-tree-sitter"
 
-	"cchub/workspace"
+	"cchub/syntax"
 )
 
 // wrap is one place a fragment can stand in a language: the text around it
@@ -130,7 +130,7 @@ type reading struct {
 // compileIn parses the fragment in one wrapping context. A fragment with a
 // line that is only a $$$ is read first with that line ended by a `;` (see
 // terminateGaps), and as written if that does not parse.
-func compileIn(frag string, w wrap, lang *workspace.Language, g *grammar) reading {
+func compileIn(frag string, w wrap, lang *syntax.Language, g *grammar) reading {
 	if v := terminateGaps(frag, lang.Name); v != frag {
 		if r := readIn(v, w, lang, g); r.p != nil && r.misread == "" {
 			return r
@@ -141,7 +141,7 @@ func compileIn(frag string, w wrap, lang *workspace.Language, g *grammar) readin
 
 // readIn parses the fragment in one wrapping context: as one node, or as
 // a sequence of statements.
-func readIn(frag string, w wrap, lang *workspace.Language, g *grammar) reading {
+func readIn(frag string, w wrap, lang *syntax.Language, g *grammar) reading {
 	src, start, end := w.place(frag)
 	parser := sitter.NewParser()
 	defer parser.Close()

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -34,7 +35,7 @@ func corpus(tb testing.TB, dir, lang string) []file {
 		if err != nil || d.IsDir() {
 			return nil
 		}
-		if l := workspace.LanguageFor(p); l == nil || l.Name != lang {
+		if l := syntax.LanguageFor(p); l == nil || l.Name != lang {
 			return nil
 		}
 		rel, _ := filepath.Rel(dir, p)

@@ -50,6 +50,6 @@
 // bytes. Match visits only the nodes that hold an occurrence of the
 // pattern's rarest token run, since every match holds one. Search is the
 // driver that walks a workspace, skips files MayMatch refuses, and parses
-// and matches the rest in parallel; it uses workspace's parse cache and
-// walker, never a parser of its own.
+// and matches the rest in parallel; it uses syntax's parse cache and
+// workspace's walker, never a parser of its own.
 package structsearch

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"cchub/workspace"
+	"cchub/syntax"
 )
 
 // Errors teach: each names what was wrong and what to write instead.
@@ -32,7 +32,7 @@ func TestCompileErrors(t *testing.T) {
 		{"go", "case 1:\n\t$$$\ncase 2:\n\t$$$", []string{"not valid go", "side by side in an expression_switch_statement", "does not match as a sequence"}},
 	} {
 		t.Run(c.lang+"/"+c.pattern, func(t *testing.T) {
-			p, err := Compile(c.pattern, workspace.LanguageByName(c.lang))
+			p, err := Compile(c.pattern, syntax.LanguageByName(c.lang))
 			if err == nil {
 				t.Fatalf("Compile(%q) = %s, want an error", c.pattern, p)
 			}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"cchub/workspace"
+	"cchub/syntax"
 )
 
 // fuzzLangs are the languages the fuzz targets compile for, each with a
@@ -42,13 +42,13 @@ func FuzzCompile(f *testing.F) {
 		f.Add(s, uint8(i))
 	}
 	type tree struct {
-		lang *workspace.Language
-		t    *workspace.Tree
+		lang *syntax.Language
+		t    *syntax.Tree
 	}
 	var trees []tree
 	for _, l := range fuzzLangs {
-		lang := workspace.LanguageByName(l.name)
-		t, err := workspace.ParseOnce(context.Background(), lang, []byte(l.src))
+		lang := syntax.LanguageByName(l.name)
+		t, err := syntax.ParseOnce(context.Background(), lang, []byte(l.src))
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -135,7 +135,7 @@ func FuzzPatternLines(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, lang := range workspace.LanguageNames() {
+		for _, lang := range syntax.LanguageNames() {
 			g := terminateGaps(frag, lang)
 			in, out := strings.Split(frag, "\n"), strings.Split(g, "\n")
 			if len(in) != len(out) {
@@ -180,7 +180,7 @@ func FuzzPrefilter(f *testing.F) {
 	f.Add("package p\nfunc f() { if x != nil /* c */ { return x } ; a.Lock( ) }\n")
 	f.Add("package p\nvar s = \"if x != nil { return x }\" + `a.Lock()`\n")
 	f.Add("package p\nfunc f() { a.Lock() /* c */ ; defer a.Unlock(); b.Lock(); x(); b.Unlock(); return x }\n")
-	lang := workspace.LanguageByName("go")
+	lang := syntax.LanguageByName("go")
 	var patterns []*Pattern
 	for _, src := range []string{`if $X != nil { return $X }`, `$A.Lock()`, `fmt.Println($$$)`, `os.Getenv("HOME")`, `"$S"`, `$X = $X + $Y`, `$F($$$)`,
 		"$A.Lock()\ndefer $A.Unlock()", "$A.Lock()\n$$$\n$A.Unlock()", "$$$\nreturn x"} {
@@ -196,7 +196,7 @@ func FuzzPrefilter(f *testing.F) {
 		}
 	})
 	f.Fuzz(func(t *testing.T, src string) {
-		tree, err := workspace.ParseOnce(context.Background(), lang, []byte(src))
+		tree, err := syntax.ParseOnce(context.Background(), lang, []byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,7 +9,7 @@ import (
 
 	sitter "github.com/smacker/go-tree-sitter"
 
-	"cchub/workspace"
+	"cchub/syntax"
 )
 
 // found compiles pattern for lang, matches it against src and returns each
@@ -18,7 +18,7 @@ func found(t *testing.T, lang, pattern, src string) []string {
 	t.Helper()
 	p := compile(t, lang, pattern)
 	defer p.Close()
-	tree, err := workspace.ParseOnce(context.Background(), p.Lang, []byte(src))
+	tree, err := syntax.ParseOnce(context.Background(), p.Lang, []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func everyCandidate(tb testing.TB, p *Pattern, root *sitter.Node, src []byte) []
 
 func compile(t *testing.T, lang, pattern string) *Pattern {
 	t.Helper()
-	l := workspace.LanguageByName(lang)
+	l := syntax.LanguageByName(lang)
 	if l == nil {
 		t.Fatalf("no language %q", lang)
 	}

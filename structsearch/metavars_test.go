@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"cchub/workspace"
+	"cchub/syntax"
 )
 
 func TestMetavars(t *testing.T) {
@@ -66,7 +66,7 @@ func TestMetavarsErrors(t *testing.T) {
 		if !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Metavars(%q): %v, want it to say %q", c.pattern, err, c.want)
 		}
-		_, cerr := Compile(c.pattern, workspace.LanguageByName("go"))
+		_, cerr := Compile(c.pattern, syntax.LanguageByName("go"))
 		if cerr == nil || cerr.Error() != err.Error() {
 			t.Errorf("Metavars(%q): %v; Compile says %v", c.pattern, err, cerr)
 		}
@@ -76,7 +76,7 @@ func TestMetavarsErrors(t *testing.T) {
 // Metavars names exactly the captures a match of the pattern carries.
 func TestMetavarsAgreeWithMatches(t *testing.T) {
 	src := []byte("package p\n\nfunc f() {\n\tfoo(a, b, c)\n\tif err != nil {\n\t\treturn err\n\t}\n\tx.mu.Lock()\n\tdefer x.mu.Unlock()\n\tg()\n}\n")
-	lang := workspace.LanguageByName("go")
+	lang := syntax.LanguageByName("go")
 	for _, pattern := range []string{
 		`foo($X, $$$REST)`,
 		`foo($_, $$$)`,
@@ -91,7 +91,7 @@ func TestMetavarsAgreeWithMatches(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Compile(%q): %v", pattern, err)
 		}
-		tree, err := workspace.ParseOnce(context.Background(), lang, src)
+		tree, err := syntax.ParseOnce(context.Background(), lang, src)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,7 +10,7 @@ import (
 
 	sitter "github.com/smacker/go-tree-sitter"
 
-	"cchub/workspace"
+	"cchub/syntax"
 )
 
 // ErrBadPattern is wrapped by every error about a pattern itself.
@@ -23,7 +23,7 @@ const expando = "µ"
 // Pattern is a pattern compiled for one language.
 type Pattern struct {
 	Source  string
-	Lang    *workspace.Language
+	Lang    *syntax.Language
 	Context string // the wrapping context that accepted it
 
 	root  *pnode
@@ -65,7 +65,7 @@ var (
 // holds the fragment without its trailing `;`. Only when nothing else
 // parses is a reading used that misread the fragment (a call read as a
 // type conversion, a keyword read as a name).
-func Compile(source string, lang *workspace.Language) (*Pattern, error) {
+func Compile(source string, lang *syntax.Language) (*Pattern, error) {
 	rewritten, err := prepare(source)
 	if err != nil {
 		return nil, err

@@ -12,7 +12,7 @@ import (
 
 	sitter "github.com/smacker/go-tree-sitter"
 
-	"cchub/workspace"
+	"cchub/syntax"
 )
 
 // soundness lists, per language, real source trees and patterns of every
@@ -92,7 +92,7 @@ func TestPrefilterAndAnchorsAreSound(t *testing.T) {
 	}
 	for _, s := range soundness {
 		t.Run(s.lang, func(t *testing.T) {
-			lang := workspace.LanguageByName(s.lang)
+			lang := syntax.LanguageByName(s.lang)
 			var patterns []*Pattern
 			for _, src := range s.patterns {
 				p, err := Compile(src, lang)
@@ -109,7 +109,7 @@ func TestPrefilterAndAnchorsAreSound(t *testing.T) {
 			found := make([]int, len(patterns))
 			refused := make([]int, len(patterns))
 			for _, f := range files {
-				tree, err := workspace.ParseOnce(context.Background(), lang, f.src)
+				tree, err := syntax.ParseOnce(context.Background(), lang, f.src)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -149,10 +149,10 @@ func TestGrammarTablesAgreeWithNodes(t *testing.T) {
 		{"go", filepath.Join(goroot(t), "net", "http")},
 		{"c", filepath.Join(goroot(t), "runtime", "cgo")},
 	} {
-		lang := workspace.LanguageByName(c.lang)
+		lang := syntax.LanguageByName(c.lang)
 		g := grammarOf(lang.Grammar)
 		for _, f := range corpus(t, c.dir, c.lang)[:20] {
-			tree, err := workspace.ParseOnce(context.Background(), lang, f.src)
+			tree, err := syntax.ParseOnce(context.Background(), lang, f.src)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -24,7 +25,7 @@ type Options struct {
 	Paths []string
 	// Cache, when set, supplies parsed trees and keeps them (a long-lived
 	// hub); nil parses each file once and drops the tree (a one-shot CLI).
-	Cache *workspace.ParseCache
+	Cache *syntax.ParseCache
 	// Workers is the parallelism; 0 means one per CPU.
 	Workers int
 }
@@ -69,9 +70,9 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 		}
 	}()
 	if opts.Lang != "" {
-		lang := workspace.LanguageByName(opts.Lang)
+		lang := syntax.LanguageByName(opts.Lang)
 		if lang == nil {
-			return nil, fmt.Errorf("%w: unknown language %q; cchub knows %s", ErrBadPattern, opts.Lang, strings.Join(workspace.LanguageNames(), ", "))
+			return nil, fmt.Errorf("%w: unknown language %q; cchub knows %s", ErrBadPattern, opts.Lang, strings.Join(syntax.LanguageNames(), ", "))
 		}
 		p, err := Compile(opts.Pattern, lang)
 		if err != nil {
@@ -80,8 +81,8 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 		patterns[lang.Name] = p
 	} else {
 		var errs []string
-		for _, name := range workspace.LanguageNames() {
-			p, err := Compile(opts.Pattern, workspace.LanguageByName(name))
+		for _, name := range syntax.LanguageNames() {
+			p, err := Compile(opts.Pattern, syntax.LanguageByName(name))
 			if err != nil {
 				if !errors.Is(err, ErrBadPattern) {
 					return nil, err
@@ -127,9 +128,9 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 				if d.IsDir() {
 					return nil
 				}
-				lang := workspace.LanguageFor(rel)
+				lang := syntax.LanguageFor(rel)
 				if opts.Lang != "" {
-					if lang == nil || lang.Name != opts.Lang && workspace.LanguageByName(opts.Lang) != lang {
+					if lang == nil || lang.Name != opts.Lang && syntax.LanguageByName(opts.Lang) != lang {
 						return nil
 					}
 				}
@@ -157,7 +158,7 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 
 	// One search is one scan of the cache: repeated, it finds the trees
 	// that fit even when it parses more than the cache holds.
-	var scan *workspace.Scan
+	var scan *syntax.Scan
 	if opts.Cache != nil {
 		scan = opts.Cache.NewScan()
 	}
@@ -221,11 +222,11 @@ func wrongLanguage(err error) error {
 		return err
 	}
 	var others []string
-	for _, name := range workspace.LanguageNames() {
+	for _, name := range syntax.LanguageNames() {
 		if name == inv.lang {
 			continue
 		}
-		if p, err := Compile(inv.source, workspace.LanguageByName(name)); err == nil {
+		if p, err := Compile(inv.source, syntax.LanguageByName(name)); err == nil {
 			p.Close()
 			others = append(others, name)
 		}
@@ -249,7 +250,7 @@ func wrongLanguage(err error) error {
 // are not text (binary, too large) are skipped, as grep does; text that is
 // not all UTF-8 (a Latin-1 comment) is searched like the rest. A file that
 // matching would take too long on is an error wrapping ErrTooComplex.
-func searchFile(ctx context.Context, root *workspace.Root, scan *workspace.Scan, rel string, p *Pattern) ([]Match, bool, error) {
+func searchFile(ctx context.Context, root *workspace.Root, scan *syntax.Scan, rel string, p *Pattern) ([]Match, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
 	}
@@ -262,11 +263,11 @@ func searchFile(ctx context.Context, root *workspace.Root, scan *workspace.Scan,
 	if !p.MayMatch(src) {
 		return nil, false, nil
 	}
-	var tree *workspace.Tree
+	var tree *syntax.Tree
 	if scan != nil {
 		tree, err = scan.Parse(ctx, rel, p.Lang, src)
 	} else {
-		tree, err = workspace.ParseOnce(ctx, p.Lang, src)
+		tree, err = syntax.ParseOnce(ctx, p.Lang, src)
 	}
 	if err != nil {
 		// tree-sitter fails only when cancelled or limited, never on bad

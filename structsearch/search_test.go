@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"cchub/syntax"
 	"cchub/workspace"
 	"cchub/workspace/wstest"
 )
@@ -151,7 +152,7 @@ func TestSearchSaysWhatItSkipped(t *testing.T) {
 // nothing and finds the same.
 func TestSearchUsesTheParseCache(t *testing.T) {
 	root := writeTree(t, mixed)
-	cache := workspace.NewParseCache(0)
+	cache := syntax.NewParseCache(0)
 	defer cache.Close()
 	opts := Options{Pattern: `dispose($X)`, Cache: cache}
 	first, err := Search(context.Background(), root, opts)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"cchub/workspace"
+	"cchub/syntax"
 )
 
 // Sources in the shape of real code, for patterns of several statements.
@@ -380,7 +380,7 @@ func TestManyGapsDoNotExplode(t *testing.T) {
 		b.WriteString("a, ")
 	}
 	b.WriteString(")\n}\n")
-	tree, err := workspace.ParseOnce(context.Background(), workspace.LanguageByName("go"), []byte(b.String()))
+	tree, err := syntax.ParseOnce(context.Background(), syntax.LanguageByName("go"), []byte(b.String()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -426,7 +426,7 @@ func TestSequencesPrefilterSound(t *testing.T) {
 		{"javascript", gorootDirs("../lib/wasm", "../misc/chrome"), []string{"const $A = $B;\nconst $C = $D;", "$$$\nreturn $X;"}},
 	} {
 		t.Run(s.lang, func(t *testing.T) {
-			lang := workspace.LanguageByName(s.lang)
+			lang := syntax.LanguageByName(s.lang)
 			var files []file
 			for _, d := range s.dirs(t) {
 				files = append(files, corpus(t, d, s.lang)...)
@@ -438,7 +438,7 @@ func TestSequencesPrefilterSound(t *testing.T) {
 				}
 				found := 0
 				for _, f := range files {
-					tree, err := workspace.ParseOnce(context.Background(), lang, f.src)
+					tree, err := syntax.ParseOnce(context.Background(), lang, f.src)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -821,7 +822,7 @@ func runCorpus(cases []corpusCase) corpusStats {
 	}
 	// One cache for the corpus, as the hub has one for a session: the
 	// guard parses each file once, not once per edit.
-	parses := workspace.NewParseCache(0)
+	parses := syntax.NewParseCache(0)
 	defer parses.Close()
 	ctx := context.Background()
 	for _, c := range cases {

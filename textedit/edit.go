@@ -9,6 +9,7 @@ import (
 	"sync"
 	"unicode"
 
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -78,7 +79,7 @@ func ApplyContext(ctx context.Context, data []byte, path string, ch Change) (*Ap
 // applyEdit is ApplyContext whose syntax guard takes the tree of the file
 // before from parses, when it is not nil (path is then the file's path in
 // the workspace, the cache's key).
-func applyEdit(ctx context.Context, data []byte, path string, ch Change, parses *workspace.ParseCache) (*Applied, error) {
+func applyEdit(ctx context.Context, data []byte, path string, ch Change, parses *syntax.ParseCache) (*Applied, error) {
 	ft := workspace.DecodeText(data)
 	old, repl := workspace.ToLF(ch.Old), workspace.ToLF(ch.New)
 	if old == "" {

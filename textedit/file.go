@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"cchub/syntax"
 	"cchub/workspace"
 )
 
@@ -135,14 +136,14 @@ type Files struct {
 	root *workspace.Root
 	// parses, when set, holds the trees the syntax guard starts from:
 	// a file outlined or searched before it is edited is not parsed again.
-	parses *workspace.ParseCache
+	parses *syntax.ParseCache
 	// committer, when set, writes a patch's files (see WithCommitter).
 	committer Committer
 }
 
 // WithParseCache has the syntax guard take the trees of files before an
 // edit from c (and leave them there), and returns f.
-func (f *Files) WithParseCache(c *workspace.ParseCache) *Files {
+func (f *Files) WithParseCache(c *syntax.ParseCache) *Files {
 	f.parses = c
 	return f
 }

@@ -8,7 +8,7 @@ import (
 
 	sitter "github.com/smacker/go-tree-sitter"
 
-	"cchub/workspace"
+	"cchub/syntax"
 )
 
 // The syntax guard: a forgiving match can land an edit that leaves a file
@@ -46,8 +46,8 @@ const guardCheckEvery = 4096
 // syntaxErrors parses src as lang and counts its syntax errors (see the
 // counting rule above). It returns ctx's error when ctx is done before or
 // during the count.
-func syntaxErrors(ctx context.Context, lang *workspace.Language, src []byte) (int, error) {
-	t, err := workspace.ParseOnce(ctx, lang, src)
+func syntaxErrors(ctx context.Context, lang *syntax.Language, src []byte) (int, error) {
+	t, err := syntax.ParseOnce(ctx, lang, src)
 	if err != nil {
 		return 0, err
 	}
@@ -60,7 +60,7 @@ func syntaxErrors(ctx context.Context, lang *workspace.Language, src []byte) (in
 }
 
 // langErrors counts the errors of src that its grammar does not report.
-func langErrors(lang *workspace.Language, src []byte) int {
+func langErrors(lang *syntax.Language, src []byte) int {
 	if lang.Name == "python" {
 		return pyIndentErrors(src)
 	}
@@ -117,16 +117,16 @@ var guardParsers = sync.Pool{New: func() any { return sitter.NewParser() }}
 // for one goroutine; close frees the tree it keeps.
 type guard struct {
 	ctx    context.Context
-	lang   *workspace.Language
+	lang   *syntax.Language
 	before []byte
 
-	cache *workspace.ParseCache // where before's tree comes from; nil: parsed here
-	rel   string                // before's path, the cache's key
+	cache *syntax.ParseCache // where before's tree comes from; nil: parsed here
+	rel   string             // before's path, the cache's key
 
-	parsed bool            // the before tree was attempted
-	tree   *workspace.Tree // before's tree, nil until parsed or when it failed
-	count  int             // before's syntax errors
-	err    error           // why before could not be parsed or counted
+	parsed bool         // the before tree was attempted
+	tree   *syntax.Tree // before's tree, nil until parsed or when it failed
+	count  int          // before's syntax errors
+	err    error        // why before could not be parsed or counted
 }
 
 // guardMaxBytes is the largest file the guard checks: parsing it takes
@@ -138,7 +138,7 @@ const guardMaxBytes = 4 << 20
 // grammar) whose content is before, or nil when cchub has no grammar for
 // it or the file is over guardMaxBytes. It parses nothing yet.
 func newGuard(ctx context.Context, path string, before []byte) *guard {
-	lang := workspace.LanguageFor(path)
+	lang := syntax.LanguageFor(path)
 	if lang == nil || len(before) > guardMaxBytes {
 		return nil
 	}
@@ -147,7 +147,7 @@ func newGuard(ctx context.Context, path string, before []byte) *guard {
 
 // withCache has g take before's tree from c (nil: parse it itself), where
 // a file outlined or searched earlier already has it, and returns g.
-func (g *guard) withCache(c *workspace.ParseCache) *guard {
+func (g *guard) withCache(c *syntax.ParseCache) *guard {
 	if g != nil {
 		g.cache = c
 	}
@@ -169,12 +169,12 @@ func (g *guard) prepare() error {
 		return g.err
 	}
 	g.parsed = true
-	var t *workspace.Tree
+	var t *syntax.Tree
 	var err error
 	if g.cache != nil {
 		t, err = g.cache.Parse(g.ctx, g.rel, g.lang, g.before)
 	} else {
-		t, err = workspace.ParseOnce(g.ctx, g.lang, g.before)
+		t, err = syntax.ParseOnce(g.ctx, g.lang, g.before)
 	}
 	if err != nil {
 		g.err = err

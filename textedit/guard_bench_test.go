@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"cchub/workspace"
+	"cchub/syntax"
 )
 
 // bigPyFile concatenates Python's standard library modules (in name order)
@@ -85,7 +85,7 @@ func BenchmarkSyntaxGuard(b *testing.B) {
 		text := f.text(b)
 		before := []byte(text)
 		after, start, oldEnd, newEnd := guardBenchEdit(b, text, f.comment)
-		lang := workspace.LanguageFor(f.path)
+		lang := syntax.LanguageFor(f.path)
 		n, err := syntaxErrors(ctx, lang, before)
 		if err != nil {
 			b.Fatal(err)

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"cchub/workspace"
+	"cchub/syntax"
 )
 
 // guardEdit is one edit of a file: the text before, the text after, and
@@ -41,7 +41,7 @@ func replaceOnce(tb testing.TB, name, path, body, old, new string) guardEdit {
 func checkGuard(t *testing.T, e guardEdit) {
 	t.Helper()
 	ctx := context.Background()
-	lang := workspace.LanguageFor(e.path)
+	lang := syntax.LanguageFor(e.path)
 	nb, err := syntaxErrors(ctx, lang, []byte(e.before))
 	if err != nil {
 		t.Fatal(err)
@@ -214,7 +214,7 @@ func TestSyntaxGuardCancelled(t *testing.T) {
 	server := []byte(readGo(t, "net/http/server.go"))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := syntaxErrors(ctx, workspace.LanguageFor("server.go"), server); !errors.Is(err, context.Canceled) {
+	if _, err := syntaxErrors(ctx, syntax.LanguageFor("server.go"), server); !errors.Is(err, context.Canceled) {
 		t.Errorf("syntaxErrors: %v, want context.Canceled", err)
 	}
 	g := newGuard(ctx, "server.go", server)
@@ -269,7 +269,7 @@ func TestSyntaxGuardIncrementalMatchesFull(t *testing.T) {
 			t.Parallel()
 			rng := rand.New(rand.NewPCG(uint64(fi), 1))
 			g := newGuard(ctx, f.path, []byte(f.text))
-			lang := workspace.LanguageFor(f.path)
+			lang := syntax.LanguageFor(f.path)
 			nb, err := g.beforeErrors()
 			if err != nil {
 				t.Fatal(err)

@@ -19,8 +19,8 @@ import (
 	"cchub/locate"
 	"cchub/outline"
 	"cchub/structsearch"
+	"cchub/syntax"
 	"cchub/textedit"
-	"cchub/workspace"
 )
 
 // exitError carries an exit code: 1 for "no match", 2 for bad input.
@@ -149,7 +149,7 @@ is not sent (a dropped malformed notification) go to stderr.`,
 			return hub.Serve(c.Context(), h)
 		},
 	}
-	c.Flags().IntVar(&cacheMB, "parse-cache-mb", workspace.DefaultParseCacheBytes>>20,
+	c.Flags().IntVar(&cacheMB, "parse-cache-mb", syntax.DefaultParseCacheBytes>>20,
 		"source megabytes whose parsed trees stay cached (trees take several times their source in memory)")
 	c.Flags().StringVar(&approval, "approval", os.Getenv("CCHUB_APPROVAL"),
 		"who may accept staged changes: human (default; the agent is told to ask for `cchub review ID`) or agent (the resolve tool may accept); default from $CCHUB_APPROVAL")

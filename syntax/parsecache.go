@@ -1,4 +1,4 @@
-package workspace
+package syntax
 
 import (
 	"container/list"
@@ -213,7 +213,7 @@ func parse(ctx context.Context, lang *Language, src []byte) (*sitter.Tree, error
 	tree, err := p.ParseCtx(context.WithoutCancel(ctx), nil, src)
 	if err != nil {
 		p.Reset()
-		return nil, fmt.Errorf("workspace: parse %s: %w", lang.Name, err)
+		return nil, fmt.Errorf("syntax: parse %s: %w", lang.Name, err)
 	}
 	return tree, nil
 }
