@@ -6,6 +6,8 @@ import (
 	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"cchub/mcpserver/stdio"
 )
 
 // Version is reported to MCP clients.
@@ -70,9 +72,9 @@ func (h *Hub) sessionRun(req *mcp.CallToolRequest) *Run {
 // Serve runs the MCP server on stdio until the client closes its end or
 // ctx ends (a signal), then returns within about a second, having
 // cancelled the tool calls in flight. A malformed line gets a JSON-RPC
-// error and the session goes on (see stdio.go). What the client is not
+// error and the session goes on (see package stdio). What the client is not
 // told goes to stderr.
 func Serve(ctx context.Context, h *Hub) error {
 	warn := func(msg string) { fmt.Fprintln(os.Stderr, "cchub mcp:", msg) }
-	return serveLines(ctx, NewMCPServer(h), os.Stdin, os.Stdout, MaxLineBytes, warn)
+	return stdio.Serve(ctx, NewMCPServer(h), os.Stdin, os.Stdout, stdio.Options{Warn: warn})
 }

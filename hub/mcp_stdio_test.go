@@ -2,7 +2,9 @@ package hub
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -12,6 +14,11 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"cchub/mcpserver/stdio"
+	"cchub/mcpserver/stdio/stdiotest"
 )
 
 // These tests run `cchub mcp` as a client does: a real process on real
@@ -19,7 +26,7 @@ import (
 
 // cchubProc is a running `cchub mcp` and a raw client on its stdio.
 type cchubProc struct {
-	*rawClient
+	*stdiotest.RawClient
 	cmd    *exec.Cmd
 	stderr *syncBuffer
 	exited chan error
@@ -63,7 +70,7 @@ func startCchub(t *testing.T, root string) *cchubProc {
 	}
 	inR.Close()
 	outW.Close()
-	p.rawClient = newRawClient(t, inW, outR)
+	p.RawClient = stdiotest.NewRawClient(t, inW, outR)
 	go func() { p.exited <- p.cmd.Wait() }()
 	t.Cleanup(func() {
 		inW.Close()
@@ -89,28 +96,28 @@ func (p *cchubProc) waitExit(t *testing.T, after string) {
 			t.Errorf("after %s, cchub mcp exited with %v, want status 0; stderr:\n%s", after, err, p.stderr)
 		}
 		t.Logf("exited %v after %s", time.Since(start).Round(time.Millisecond), after)
-	case <-time.After(prompt):
-		t.Fatalf("cchub mcp still running %v after %s", prompt, after)
+	case <-time.After(stdiotest.Prompt):
+		t.Fatalf("cchub mcp still running %v after %s", stdiotest.Prompt, after)
 	}
 }
 
 func TestMCPStdioBadLinesKeepTheSessionAlive(t *testing.T) {
 	p := startCchub(t, copyWorkspace(t, "go"))
-	p.initialize()
-	checkBadLines(t, p.rawClient)
+	p.Initialize()
+	stdiotest.CheckBadLines(t, p.RawClient)
 	// A line over 16 MiB, its id at the end as the TypeScript SDK writes
 	// it: answered by id, and the process does not keep it.
-	big := strings.Repeat("a", MaxLineBytes)
-	p.send(`{"method":"tools/call","params":{"name":"write","arguments":{"path":"big.txt","content":"` + big + `"}},"jsonrpc":"2.0","id":42}`)
-	r := p.nextReply()
+	big := strings.Repeat("a", stdio.MaxLineBytes)
+	p.Send(`{"method":"tools/call","params":{"name":"write","arguments":{"path":"big.txt","content":"` + big + `"}},"jsonrpc":"2.0","id":42}`)
+	r := p.NextReply()
 	if string(r.ID) != "42" || r.Error == nil || r.Error.Code != -32600 || !strings.Contains(r.Error.Message, "over the limit of 16 MiB") {
-		t.Errorf("oversized line: got %s, want an invalid request error for id 42 naming the 16 MiB limit", mustJSON(r))
+		t.Errorf("oversized line: got %s, want an invalid request error for id 42 naming the 16 MiB limit", stdiotest.MustJSON(r))
 	}
-	p.ping(43)
+	p.Ping(43)
 	// Tools still work.
-	p.send(`{"jsonrpc":"2.0","id":44,"method":"tools/call","params":{"name":"read","arguments":{"path":"go.mod"}}}`)
-	if r := p.replyTo("44"); r.Error != nil || !strings.Contains(string(r.Result), "module example.com/shop") {
-		t.Errorf("read go.mod after the bad lines: %s", mustJSON(r))
+	p.Send(`{"jsonrpc":"2.0","id":44,"method":"tools/call","params":{"name":"read","arguments":{"path":"go.mod"}}}`)
+	if r := p.ReplyTo("44"); r.Error != nil || !strings.Contains(string(r.Result), "module example.com/shop") {
+		t.Errorf("read go.mod after the bad lines: %s", stdiotest.MustJSON(r))
 	}
 }
 
@@ -161,8 +168,8 @@ var slowGreps = []struct {
 // startSlowGrep starts a slow grep and gives it time to get going.
 func startSlowGrep(t *testing.T, files, lines int, path string) *cchubProc {
 	p := startCchub(t, slowWorkspace(t, files, lines))
-	p.initialize()
-	p.send(slowGrep(path))
+	p.Initialize()
+	p.Send(slowGrep(path))
 	time.Sleep(300 * time.Millisecond)
 	return p
 }
@@ -173,7 +180,7 @@ func TestMCPStdioClosedStdinExitsPromptly(t *testing.T) {
 	for _, g := range slowGreps {
 		t.Run(g.name, func(t *testing.T) {
 			p := startSlowGrep(t, g.files, g.lines, g.path)
-			p.in.Close()
+			p.In.Close()
 			p.waitExit(t, "stdin was closed during a long grep")
 		})
 	}
@@ -201,10 +208,53 @@ func TestMCPStdioSignalExitsPromptly(t *testing.T) {
 func TestMCPStdioCancelledGrepStops(t *testing.T) {
 	g := slowGreps[0]
 	p := startSlowGrep(t, g.files, g.lines, g.path)
-	p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"no longer needed"}}`)
-	r := p.replyTo("2")
+	p.Send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"no longer needed"}}`)
+	r := p.ReplyTo("2")
 	if !strings.Contains(string(r.Result), "context canceled") {
-		t.Errorf("the cancelled grep answered %s; want it to stop and say it was cancelled", mustJSON(r))
+		t.Errorf("the cancelled grep answered %s; want it to stop and say it was cancelled", stdiotest.MustJSON(r))
 	}
-	p.ping(3)
+	p.Ping(3)
+}
+
+// startLineServer runs the transport's Serve with s over pipes until the
+// test ends.
+func startLineServer(t *testing.T, s *mcp.Server, maxLine int) *stdiotest.LineServer {
+	t.Helper()
+	return stdiotest.StartServer(t, func(ctx context.Context, in io.Reader, out io.Writer, warn func(string)) error {
+		return stdio.Serve(ctx, s, in, out, stdio.Options{MaxLineBytes: maxLine, Warn: warn})
+	})
+}
+
+// badLines per JSON-RPC: each gets its error, and the session answers the
+// next request as if nothing had happened.
+func TestStdioBadLinesAreAnsweredAndTheSessionGoesOn(t *testing.T) {
+	ls := startLineServer(t, NewMCPServer(newTestHub(t, copyWorkspace(t, "go"))), stdio.MaxLineBytes)
+	ls.Initialize()
+	stdiotest.CheckBadLines(t, ls.RawClient)
+}
+
+// A notification is never answered, malformed or not (JSON-RPC forbids
+// it); a bad one is dropped with a note on stderr, and a response from the
+// client that is bad is dropped the same way (an answer could be taken for
+// the reply to the client's own request of that id).
+func TestStdioBadNotificationsAreDroppedQuietly(t *testing.T) {
+	ls := startLineServer(t, NewMCPServer(newTestHub(t, copyWorkspace(t, "go"))), stdio.MaxLineBytes)
+	ls.Initialize()
+	for i, line := range []string{
+		`{"jsonrpc":"1.0","method":"notifications/progress"}`,
+		`{"method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":"not an object"}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":{"no":"such id"}}}`,
+		`{"jsonrpc":"2.0","method":"no/such/notification"}`,
+		`{"jsonrpc":"1.0","id":77,"result":{}}`,
+		`{"jsonrpc":"2.0","id":77,"result":{}}`,
+		``,
+		`   `,
+	} {
+		ls.Send(line)
+		ls.Ping(i) // the first thing written is the ping's answer
+	}
+	if w := ls.Warnings(); !strings.Contains(w, `dropped the notification "notifications/progress": "jsonrpc" must be "2.0"`) || !strings.Contains(w, "dropped the response to 77") {
+		t.Errorf("stderr does not say what was dropped:\n%s", w)
+	}
 }

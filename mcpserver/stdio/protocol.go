@@ -1,4 +1,4 @@
-package hub
+package stdio
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// How the stdio transport judges a line before the SDK sees it. JSON-RPC
+// How the transport judges a line before the SDK sees it. JSON-RPC
 // 2.0 says what each kind of bad input gets:
 //
 //   - a line that is not JSON: a parse error (-32700) with a null id;

@@ -1,4 +1,4 @@
-package hub
+package stdio
 
 import (
 	"bufio"
@@ -12,15 +12,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// The stdio transport: newline-delimited JSON-RPC, as the SDK's
-// StdioTransport speaks it, except that no line can end the session. The
-// SDK's reader gives up at the first line it cannot decode (bad JSON, a
-// batch, an object as id, a line over its cap): the session ends without
-// a JSON-RPC reply, and the agent loses every tool at once. Here each
-// line is judged on its own (stdio_protocol.go): a good one goes to the
-// SDK, a bad one gets the JSON-RPC error the spec asks for, and the next
-// line is read as if nothing had happened.
 
 // MaxLineBytes bounds one line read from the client. A longer line is
 // read to its end without being kept, and answered with an error that
@@ -37,12 +28,29 @@ const shutdownGrace = time.Second
 // tool calls in flight see it as the cause of their context's end.
 var errShutdown = errors.New("the server is shutting down")
 
-// serveLines serves s to one client over newline-delimited JSON-RPC on in
-// and out until in ends or ctx is done, and then returns promptly: tool
-// calls in flight are cancelled and waited for at most shutdownGrace.
-// warn receives what the client is not told: dropped notifications and
-// calls that outlived the grace.
-func serveLines(ctx context.Context, s *mcp.Server, in io.Reader, out io.Writer, maxLine int, warn func(string)) error {
+// Options tunes Serve; the zero value is the default.
+type Options struct {
+	// MaxLineBytes bounds one line read from the client (0 is
+	// MaxLineBytes).
+	MaxLineBytes int
+	// Warn receives what the client is not told: dropped notifications
+	// and calls that outlived the grace (nil: nobody is told).
+	Warn func(msg string)
+}
+
+// Serve serves s to one client over newline-delimited JSON-RPC on in and
+// out until in ends or ctx is done, and then returns promptly: tool calls
+// in flight are cancelled and waited for at most shutdownGrace. The client
+// closing in, or ctx ending, is a normal end (nil); an error is what broke
+// the session (out could not be written).
+func Serve(ctx context.Context, s *mcp.Server, in io.Reader, out io.Writer, o Options) error {
+	maxLine, warn := o.MaxLineBytes, o.Warn
+	if maxLine <= 0 {
+		maxLine = MaxLineBytes
+	}
+	if warn == nil {
+		warn = func(string) {}
+	}
 	conn := newLineConn(in, out, maxLine, warn)
 	ss, err := s.Connect(ctx, lineTransport{conn}, nil)
 	if err != nil {
