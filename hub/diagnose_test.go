@@ -28,8 +28,8 @@ func TestMCPEditsReportOnlyNewDiagnostics(t *testing.T) {
 	if _, isErr := callText(t, cs, "read", map[string]any{"path": "pricing/pricing.go"}); isErr {
 		t.Fatal("read failed")
 	}
-	if r := h.lsp; r != nil && len(r.Running()) != 0 {
-		t.Fatalf("a server runs after a read: %v", r.Running())
+	if running := h.RunningServers(); len(running) != 0 {
+		t.Fatalf("a server runs after a read: %v", running)
 	}
 	const anchor = "func Cents(n int64) Money { return Money(n) }"
 	bad := "var broken int = \"one\"\n\n"
@@ -39,7 +39,7 @@ func TestMCPEditsReportOnlyNewDiagnostics(t *testing.T) {
 	if !strings.Contains(text, "diagnostics: 1 new in pricing/pricing.go") || !strings.Contains(text, "24:18 error [compiler IncompatibleAssign] cannot use \"one\" (untyped string constant) as int value in variable declaration") {
 		t.Fatalf("the type error was not reported:\n%s", text)
 	}
-	if got := h.lsp.Running(); len(got) != 1 || got[0] != "gopls@" {
+	if got := h.RunningServers(); len(got) != 1 || got[0] != "gopls@" {
 		t.Errorf("after the first .go edit: %v, want exactly one gopls", got)
 	}
 	// An unrelated edit elsewhere: not repeated.

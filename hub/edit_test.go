@@ -116,11 +116,11 @@ func TestMCPRunEndsWithItsSession(t *testing.T) {
 	h := newTestHub(t, copyWorkspace(t, "go"))
 	cs := connect(t, h)
 	callText(t, cs, "read", map[string]any{"path": "go.mod"})
-	if n := h.runs.count(); n != 1 {
+	if n := h.sessionCount(); n != 1 {
 		t.Fatalf("%d runs after one session's call, want 1", n)
 	}
 	cs.Close()
-	for i := 0; h.runs.count() != 0; i++ {
+	for i := 0; h.sessionCount() != 0; i++ {
 		if i == 500 {
 			t.Fatal("the run outlived its session")
 		}
@@ -155,4 +155,10 @@ func TestMCPWriteOfAnUnreadFileIsRefused(t *testing.T) {
 	if text, isErr := callText(t, cs, "write", map[string]any{"path": "store/new.go", "content": "package store\n\n// x\n"}); isErr {
 		t.Fatalf("rewriting a file it wrote: %s", text)
 	}
+}
+
+func (h *Hub) sessionCount() int {
+	h.sessMu.Lock()
+	defer h.sessMu.Unlock()
+	return len(h.sessions)
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"cchub/codegraph"
 	"cchub/locate"
@@ -21,12 +24,15 @@ type Hub struct {
 
 	files    *textedit.Files
 	runs     runs
+	sessMu   sync.Mutex
+	sessions map[*mcp.ServerSession]*Run
 	oneShot  bool
 	approval Approval
 
 	lspOnce sync.Once
 	lsp     *lspmux.Mux // made on first need; starts no server itself
 	lspErr  error
+	lspMade atomic.Bool // lsp and lspErr are set
 
 	graphMu sync.Mutex
 	graph   *codegraph.Index // made on first need

@@ -315,9 +315,20 @@ func diagLine(d lspmux.Diagnostic) string {
 func (h *Hub) servers() (*lspmux.Mux, error) {
 	h.lspOnce.Do(func() {
 		h.lsp, h.lspErr = lspmux.New(h.Root, lspmux.Options{})
+		h.lspMade.Store(true)
 	})
 	if h.lspErr != nil {
 		return nil, fmt.Errorf("language servers are off: %w; fix %s", h.lspErr, lspmux.ConfigFile)
 	}
 	return h.lsp, nil
+}
+
+// RunningServers names the language servers running now, as name@root
+// ("gopls@" for one at the workspace's root): none until a call needed
+// one, since servers start on first need.
+func (h *Hub) RunningServers() []string {
+	if !h.lspMade.Load() || h.lsp == nil {
+		return nil
+	}
+	return h.lsp.Running()
 }

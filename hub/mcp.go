@@ -53,19 +53,29 @@ func errorResult(err error) *mcp.CallToolResult {
 }
 
 // sessionRun is the Run of the request's MCP session, made on its first
-// call and forgotten when the session ends.
+// call and ended when the session ends.
 func (h *Hub) sessionRun(req *mcp.CallToolRequest) *Run {
 	if req == nil || req.Session == nil {
 		return NewRun()
 	}
 	ss := req.Session
-	r, created := h.runs.get(ss)
-	if created {
+	h.sessMu.Lock()
+	if h.sessions == nil {
+		h.sessions = map[*mcp.ServerSession]*Run{}
+	}
+	r, ok := h.sessions[ss]
+	if !ok {
+		r = h.OpenRun()
+		h.sessions[ss] = r
 		go func() { // owned by the session: returns when it closes
 			ss.Wait()
-			h.runs.end(ss)
+			h.sessMu.Lock()
+			delete(h.sessions, ss)
+			h.sessMu.Unlock()
+			h.EndRun(r)
 		}()
 	}
+	h.sessMu.Unlock()
 	return r
 }
 

@@ -150,8 +150,24 @@ func (o *StagedOutcome) howToResolve() string {
 	return fmt.Sprintf("A person applies it: ask the user to run `cchub review %s` in a terminal (or `cchub apply %s`). To drop it: resolve with id %q and action \"discard\".\n", id, id, id)
 }
 
+// StagedList is the pending changes, oldest first.
+type StagedList []*astedit.Staged
+
+// Text lists the pending changes one a line, as the resolve tool answers.
+func (l StagedList) Text() string {
+	if len(l) == 0 {
+		return "no staged changes: rewrite (or an lsp rename) stages one.\n"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s staged:\n", Count(len(l), "change"))
+	for _, s := range l {
+		fmt.Fprintf(&b, "  %s  %s in %s  %s  (%s)\n", s.ID, Count(s.Matches, "change"), Count(len(s.Files), "file"), s.Title, s.Created.Format("2006-01-02 15:04"))
+	}
+	return b.String()
+}
+
 // Staged lists the pending changes.
-func (h *Hub) Staged(ctx context.Context) ([]*astedit.Staged, error) {
+func (h *Hub) Staged(ctx context.Context) (StagedList, error) {
 	st, err := h.state(ctx)
 	if err != nil {
 		return nil, err
@@ -235,43 +251,63 @@ var errNeedsHuman = errors.New("a person must approve this change")
 // asked false when the client cannot ask. nil never asks.
 type Asker func(ctx context.Context, message string) (ok, asked bool, err error)
 
+// Resolution is what became of a pending change an agent resolved.
+type Resolution struct {
+	ID string `json:"id"`
+	// Outcome is "discarded", "declined" (the user did not approve; it
+	// stays staged) or "applied".
+	Outcome string          `json:"outcome"`
+	Applied *AppliedOutcome `json:"applied,omitempty"`
+}
+
+// Text says what became of the change.
+func (r *Resolution) Text() string {
+	switch r.Outcome {
+	case "discarded":
+		return fmt.Sprintf("discarded %s; no file was changed.\n", r.ID)
+	case "declined":
+		return fmt.Sprintf("the user did not approve %s; it stays staged, nothing was written. Discard it with action \"discard\", or stage another change.\n", r.ID)
+	}
+	return r.Applied.Text()
+}
+
 // Resolve accepts or discards a pending change for an agent. Under the
 // human policy an agent cannot accept: ask puts the question to the
 // client's user where it can, and otherwise the answer says who must run
 // what.
-func (h *Hub) Resolve(ctx context.Context, id, action string, r *Run, ask Asker) (string, error) {
+func (h *Hub) Resolve(ctx context.Context, id, action string, r *Run, ask Asker) (*Resolution, error) {
 	switch action {
 	case "discard":
 		if err := h.Discard(ctx, id); err != nil {
-			return "", err
+			return nil, err
 		}
-		return fmt.Sprintf("discarded %s; no file was changed.\n", id), nil
+		return &Resolution{ID: id, Outcome: "discarded"}, nil
 	case "accept":
 	default:
-		return "", fmt.Errorf("action %q: use accept, discard, show or list", action)
+		return nil, fmt.Errorf("action %q: use accept, discard, show or list", action)
 	}
 	if h.approval != ApproveAgent {
 		s, err := h.StagedChange(ctx, id)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		ok, asked := false, false
 		if ask != nil {
 			ok, asked, err = ask(ctx, fmt.Sprintf("Apply %s: %s to %s?\n%s", s.ID, Count(s.Matches, "change"), Count(len(s.Files), "file"), s.Title))
 			if err != nil {
-				return "", err
+				return nil, err
 			}
 		}
 		if !asked {
-			return "", fmt.Errorf("%w: this workspace's approval policy is human, so an agent cannot apply %s. Ask the user to run `cchub review %s` in a terminal in the workspace; the change stays staged until then", errNeedsHuman, id, id)
+			return nil, fmt.Errorf("%w: this workspace's approval policy is human, so an agent cannot apply %s. Ask the user to run `cchub review %s` in a terminal in the workspace; the change stays staged until then", errNeedsHuman, id, id)
 		}
 		if !ok {
-			return fmt.Sprintf("the user did not approve %s; it stays staged, nothing was written. Discard it with action \"discard\", or stage another change.\n", id), nil
+			return &Resolution{ID: id, Outcome: "declined"}, nil
 		}
 	}
 	o, err := h.Apply(ctx, id, r)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	return o.Text(), nil
+	return &Resolution{ID: id, Outcome: "applied", Applied: o}, nil
 }

@@ -29,51 +29,52 @@ type Run struct {
 // NewRun starts a conversation of its own (a CLI call without --run).
 func NewRun() *Run { return &Run{Seen: &textedit.Seen{}} }
 
-// runs maps each MCP session to its Run.
-type runs struct {
-	mu sync.Mutex
-	m  map[any]*Run
+// OpenRun starts a conversation that lasts until EndRun (an MCP session's):
+// what it owns (a debug session) ends with it, or with the hub.
+func (h *Hub) OpenRun() *Run {
+	r := NewRun()
+	h.runs.add(r)
+	return r
 }
 
-// get returns key's Run, and whether it was made by this call.
-func (rs *runs) get(key any) (*Run, bool) {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	if rs.m == nil {
-		rs.m = map[any]*Run{}
-	}
-	r, ok := rs.m[key]
-	if !ok {
-		r = NewRun()
-		rs.m[key] = r
-	}
-	return r, !ok
-}
-
-// end forgets key's Run and ends what it owns (its debug session).
-func (rs *runs) end(key any) {
-	rs.mu.Lock()
-	r := rs.m[key]
-	delete(rs.m, key)
-	rs.mu.Unlock()
-	if r != nil {
+// EndRun ends r, a run from OpenRun, and what it owns.
+func (h *Hub) EndRun(r *Run) {
+	if h.runs.remove(r) {
 		r.endDebug("the conversation ended")
 	}
 }
 
-// all is every live Run, for the hub's end.
+// runs are the live runs OpenRun made, for the hub's end.
+type runs struct {
+	mu sync.Mutex
+	m  map[*Run]bool
+}
+
+func (rs *runs) add(r *Run) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.m == nil {
+		rs.m = map[*Run]bool{}
+	}
+	rs.m[r] = true
+}
+
+// remove forgets r, and says whether it was live.
+func (rs *runs) remove(r *Run) bool {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	live := rs.m[r]
+	delete(rs.m, r)
+	return live
+}
+
+// all is every live Run.
 func (rs *runs) all() []*Run {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	out := make([]*Run, 0, len(rs.m))
-	for _, r := range rs.m {
+	for r := range rs.m {
 		out = append(out, r)
 	}
 	return out
-}
-
-func (rs *runs) count() int {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	return len(rs.m)
 }

@@ -53,7 +53,11 @@ func addRewriteTools(s *mcp.Server, h *Hub) {
 				}
 			}
 			if action == "list" {
-				return h.stagedList(ctx)
+				all, err := h.Staged(ctx)
+				if err != nil {
+					return "", err
+				}
+				return all.Text(), nil
 			}
 			if in.ID == "" {
 				return "", fmt.Errorf("%s needs the id of a staged change; resolve with action \"list\" shows them", action)
@@ -65,7 +69,11 @@ func addRewriteTools(s *mcp.Server, h *Hub) {
 				}
 				return o.Text(), nil
 			}
-			return h.Resolve(ctx, in.ID, action, r, elicitApproval(ctx, in.ID))
+			res, err := h.Resolve(ctx, in.ID, action, r, elicitApproval(ctx, in.ID))
+			if err != nil {
+				return "", err
+			}
+			return res.Text(), nil
 		})
 }
 
@@ -97,21 +105,4 @@ func elicitApproval(ctx context.Context, id string) Asker {
 			},
 		}}}
 	}
-}
-
-// stagedList is the pending changes, one line each.
-func (h *Hub) stagedList(ctx context.Context) (string, error) {
-	all, err := h.Staged(ctx)
-	if err != nil {
-		return "", err
-	}
-	if len(all) == 0 {
-		return "no staged changes: rewrite (or an lsp rename) stages one.\n", nil
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s staged:\n", Count(len(all), "change"))
-	for _, s := range all {
-		fmt.Fprintf(&b, "  %s  %s in %s  %s  (%s)\n", s.ID, Count(s.Matches, "change"), Count(len(s.Files), "file"), s.Title, s.Created.Format("2006-01-02 15:04"))
-	}
-	return b.String(), nil
 }
