@@ -6,8 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"cchub/codegraph"
 	"cchub/locate"
 	"cchub/lspmux"
@@ -24,8 +22,6 @@ type Hub struct {
 
 	files    *textedit.Files
 	runs     runs
-	sessMu   sync.Mutex
-	sessions map[*mcp.ServerSession]*Run
 	oneShot  bool
 	approval Approval
 
@@ -141,9 +137,4 @@ func (h *Hub) ReadSymbol(ctx context.Context, id string, budget outline.Budget, 
 		r.Seen.Saw(st.Path, st.Source)
 	}
 	return st, err
-}
-
-// Bounded cuts text for a model's context (see Bound).
-func (h *Hub) Bounded(tool, text, hint string) string {
-	return Bound(h.Root, tool, text, hint)
 }

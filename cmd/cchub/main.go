@@ -17,6 +17,7 @@ import (
 	"cchub/demo"
 	"cchub/hub"
 	"cchub/locate"
+	"cchub/mcpserver"
 	"cchub/outline"
 	"cchub/structsearch"
 	"cchub/textedit"
@@ -146,7 +147,7 @@ is not sent (a dropped malformed notification) go to stderr.`,
 				return badInput(err)
 			}
 			defer h.Close()
-			return hub.Serve(c.Context(), h)
+			return mcpserver.Serve(c.Context(), h)
 		},
 	}
 	c.Flags().IntVar(&cacheMB, "parse-cache-mb", workspace.DefaultParseCacheBytes>>20,
