@@ -1,6 +1,8 @@
 package hub
 
 import (
+	"context"
+	"fmt"
 	"sync"
 
 	"cchub/dapsession"
@@ -78,3 +80,49 @@ func (rs *runs) all() []*Run {
 	}
 	return out
 }
+
+// join makes r, a named CLI run, one with the earlier calls of that name:
+// it starts from what they read and keeps what it reads for the next. An
+// MCP session's run, whole in one process, has nothing to join.
+func (h *Hub) join(ctx context.Context, r *Run) error {
+	if r == nil || r.Name == "" {
+		return nil
+	}
+	r.mu.Lock()
+	joined := r.joined
+	r.mu.Unlock()
+	if joined {
+		return nil
+	}
+	db, err := h.state(ctx)
+	if err != nil {
+		return fmt.Errorf("--run %s: %w", r.Name, err)
+	}
+	id, err := db.Run(ctx, r.Name)
+	if err != nil {
+		return fmt.Errorf("--run %s: %w", r.Name, err)
+	}
+	seen, err := db.Seen(ctx, id)
+	if err != nil {
+		return fmt.Errorf("--run %s: %w", r.Name, err)
+	}
+	r.mu.Lock()
+	r.id, r.joined = id, true
+	r.mu.Unlock()
+	r.Seen.Keep(seenKeeper{ctx: context.WithoutCancel(ctx), db: db, run: id}, seen.Hashes, seen.Parts)
+	return nil
+}
+
+// seenKeeper keeps a named run's reads in the store. A failure to keep
+// one costs the next call of the run its stale-read check on that file,
+// which is the same as not having read it: it is not worth failing the
+// call that read.
+type seenKeeper struct {
+	ctx context.Context
+	db  *store.Store
+	run store.RunID
+}
+
+func (k seenKeeper) Saw(rel string, hash [32]byte) { _ = k.db.SaveSeen(k.ctx, k.run, rel, hash) }
+func (k seenKeeper) SawPart(rel string)            { _ = k.db.SaveSeenPart(k.ctx, k.run, rel) }
+func (k seenKeeper) Forget(rel string)             { _ = k.db.ForgetSeen(k.ctx, k.run, rel) }

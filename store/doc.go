@@ -7,8 +7,8 @@
 // owner, numbered in one list in migrations.go and applied once, whoever
 // opens first), and runs: the conversations (an MCP session, or a named CLI
 // run) that other state hangs from, with what each run has seen of each
-// file. Other packages (the ledger today; the code index, staged rewrites
-// and the commit journal later) keep their own tables, added by their own
+// file. Other packages (the ledger, the code graph's index, staged changes
+// and the commit journal) keep their own tables, added by their own
 // migrations, and reach them through Write (and DB for plain reads).
 //
 // Invariants:

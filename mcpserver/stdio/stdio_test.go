@@ -157,7 +157,7 @@ func TestStdioClosedInputCancelsCallsAndEnds(t *testing.T) {
 		t.Errorf("the call ended by %v, want io.EOF (the client went away)", cause)
 	}
 	if err := ls.Ended(); err != nil {
-		t.Errorf("serveLines: %v, want nil: a client closing its end is a normal end", err)
+		t.Errorf("Serve: %v, want nil: a client closing its end is a normal end", err)
 	}
 }
 
@@ -174,7 +174,7 @@ func TestStdioShutdownCancelsCallsAndEnds(t *testing.T) {
 		t.Errorf("the call ended by %v, want errShutdown", cause)
 	}
 	if err := ls.Ended(); err != nil {
-		t.Errorf("serveLines: %v, want nil", err)
+		t.Errorf("Serve: %v, want nil", err)
 	}
 }
 
@@ -190,7 +190,7 @@ func TestStdioShutdownDoesNotWaitForACallThatIgnoresIt(t *testing.T) {
 	waitFor(t, started, "the call starting")
 	ls.Cancel()
 	if err := ls.Ended(); err != nil {
-		t.Errorf("serveLines: %v, want nil", err)
+		t.Errorf("Serve: %v, want nil", err)
 	}
 	if w := ls.Warnings(); !strings.Contains(w, "still running") {
 		t.Errorf("stderr does not say a call was left running:\n%s", w)

@@ -105,14 +105,26 @@ func allNews(files map[string][]lspmux.Diagnostic) ledger.News {
 	return n
 }
 
-// state is the hub's database, opened on first need.
-func (h *Hub) state(ctx context.Context) (*store.Store, error) {
-	h.dbMu.Lock()
-	defer h.dbMu.Unlock()
-	if h.db == nil && h.dbErr == nil {
-		h.db, h.dbErr = store.Open(ctx, h.Root)
+// noted drops from d the notes r has heard already, and records the
+// rest as heard. It returns nil when nothing is left to say.
+func (r *Run) noted(d *WriteDiagnostics) *WriteDiagnostics {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.heard == nil {
+		r.heard = map[string]bool{}
 	}
-	return h.db, h.dbErr
+	kept := d.Notes[:0]
+	for _, n := range d.Notes {
+		if !r.heard[n] {
+			r.heard[n] = true
+			kept = append(kept, n)
+		}
+	}
+	d.Notes = kept
+	if len(d.Notes) == 0 && len(d.News.Files) == 0 {
+		return nil
+	}
+	return d
 }
 
 // ledgerFor is the ledger and r's id in the store, made on first need: an
@@ -136,71 +148,3 @@ func (h *Hub) ledgerFor(ctx context.Context, r *Run) (*ledger.Ledger, store.RunI
 	}
 	return ledger.New(db), r.id, nil
 }
-
-// noted drops from d the notes r has heard already, and records the
-// rest as heard. It returns nil when nothing is left to say.
-func (r *Run) noted(d *WriteDiagnostics) *WriteDiagnostics {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.heard == nil {
-		r.heard = map[string]bool{}
-	}
-	kept := d.Notes[:0]
-	for _, n := range d.Notes {
-		if !r.heard[n] {
-			r.heard[n] = true
-			kept = append(kept, n)
-		}
-	}
-	d.Notes = kept
-	if len(d.Notes) == 0 && len(d.News.Files) == 0 {
-		return nil
-	}
-	return d
-}
-
-// join makes r, a named CLI run, one with the earlier calls of that name:
-// it starts from what they read and keeps what it reads for the next. An
-// MCP session's run, whole in one process, has nothing to join.
-func (h *Hub) join(ctx context.Context, r *Run) error {
-	if r == nil || r.Name == "" {
-		return nil
-	}
-	r.mu.Lock()
-	joined := r.joined
-	r.mu.Unlock()
-	if joined {
-		return nil
-	}
-	db, err := h.state(ctx)
-	if err != nil {
-		return fmt.Errorf("--run %s: %w", r.Name, err)
-	}
-	id, err := db.Run(ctx, r.Name)
-	if err != nil {
-		return fmt.Errorf("--run %s: %w", r.Name, err)
-	}
-	seen, err := db.Seen(ctx, id)
-	if err != nil {
-		return fmt.Errorf("--run %s: %w", r.Name, err)
-	}
-	r.mu.Lock()
-	r.id, r.joined = id, true
-	r.mu.Unlock()
-	r.Seen.Keep(seenKeeper{ctx: context.WithoutCancel(ctx), db: db, run: id}, seen.Hashes, seen.Parts)
-	return nil
-}
-
-// seenKeeper keeps a named run's reads in the store. A failure to keep
-// one costs the next call of the run its stale-read check on that file,
-// which is the same as not having read it: it is not worth failing the
-// call that read.
-type seenKeeper struct {
-	ctx context.Context
-	db  *store.Store
-	run store.RunID
-}
-
-func (k seenKeeper) Saw(rel string, hash [32]byte) { _ = k.db.SaveSeen(k.ctx, k.run, rel, hash) }
-func (k seenKeeper) SawPart(rel string)            { _ = k.db.SaveSeenPart(k.ctx, k.run, rel) }
-func (k seenKeeper) Forget(rel string)             { _ = k.db.ForgetSeen(k.ctx, k.run, rel) }
