@@ -37,7 +37,7 @@ var errNeedsHuman = errors.New("a person must approve this change")
 // asked false when the client cannot ask. nil never asks.
 type Asker func(ctx context.Context, message string) (ok, asked bool, err error)
 
-// Resolution is what became of a pending change an agent resolved.
+// Resolution is what became of a pending change that was resolved.
 type Resolution struct {
 	ID string `json:"id"`
 	// Outcome is "discarded", "declined" (the user did not approve; it
@@ -64,10 +64,7 @@ func (r *Resolution) Text() string {
 func (h *Hub) Resolve(ctx context.Context, id, action string, r *Run, ask Asker) (*Resolution, error) {
 	switch action {
 	case "discard":
-		if err := h.Discard(ctx, id); err != nil {
-			return nil, err
-		}
-		return &Resolution{ID: id, Outcome: "discarded"}, nil
+		return h.Discard(ctx, id)
 	case "accept":
 	default:
 		return nil, fmt.Errorf("action %q: use accept, discard, show or list", action)

@@ -126,12 +126,15 @@ func (h *Hub) StagedChange(ctx context.Context, id string) (*StagedOutcome, erro
 }
 
 // Discard drops a pending change; no file is touched.
-func (h *Hub) Discard(ctx context.Context, id string) error {
+func (h *Hub) Discard(ctx context.Context, id string) (*Resolution, error) {
 	st, err := h.state(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return astedit.Discard(ctx, st, id)
+	if err := astedit.Discard(ctx, st, id); err != nil {
+		return nil, err
+	}
+	return &Resolution{ID: id, Outcome: "discarded"}, nil
 }
 
 // AppliedOutcome is a committed change and the diagnostics it brought.
