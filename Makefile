@@ -1,6 +1,6 @@
 # cchub: `make demo` tours every capability, `make test` runs the tests,
 # `make bench` measures against peer tools. Each installs what it needs,
-# pinned, into .tools/ or hub/testdata/mcp-client/node_modules (both
+# pinned, into .tools/ or mcpserver/testdata/mcp-client/node_modules (both
 # git-ignored), and stops with a hint when a program it cannot install is
 # missing.
 
@@ -8,14 +8,14 @@ GO        ?= go
 TOOLS     := $(CURDIR)/.tools
 BIN       := $(TOOLS)/bin
 # Peers, pinned. The TypeScript MCP client's SDK is pinned by
-# hub/testdata/mcp-client/package-lock.json.
+# mcpserver/testdata/mcp-client/package-lock.json.
 RIPGREP_VERSION := 13.0.0-4+b2
 HYPERFINE_VERSION := 1.15.0-2
 CTAGS_VERSION := 5.9.20210829.0-1
 
 # The independent MCP client (the official TypeScript SDK) that the tests,
 # besides the Go SDK's own client, drive `cchub mcp` with over stdio.
-MCP_CLIENT_DIR := hub/testdata/mcp-client
+MCP_CLIENT_DIR := mcpserver/testdata/mcp-client
 MCP_CLIENT_STAMP := $(MCP_CLIENT_DIR)/node_modules/.package-lock.json
 
 export PATH := $(BIN):$(PATH)

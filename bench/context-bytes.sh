@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # context-bytes.sh — what the agent's tools cost a model's context, measured
-# through a real MCP client (the TypeScript SDK in hub/testdata/mcp-client)
+# through a real MCP client (the TypeScript SDK in mcpserver/testdata/mcp-client)
 # on real files: Go's net/http/server.go and Python's argparse.py.
 #
 # Two tasks per file, each ending in one edit inside one method:
@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${CCHUB:-$PWD/.tools/bin/cchub}
-client=$PWD/hub/testdata/mcp-client/client.mjs
+client=$PWD/mcpserver/testdata/mcp-client/client.mjs
 goroot=$(go env GOROOT)
 pystd=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
 tmp=$(mktemp -d)

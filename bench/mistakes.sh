@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # mistakes.sh — the fifteen mistakes models make most with these tools, sent
-# through a real MCP client (the TypeScript SDK in hub/testdata/mcp-client)
+# through a real MCP client (the TypeScript SDK in mcpserver/testdata/mcp-client)
 # to `cchub mcp` on a copy of the bundled Go workspace. For each: whether the
 # answer was an error, its size, whether it names a call to make next, and
 # its first line. A result that is not an error (an id without a line,
-# reading a whole big file) is the mistake no longer being one. (hub's TestMCPUsualMistakesTeachACallThatWorks runs the
+# reading a whole big file) is the mistake no longer being one. (mcpserver's TestMCPUsualMistakesTeachACallThatWorks runs the
 # named calls and checks that they succeed.)
 #
 # usage: bench/mistakes.sh   (make bench runs it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${CCHUB:-$PWD/.tools/bin/cchub}
-client=$PWD/hub/testdata/mcp-client/client.mjs
+client=$PWD/mcpserver/testdata/mcp-client/client.mjs
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -r testdata/workspaces/go "$tmp/ws"

@@ -13,7 +13,7 @@
 # the warm search in one `cchub mcp`), STRICT (exit 1 when a ratio misses
 # its target: selective <= 0.1x ast-grep, unselective <= 1.0x), AST_GREP,
 # MCP_CLIENT (where the tools are; defaults: .tools and the repository's own
-# TypeScript MCP client, hub/testdata/mcp-client/client.mjs).
+# TypeScript MCP client, mcpserver/testdata/mcp-client/client.mjs).
 #
 # Both tools are asked the same question:
 #   - the same process shape: one cold process per search, startup
@@ -39,7 +39,7 @@ PY_DIR=${2:-$(python3 -c 'import sysconfig; print(sysconfig.get_path("stdlib"))'
 RUNS=${RUNS:-5}
 SHOW=${SHOW:-2}
 AST_GREP=${AST_GREP:-$PWD/.tools/npm/node_modules/.bin/ast-grep}
-MCP_CLIENT=${MCP_CLIENT:-$PWD/hub/testdata/mcp-client/client.mjs}
+MCP_CLIENT=${MCP_CLIENT:-$PWD/mcpserver/testdata/mcp-client/client.mjs}
 CCHUB=$PWD/.tools/bin/cchub
 HYPERFINE=$(command -v .tools/bin/hyperfine || command -v hyperfine || true)
 

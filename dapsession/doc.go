@@ -14,5 +14,5 @@
 //     watchdog process kills them too if the hub itself dies.
 //
 // What it does not do: decide that a run has one session at a time (the
-// hub does), or bound output for a model (the hub does).
+// hub does), or bound output for a model (the MCP front end does).
 package dapsession

@@ -10,13 +10,30 @@ import (
 	"cchub/codegraph"
 )
 
-// GraphIn is one question for the code graph.
-type GraphIn struct {
-	Op            string   `json:"op" jsonschema:"symbols, callers, callees or blast"`
-	Name          string   `json:"name,omitempty" jsonschema:"symbols: a name or glob (Store.*, *Handler); callers/callees/blast: a definition as Name, Type.Name or path:Name"`
-	Names         []string `json:"names,omitempty" jsonschema:"blast: several definitions at once"`
-	Depth         int      `json:"depth,omitempty" jsonschema:"blast: how many calls away (default 3)"`
-	MinConfidence string   `json:"min_confidence,omitempty" jsonschema:"blast: exact, import or name-only (default: all)"`
+// GraphQuery is one question for the code graph.
+type GraphQuery struct {
+	Op            string   // symbols, callers, callees or blast
+	Name          string   // symbols: a name or glob; the others: a definition as Name, Type.Name or path:Name
+	Names         []string // blast: more definitions
+	Depth         int      // blast: how many calls away (0: 3)
+	MinConfidence string   // blast: exact, import or name-only ("": all)
+}
+
+// GraphResult is the code graph's answer to one question: which fields
+// are set depends on Op.
+type GraphResult struct {
+	Op string `json:"op"`
+	// Name is what symbols looked for: a name or a glob.
+	Name string `json:"name,omitempty"`
+	// Definitions are the definitions symbols found, or those a blast
+	// starts from.
+	Definitions []codegraph.Def `json:"definitions,omitempty"`
+	// Definition is the one callers or callees asked about; Edges are its
+	// call sites (callers) or the calls it makes (callees).
+	Definition *codegraph.Def   `json:"definition,omitempty"`
+	Edges      []codegraph.Edge `json:"edges,omitempty"`
+	// Reached is what calls the blast's Definitions, nearest first.
+	Reached []codegraph.Reached `json:"reached,omitempty"`
 }
 
 // codeGraph is the hub's code graph, made on first need and kept in the
@@ -42,51 +59,76 @@ func (h *Hub) Index(ctx context.Context, progress func(done, total int)) (codegr
 	return h.codeGraph(ctx).UpdateProgress(ctx, progress)
 }
 
-// Graph answers one question of the code graph, as text for a model.
-func (h *Hub) Graph(ctx context.Context, in GraphIn) (string, error) {
+// Graph answers one question of the code graph.
+func (h *Hub) Graph(ctx context.Context, q GraphQuery) (*GraphResult, error) {
 	x := h.codeGraph(ctx)
 	if _, err := x.Update(ctx); err != nil {
-		return "", err
+		return nil, err
 	}
-	var b strings.Builder
-	switch strings.TrimSpace(in.Op) {
+	res := &GraphResult{Op: q.Op}
+	switch strings.TrimSpace(q.Op) {
 	case "symbols":
-		if in.Name == "" {
-			return "", errors.New("symbols needs name: a name or a glob (e.g. *Store*)")
+		if q.Name == "" {
+			return nil, errors.New("symbols needs name: a name or a glob (e.g. *Store*)")
 		}
-		ds, err := x.Symbols(in.Name)
+		ds, err := x.Symbols(q.Name)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
-		if len(ds) == 0 {
-			return fmt.Sprintf("no definition matches %q; try a glob such as *%s*\n", in.Name, in.Name), nil
+		res.Name, res.Definitions = q.Name, ds
+	case "callers", "callees":
+		if q.Name == "" {
+			return nil, fmt.Errorf("%s needs name: a definition as Name, Type.Name or path:Name", q.Op)
 		}
-		fmt.Fprintf(&b, "%d definition(s) match %q:\n", len(ds), in.Name)
-		for _, d := range ds {
+		var err error
+		if q.Op == "callers" {
+			res.Definition, res.Edges, err = x.Callers(q.Name)
+		} else {
+			res.Definition, res.Edges, err = x.Callees(q.Name)
+		}
+		if err != nil {
+			return nil, err
+		}
+	case "blast":
+		names := q.Names
+		if q.Name != "" {
+			names = append([]string{q.Name}, names...)
+		}
+		if len(names) == 0 {
+			return nil, errors.New("blast needs name (or names): the definitions that change")
+		}
+		var err error
+		if res.Definitions, res.Reached, err = x.Blast(names, q.Depth, q.MinConfidence); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("unknown op %q: one of symbols, callers, callees, blast", q.Op)
+	}
+	return res, nil
+}
+
+// Text is the answer for a model or a person: places as path:LINE, how
+// sure each call edge is, and for a blast the files and tests reached.
+func (r *GraphResult) Text() string {
+	var b strings.Builder
+	switch strings.TrimSpace(r.Op) {
+	case "symbols":
+		if len(r.Definitions) == 0 {
+			return fmt.Sprintf("no definition matches %q; try a glob such as *%s*\n", r.Name, r.Name)
+		}
+		fmt.Fprintf(&b, "%d definition(s) match %q:\n", len(r.Definitions), r.Name)
+		for _, d := range r.Definitions {
 			fmt.Fprintf(&b, "%s:%d-%d\t%s %s\n", d.Path, d.Start, d.End, d.Kind, d.Qual())
 		}
 	case "callers", "callees":
-		if in.Name == "" {
-			return "", fmt.Errorf("%s needs name: a definition as Name, Type.Name or path:Name", in.Op)
-		}
-		var d *codegraph.Def
-		var es []codegraph.Edge
-		var err error
-		if in.Op == "callers" {
-			d, es, err = x.Callers(in.Name)
-		} else {
-			d, es, err = x.Callees(in.Name)
-		}
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(&b, "%s of %s (%s:%d): %d\n", in.Op, d.Qual(), d.Path, d.Start, len(es))
-		for _, e := range es {
+		d := r.Definition
+		fmt.Fprintf(&b, "%s of %s (%s:%d): %d\n", r.Op, d.Qual(), d.Path, d.Start, len(r.Edges))
+		for _, e := range r.Edges {
 			other := "top level"
-			if in.Op == "callers" && e.Caller != nil {
+			if r.Op == "callers" && e.Caller != nil {
 				other = e.Caller.Qual()
 			}
-			if in.Op == "callees" {
+			if r.Op == "callees" {
 				other = e.Name + " (unresolved)"
 				if e.Callee != nil {
 					other = fmt.Sprintf("%s (%s:%d)", e.Callee.Qual(), e.Callee.Path, e.Callee.Start)
@@ -99,22 +141,9 @@ func (h *Hub) Graph(ctx context.Context, in GraphIn) (string, error) {
 			fmt.Fprintf(&b, "%s:%d:%d\t%s%s\n", e.Path, e.Line, e.Col, other, conf)
 		}
 	case "blast":
-		names := in.Names
-		if in.Name != "" {
-			names = append([]string{in.Name}, names...)
-		}
-		if len(names) == 0 {
-			return "", errors.New("blast needs name (or names): the definitions that change")
-		}
-		starts, reached, err := x.Blast(names, in.Depth, in.MinConfidence)
-		if err != nil {
-			return "", err
-		}
-		writeBlast(&b, starts, reached)
-	default:
-		return "", fmt.Errorf("unknown op %q: one of symbols, callers, callees, blast", in.Op)
+		writeBlast(&b, r.Definitions, r.Reached)
 	}
-	return b.String(), nil
+	return b.String()
 }
 
 // writeBlast lists what a change reaches, by distance, then the files and
@@ -151,8 +180,3 @@ func writeBlast(b *strings.Builder, starts []codegraph.Def, reached []codegraph.
 		fmt.Fprintf(b, "tests: %s\n", strings.Join(tests, ", "))
 	}
 }
-
-// CodeGraph is the workspace's code graph, kept in its store, for
-// commands that ask more of it than Graph's text (cchub blast, which
-// brings it up to date itself).
-func (h *Hub) CodeGraph(ctx context.Context) *codegraph.Index { return h.codeGraph(ctx) }

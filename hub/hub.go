@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"cchub/codegraph"
-	"cchub/locate"
 	"cchub/lspmux"
-	"cchub/outline"
 	"cchub/store"
 	"cchub/syntax"
 	"cchub/textedit"
@@ -28,6 +27,7 @@ type Hub struct {
 	lspOnce sync.Once
 	lsp     *lspmux.Mux // made on first need; starts no server itself
 	lspErr  error
+	lspMade atomic.Bool // lsp and lspErr are set
 
 	graphMu sync.Mutex
 	graph   *codegraph.Index // made on first need
@@ -92,53 +92,4 @@ func (h *Hub) Close() error {
 	h.dbMu.Unlock()
 	h.Parses.Close()
 	return h.Root.Close()
-}
-
-// Glob lists files matching a pattern, newest first.
-func (h *Hub) Glob(ctx context.Context, opts locate.GlobOptions) (*locate.GlobResult, error) {
-	return locate.Glob(ctx, h.Root, opts)
-}
-
-// Grep searches file contents.
-func (h *Hub) Grep(ctx context.Context, opts locate.GrepOptions) (*locate.GrepResult, error) {
-	return locate.Grep(ctx, h.Root, opts)
-}
-
-// Read pages through a file or lists a directory; r now has seen the file.
-func (h *Hub) Read(ctx context.Context, opts locate.ReadOptions, r *Run) (*locate.ReadResult, error) {
-	if err := h.join(ctx, r); err != nil {
-		return nil, err
-	}
-	res, err := locate.Read(ctx, h.Root, opts)
-	switch {
-	case err != nil || res.IsDir:
-	case res.Content != nil:
-		r.Seen.Saw(res.Path, res.Content)
-	default:
-		r.Seen.SawPart(res.Path) // too large to read whole: paged
-	}
-	return res, err
-}
-
-// Outline maps a file's symbols, or a directory's files.
-func (h *Hub) Outline(ctx context.Context, path string, opts outline.Options) (*outline.Result, error) {
-	return outline.Of(ctx, h.Root, h.Parses, path, opts)
-}
-
-// ReadSymbol returns one symbol's lines, within budget; r now has seen
-// its file.
-func (h *Hub) ReadSymbol(ctx context.Context, id string, budget outline.Budget, r *Run) (*outline.SymbolText, error) {
-	if err := h.join(ctx, r); err != nil {
-		return nil, err
-	}
-	st, err := outline.ReadSymbol(ctx, h.Root, h.Parses, id, budget)
-	if err == nil {
-		r.Seen.Saw(st.Path, st.Source)
-	}
-	return st, err
-}
-
-// Bounded cuts text for a model's context (see Bound).
-func (h *Hub) Bounded(tool, text, hint string) string {
-	return Bound(h.Root, tool, text, hint)
 }

@@ -1,6 +1,8 @@
 package hub
 
 import (
+	"context"
+	"fmt"
 	"sync"
 
 	"cchub/dapsession"
@@ -29,51 +31,98 @@ type Run struct {
 // NewRun starts a conversation of its own (a CLI call without --run).
 func NewRun() *Run { return &Run{Seen: &textedit.Seen{}} }
 
-// runs maps each MCP session to its Run.
-type runs struct {
-	mu sync.Mutex
-	m  map[any]*Run
+// OpenRun starts a conversation that lasts until EndRun (an MCP session's):
+// what it owns (a debug session) ends with it, or with the hub.
+func (h *Hub) OpenRun() *Run {
+	r := NewRun()
+	h.runs.add(r)
+	return r
 }
 
-// get returns key's Run, and whether it was made by this call.
-func (rs *runs) get(key any) (*Run, bool) {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	if rs.m == nil {
-		rs.m = map[any]*Run{}
-	}
-	r, ok := rs.m[key]
-	if !ok {
-		r = NewRun()
-		rs.m[key] = r
-	}
-	return r, !ok
-}
-
-// end forgets key's Run and ends what it owns (its debug session).
-func (rs *runs) end(key any) {
-	rs.mu.Lock()
-	r := rs.m[key]
-	delete(rs.m, key)
-	rs.mu.Unlock()
-	if r != nil {
+// EndRun ends r, a run from OpenRun, and what it owns.
+func (h *Hub) EndRun(r *Run) {
+	if h.runs.remove(r) {
 		r.endDebug("the conversation ended")
 	}
 }
 
-// all is every live Run, for the hub's end.
+// runs are the live runs OpenRun made, for the hub's end.
+type runs struct {
+	mu sync.Mutex
+	m  map[*Run]bool
+}
+
+func (rs *runs) add(r *Run) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.m == nil {
+		rs.m = map[*Run]bool{}
+	}
+	rs.m[r] = true
+}
+
+// remove forgets r, and says whether it was live.
+func (rs *runs) remove(r *Run) bool {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	live := rs.m[r]
+	delete(rs.m, r)
+	return live
+}
+
+// all is every live Run.
 func (rs *runs) all() []*Run {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	out := make([]*Run, 0, len(rs.m))
-	for _, r := range rs.m {
+	for r := range rs.m {
 		out = append(out, r)
 	}
 	return out
 }
 
-func (rs *runs) count() int {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	return len(rs.m)
+// join makes r, a named CLI run, one with the earlier calls of that name:
+// it starts from what they read and keeps what it reads for the next. An
+// MCP session's run, whole in one process, has nothing to join.
+func (h *Hub) join(ctx context.Context, r *Run) error {
+	if r == nil || r.Name == "" {
+		return nil
+	}
+	r.mu.Lock()
+	joined := r.joined
+	r.mu.Unlock()
+	if joined {
+		return nil
+	}
+	db, err := h.state(ctx)
+	if err != nil {
+		return fmt.Errorf("--run %s: %w", r.Name, err)
+	}
+	id, err := db.Run(ctx, r.Name)
+	if err != nil {
+		return fmt.Errorf("--run %s: %w", r.Name, err)
+	}
+	seen, err := db.Seen(ctx, id)
+	if err != nil {
+		return fmt.Errorf("--run %s: %w", r.Name, err)
+	}
+	r.mu.Lock()
+	r.id, r.joined = id, true
+	r.mu.Unlock()
+	r.Seen.Keep(seenKeeper{ctx: context.WithoutCancel(ctx), db: db, run: id}, seen.Hashes, seen.Parts)
+	return nil
 }
+
+// seenKeeper keeps a named run's reads in the store. A failure to keep
+// one costs the next call of the run its stale-read check on that file,
+// which is the same as not having read it: it is not worth failing the
+// call that read.
+type seenKeeper struct {
+	ctx context.Context
+	db  *store.Store
+	run store.RunID
+}
+
+func (k seenKeeper) Saw(rel string, hash [32]byte) { _ = k.db.SaveSeen(k.ctx, k.run, rel, hash) }
+func (k seenKeeper) SawPart(rel string)            { _ = k.db.SaveSeenPart(k.ctx, k.run, rel) }
+func (k seenKeeper) Forget(rel string)             { _ = k.db.ForgetSeen(k.ctx, k.run, rel) }

@@ -8,25 +8,179 @@ import (
 	"strings"
 
 	"cchub/astedit"
+	"cchub/lspmux"
 	"cchub/textedit"
+	"cchub/workspace"
 )
 
-// recoverCommits finishes or undoes a commit a crash interrupted, before
-// the hub does anything else. Without the journal's marker there is none,
-// and the database is not even opened (every CLI command starts here).
-func (h *Hub) recoverCommits(ctx context.Context) error {
-	if !astedit.Pending(h.Root) {
-		return nil
+// StagedOutcome is a staged change as its stager sees it.
+type StagedOutcome struct {
+	*astedit.Staged
+	// Searched says what the rewrite's search covered (files in its
+	// languages, languages the pattern was invalid in).
+	Searched int               `json:"files_searched,omitempty"`
+	Invalid  map[string]string `json:"invalid,omitempty"`
+	policy   Approval
+}
+
+// Text is the report a model reads: the counts, the places, how to
+// resolve, then the diff (last, so a bound cuts the diff, never the rest).
+func (o *StagedOutcome) Text() string {
+	var b strings.Builder
+	s := o.Staged
+	fmt.Fprintf(&b, "staged %s %s: %s in %s; nothing is written yet.\n", s.Kind, s.ID, Count(s.Matches, "change"), Count(len(s.Files), "file"))
+	if s.Nested > 0 {
+		fmt.Fprintf(&b, "%s inside rewritten ones %s not rewritten: apply this change, then run the same rewrite again to rewrite them.\n", Count(s.Nested, "nested match"), isAre(s.Nested))
+	}
+	if s.Overlapping > 0 {
+		fmt.Fprintf(&b, "%s overlapping rewritten ones %s left out: apply this change and run the rewrite again.\n", Count(s.Overlapping, "match"), isAre(s.Overlapping))
+	}
+	if s.Unchanged > 0 {
+		fmt.Fprintf(&b, "%s already read as the template makes them.\n", Count(s.Unchanged, "match"))
+	}
+	for lang, why := range o.Invalid {
+		fmt.Fprintf(&b, "not searched in %s: %s\n", lang, why)
+	}
+	// How to resolve comes before the places and the diff: a long answer
+	// is cut at its end.
+	b.WriteString(o.howToResolve())
+	for _, l := range s.Locations {
+		fmt.Fprintf(&b, "  %s:%d: %s\n", l.Path, l.Line, l.Text)
+	}
+	if len(s.Locations) == 0 {
+		for _, f := range s.Files {
+			fmt.Fprintf(&b, "  %s (%s, +%d -%d)\n", f.Path, f.Status, f.Added, f.Removed)
+		}
+	}
+	b.WriteString("\n")
+	for _, f := range s.Files {
+		b.WriteString(f.Diff)
+	}
+	return b.String()
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+func (o *StagedOutcome) howToResolve() string {
+	id := o.Staged.ID
+	if o.policy == ApproveAgent {
+		return fmt.Sprintf("To apply it: resolve with id %q and action \"accept\"; to drop it: action \"discard\".\n", id)
+	}
+	return fmt.Sprintf("A person applies it: ask the user to run `cchub review %s` in a terminal (or `cchub apply %s`). To drop it: resolve with id %q and action \"discard\".\n", id, id, id)
+}
+
+// stageFiles stages a change other than a rewrite (a rename).
+func (h *Hub) stageFiles(ctx context.Context, c *astedit.Change) (*StagedOutcome, error) {
+	st, err := h.state(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s, err := astedit.Stage(ctx, st, c)
+	if err != nil {
+		return nil, err
+	}
+	return &StagedOutcome{Staged: s, policy: h.approval}, nil
+}
+
+// StagedList is the pending changes, oldest first.
+type StagedList []*astedit.Staged
+
+// Text lists the pending changes one a line, as the resolve tool answers.
+func (l StagedList) Text() string {
+	if len(l) == 0 {
+		return "no staged changes: rewrite (or an lsp rename) stages one.\n"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s staged:\n", Count(len(l), "change"))
+	for _, s := range l {
+		fmt.Fprintf(&b, "  %s  %s in %s  %s  (%s)\n", s.ID, Count(s.Matches, "change"), Count(len(s.Files), "file"), s.Title, s.Created.Format("2006-01-02 15:04"))
+	}
+	return b.String()
+}
+
+// Staged lists the pending changes.
+func (h *Hub) Staged(ctx context.Context) (StagedList, error) {
+	st, err := h.state(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return astedit.List(ctx, st)
+}
+
+// StagedChange returns one pending change with its diffs.
+func (h *Hub) StagedChange(ctx context.Context, id string) (*StagedOutcome, error) {
+	st, err := h.state(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s, err := astedit.Load(ctx, st, id)
+	if err != nil {
+		return nil, err
+	}
+	return &StagedOutcome{Staged: s, policy: h.approval}, nil
+}
+
+// Discard drops a pending change; no file is touched.
+func (h *Hub) Discard(ctx context.Context, id string) (*Resolution, error) {
+	st, err := h.state(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := astedit.Discard(ctx, st, id); err != nil {
+		return nil, err
+	}
+	return &Resolution{ID: id, Outcome: "discarded"}, nil
+}
+
+// AppliedOutcome is a committed change and the diagnostics it brought.
+type AppliedOutcome struct {
+	*astedit.Committed
+	Diagnostics *WriteDiagnostics `json:"diagnostics,omitempty"`
+}
+
+// Text says what was written.
+func (o *AppliedOutcome) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "applied %s: %s written.\n", o.ID, Count(len(o.Files), "file"))
+	for _, f := range o.Files {
+		fmt.Fprintf(&b, "  %s (%s, +%d -%d)\n", f.Path, f.Status, f.Added, f.Removed)
+	}
+	return b.String() + o.Diagnostics.Text()
+}
+
+// Apply commits a staged change whole (see astedit.Commit), tells the
+// language servers about the files, and reports the diagnostics new to r.
+func (h *Hub) Apply(ctx context.Context, id string, r *Run) (*AppliedOutcome, error) {
+	if err := h.join(ctx, r); err != nil {
+		return nil, err
 	}
 	st, err := h.state(ctx)
 	if err != nil {
-		return nil // the first call that needs the store says why
+		return nil, err
 	}
-	done, err := astedit.Recover(ctx, h.Root, st)
-	for _, r := range done {
-		fmt.Fprintf(os.Stderr, "cchub: %s the interrupted commit of change %s (%s)\n", r.Action, r.ID, strings.Join(r.Files, ", "))
+	c, err := astedit.Commit(ctx, h.Root, st, id)
+	if err != nil {
+		return nil, err
 	}
-	return err
+	var files []lspmux.File
+	for _, f := range c.Files {
+		if f.Status == "deleted" {
+			r.Seen.Forget(f.Path)
+			files = append(files, lspmux.File{Path: f.Path, Deleted: true})
+			continue
+		}
+		w := h.written(f.Path)
+		for _, x := range w {
+			r.Seen.Saw(x.Path, x.Data)
+		}
+		files = append(files, w...)
+	}
+	return &AppliedOutcome{Committed: c, Diagnostics: h.afterWrite(ctx, r, files)}, nil
 }
 
 // commitPatch writes a verified multi-file patch through the same staged,
@@ -55,4 +209,33 @@ func (h *Hub) commitPatch(ctx context.Context, files []textedit.PlannedFile) err
 		return fmt.Errorf("textedit: patch: %w", err)
 	}
 	return nil
+}
+
+// recoverCommits finishes or undoes a commit a crash interrupted, before
+// the hub does anything else. Without the journal's marker there is none,
+// and the database is not even opened (every CLI command starts here).
+func (h *Hub) recoverCommits(ctx context.Context) error {
+	if !astedit.Pending(h.Root) {
+		return nil
+	}
+	st, err := h.state(ctx)
+	if err != nil {
+		return nil // the first call that needs the store says why
+	}
+	done, err := astedit.Recover(ctx, h.Root, st)
+	for _, r := range done {
+		fmt.Fprintf(os.Stderr, "cchub: %s the interrupted commit of change %s (%s)\n", r.Action, r.ID, strings.Join(r.Files, ", "))
+	}
+	return err
+}
+
+// Count is n things: "1 file", "1,204 files".
+func Count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	if strings.HasSuffix(what, "ch") {
+		return workspace.Thousands(n) + " " + what + "es"
+	}
+	return workspace.Thousands(n) + " " + what + "s"
 }

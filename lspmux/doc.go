@@ -17,5 +17,6 @@
 //     ready after 5s"): a timeout never looks clean.
 //
 // What it does not do: decide what a run has already been told (that is
-// package ledger), bound output for a model (the hub), or write files.
+// package ledger), bound output for a model (the MCP front end), or write
+// files.
 package lspmux

@@ -47,10 +47,7 @@ stderr.`,
 				return badInput(fmt.Errorf("--format %q: one of text, json, github, sarif", format))
 			}
 			return withHub(g, func(h *hub.Hub) error {
-				if o.Head == "" {
-					o.Graph = h.CodeGraph(c.Context())
-				}
-				r, err := blast.Run(c.Context(), h.Root, h.Parses, o)
+				r, err := h.Blast(c.Context(), o)
 				if err != nil {
 					return badInput(err)
 				}

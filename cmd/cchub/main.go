@@ -17,6 +17,7 @@ import (
 	"cchub/demo"
 	"cchub/hub"
 	"cchub/locate"
+	"cchub/mcpserver"
 	"cchub/outline"
 	"cchub/structsearch"
 	"cchub/syntax"
@@ -146,7 +147,7 @@ is not sent (a dropped malformed notification) go to stderr.`,
 				return badInput(err)
 			}
 			defer h.Close()
-			return hub.Serve(c.Context(), h)
+			return mcpserver.Serve(c.Context(), h)
 		},
 	}
 	c.Flags().IntVar(&cacheMB, "parse-cache-mb", syntax.DefaultParseCacheBytes>>20,
@@ -404,24 +405,18 @@ func indexCmd(g *globals) *cobra.Command {
 }
 
 func graphCmd(g *globals) *cobra.Command {
-	var in hub.GraphIn
+	var q hub.GraphQuery
 	c := &cobra.Command{
 		Use:   "graph symbols|callers|callees|blast NAME...",
 		Short: "ask the code graph: definitions by name or glob, callers, callees, blast radius",
 		Args:  cobra.MinimumNArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
-			in.Op, in.Name, in.Names = args[0], args[1], args[2:]
-			return withHub(g, func(h *hub.Hub) error {
-				text, err := h.Graph(c.Context(), in)
-				if err != nil {
-					return badInput(err)
-				}
-				_, err = io.WriteString(c.OutOrStdout(), text)
-				return err
-			})
+			q.Op, q.Name, q.Names = args[0], args[1], args[2:]
+			return show(c, g, func(h *hub.Hub) (*hub.GraphResult, error) { return h.Graph(c.Context(), q) })
 		},
 	}
-	c.Flags().IntVar(&in.Depth, "depth", 3, "blast: how many calls away")
-	c.Flags().StringVar(&in.MinConfidence, "min-confidence", "", "blast: exact, import or name-only")
+	c.Flags().IntVar(&q.Depth, "depth", 3, "blast: how many calls away")
+	c.Flags().StringVar(&q.MinConfidence, "min-confidence", "", "blast: exact, import or name-only")
+	jsonFlag(c, g)
 	return c
 }

@@ -116,16 +116,18 @@ func applyCmd(g *globals) *cobra.Command {
 }
 
 func discardCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	c := &cobra.Command{
 		Use:   "discard ID",
 		Short: "drop a staged change; no file is touched",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return withHub(g, func(h *hub.Hub) error {
-				return discard(c, h, args[0])
+				return discard(c, g, h, args[0])
 			})
 		},
 	}
+	jsonFlag(c, g)
+	return c
 }
 
 // decide shows a staged change and, on a terminal, asks what to do with
@@ -166,19 +168,19 @@ func decide(c *cobra.Command, g *globals, h *hub.Hub, s *hub.StagedOutcome) erro
 		_, err = io.WriteString(out, a.Text())
 		return err
 	case review.Discard:
-		return discard(c, h, s.ID)
+		return discard(c, g, h, s.ID)
 	}
 	_, err = fmt.Fprintf(out, "kept %s staged; nothing was written. Later: cchub review %s\n", s.ID, s.ID)
 	return err
 }
 
 // discard drops the staged change id and says so.
-func discard(c *cobra.Command, h *hub.Hub, id string) error {
-	if err := h.Discard(c.Context(), id); err != nil {
+func discard(c *cobra.Command, g *globals, h *hub.Hub, id string) error {
+	r, err := h.Discard(c.Context(), id)
+	if err != nil {
 		return badInput(err)
 	}
-	_, err := fmt.Fprintf(c.OutOrStdout(), "discarded %s; no file was changed\n", id)
-	return err
+	return emit(c.OutOrStdout(), g, r, fmt.Sprintf("discarded %s; no file was changed\n", r.ID))
 }
 
 // reviewChange is what the terminal review shows of s.

@@ -1,0 +1,18 @@
+package hub
+
+import (
+	"context"
+
+	"cchub/blast"
+)
+
+// Blast reports what the diff between two revisions changes and what
+// calls it (see blast.Run). When the head is the working tree, the
+// workspace's code graph, kept in its store, answers who calls what, so
+// only files changed since the last index are read again.
+func (h *Hub) Blast(ctx context.Context, o blast.Options) (*blast.Report, error) {
+	if o.Head == "" {
+		o.Graph = h.codeGraph(ctx)
+	}
+	return blast.Run(ctx, h.Root, h.Parses, o)
+}

@@ -1,0 +1,128 @@
+package hub
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"cchub/lspmux"
+)
+
+// Diagnostics is every current diagnostic of the files at paths (all
+// files the servers know of, with none given), not only new ones.
+func (h *Hub) Diagnostics(ctx context.Context, paths []string) (*DiagnosticsResult, error) {
+	mux, err := h.servers()
+	if err != nil {
+		return nil, err
+	}
+	var rels []string
+	for _, p := range paths {
+		_, rel, err := h.Root.Resolve(p)
+		if err != nil {
+			return nil, err
+		}
+		rels = append(rels, rel)
+	}
+	var rep *lspmux.Report
+	if len(rels) == 0 {
+		rep, err = mux.Workspace(ctx)
+	} else {
+		rep, err = mux.Diagnostics(ctx, rels)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res := &DiagnosticsResult{Notes: rep.Notes}
+	asked := map[string]bool{}
+	for _, rel := range rels {
+		asked[rel] = true
+	}
+	for rel, ds := range rep.Files {
+		if len(rels) > 0 && !asked[rel] {
+			delete(rep.Files, rel) // only the files asked about
+			continue
+		}
+		res.Diagnostics = append(res.Diagnostics, ds...)
+	}
+	sort.SliceStable(res.Diagnostics, func(i, j int) bool {
+		a, b := res.Diagnostics[i], res.Diagnostics[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Line < b.Line
+	})
+	res.Checked = len(rep.Files)
+	res.Servers = rep.Servers
+	return res, nil
+}
+
+// DiagnosticsResult is the current diagnostics of some files.
+type DiagnosticsResult struct {
+	Diagnostics []lspmux.Diagnostic `json:"diagnostics"`
+	Checked     int                 `json:"files_checked"`
+	Servers     []string            `json:"servers,omitempty"` // the servers that answered
+	Notes       []string            `json:"notes,omitempty"`
+}
+
+// Errors counts the diagnostics of severity error.
+func (r *DiagnosticsResult) Errors() int {
+	n := 0
+	for _, d := range r.Diagnostics {
+		if d.Severity == "error" {
+			n++
+		}
+	}
+	return n
+}
+
+// Text lists the diagnostics, errors first within each file.
+func (r *DiagnosticsResult) Text() string {
+	var b strings.Builder
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "[%s]\n", n)
+	}
+	if len(r.Diagnostics) == 0 {
+		switch {
+		case r.Checked > 0:
+			fmt.Fprintf(&b, "no diagnostics in the %d file(s) checked\n", r.Checked)
+		case len(r.Servers) > 0:
+			fmt.Fprintf(&b, "no diagnostics from %s\n", strings.Join(r.Servers, ", "))
+		case len(r.Notes) == 0:
+			b.WriteString("no file here is served by a language server\n")
+		}
+		return b.String()
+	}
+	ds := append([]lspmux.Diagnostic(nil), r.Diagnostics...)
+	sort.SliceStable(ds, func(i, j int) bool {
+		if ds[i].Path != ds[j].Path {
+			return ds[i].Path < ds[j].Path
+		}
+		return severityRank(ds[i].Severity) < severityRank(ds[j].Severity)
+	})
+	fmt.Fprintf(&b, "%d diagnostic(s), %d error(s):\n", len(ds), r.Errors())
+	for _, d := range ds {
+		b.WriteString(diagLine(d))
+	}
+	return b.String()
+}
+
+func severityRank(s string) int {
+	switch s {
+	case "error":
+		return 0
+	case "warning":
+		return 1
+	}
+	return 2
+}
+
+// diagLine is one diagnostic as a line: place, severity, code, message.
+func diagLine(d lspmux.Diagnostic) string {
+	code := ""
+	if d.Code != "" {
+		code = " [" + d.Code + "]"
+	}
+	msg := strings.ReplaceAll(d.Message, "\n", " ")
+	return fmt.Sprintf("%s:%d:%d: %s%s %s\n", d.Path, d.Line, d.Col, d.Severity, code, msg)
+}

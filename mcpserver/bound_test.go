@@ -1,0 +1,143 @@
+package mcpserver
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"cchub/workspace"
+)
+
+func testRoot(t *testing.T) *workspace.Root {
+	t.Helper()
+	r, err := workspace.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+func TestBoundLeavesSmallTextAlone(t *testing.T) {
+	r := testRoot(t)
+	text := strings.Repeat("x\n", MaxResultLines)
+	if got := Bound(r, "t", text, ""); got != text {
+		t.Fatal("text at the bound was changed")
+	}
+	if _, err := os.Stat(filepath.Join(r.Dir(), workspace.StateDir)); err == nil {
+		t.Fatal("a spill folder was made for text that fit")
+	}
+}
+
+var spillMarker = regexp.MustCompile(`\[output cut: showed (\d+) of (\d+) lines, (\d+) of (\d+) bytes; full output saved to (\S+); grep that file or read it with offset/limit; or (.+)\]\n$`)
+
+func TestBoundCutsByLinesAndBytesAndSpillsEverything(t *testing.T) {
+	cases := map[string]string{
+		"many short lines": strings.Repeat("short\n", 5000),
+		"few long lines":   strings.Repeat(strings.Repeat("y", 999)+"\n", 200),
+		"one huge line":    strings.Repeat("é", 100000),
+	}
+	for name, text := range cases {
+		t.Run(name, func(t *testing.T) {
+			r := testRoot(t)
+			got := Bound(r, "grep", text, "add include")
+			if len(got) > MaxResultBytes || strings.Count(got, "\n") > MaxResultLines+1 {
+				t.Fatalf("bounded result is %d bytes, %d lines", len(got), strings.Count(got, "\n"))
+			}
+			m := spillMarker.FindStringSubmatch(got)
+			if m == nil {
+				t.Fatalf("no marker at the end: %q", got[max(0, len(got)-300):])
+			}
+			if m[6] != "add include" {
+				t.Errorf("hint = %q", m[6])
+			}
+			if !strings.HasPrefix(m[5], ".cchub/spill/grep-") {
+				t.Errorf("spill path %q is not relative under .cchub/spill", m[5])
+			}
+			full, err := os.ReadFile(filepath.Join(r.Dir(), m[5]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(full) != text {
+				t.Fatal("spill file does not hold the full output")
+			}
+			preview := strings.TrimSuffix(got, m[0])
+			if !strings.HasPrefix(text, strings.TrimSuffix(preview, "\n")) {
+				t.Fatal("preview is not a prefix of the output")
+			}
+		})
+	}
+}
+
+func TestBoundKeepsOnlyRecentSpills(t *testing.T) {
+	r := testRoot(t)
+	text := strings.Repeat("z\n", MaxResultLines+1)
+	for i := 0; i < maxSpillFiles+10; i++ {
+		Bound(r, "t", text, "")
+	}
+	entries, err := os.ReadDir(filepath.Join(r.Dir(), workspace.StateDir, "spill"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != maxSpillFiles {
+		t.Fatalf("%d spill files kept, want %d", len(entries), maxSpillFiles)
+	}
+}
+
+// The spill directory is bounded in bytes too: large spills push out the
+// oldest, but the newest is kept whatever its size.
+func TestBoundKeepsSpillsUnderTheByteBound(t *testing.T) {
+	r := testRoot(t)
+	big := strings.Repeat(strings.Repeat("w", 999)+"\n", 12<<10) // about 12 MB
+	for i := 0; i < 8; i++ {
+		Bound(r, "t", big, "")
+	}
+	entries, err := os.ReadDir(filepath.Join(r.Dir(), workspace.StateDir, "spill"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total int64
+	for _, e := range entries {
+		info, _ := e.Info()
+		total += info.Size()
+	}
+	if total > maxSpillBytes || len(entries) == 0 {
+		t.Fatalf("%d spill files of %d bytes in all kept; want at least one and at most %d bytes", len(entries), total, maxSpillBytes)
+	}
+}
+
+// A state directory that is a symlink is refused, never followed: neither
+// a spill file nor the cleanup of old ones touches anything outside the
+// root, whether .cchub or .cchub/spill is the link.
+func TestBoundNeverFollowsASymlinkedStateDirectory(t *testing.T) {
+	text := strings.Repeat("z\n", MaxResultLines+1)
+	for _, link := range []string{workspace.StateDir, filepath.Join(workspace.StateDir, "spill")} {
+		t.Run(link, func(t *testing.T) {
+			r := testRoot(t)
+			outside := t.TempDir()
+			for i := 0; i < 80; i++ {
+				if err := os.WriteFile(filepath.Join(outside, fmt.Sprintf("keep-%02d.txt", i)), []byte("mine\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			os.MkdirAll(filepath.Dir(filepath.Join(r.Dir(), link)), 0o755)
+			if err := os.Symlink(outside, filepath.Join(r.Dir(), link)); err != nil {
+				t.Fatal(err)
+			}
+			var got string
+			for i := 0; i < maxSpillFiles+10; i++ {
+				got = Bound(r, "t", text, "")
+			}
+			if !strings.Contains(got, "is a symlink") || !strings.Contains(got, "could not be saved") {
+				t.Errorf("the cut note does not say why nothing was saved:\n%s", got[len(got)-300:])
+			}
+			entries, _ := os.ReadDir(outside)
+			if len(entries) != 80 {
+				t.Errorf("%d files outside the root, want the 80 that were there", len(entries))
+			}
+		})
+	}
+}

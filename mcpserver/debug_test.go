@@ -1,0 +1,239 @@
+package mcpserver
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func requireDlv(t *testing.T) { t.Helper(); requireProgram(t, "dlv") }
+
+// A debug session over MCP: launch to a breakpoint, inspect, evaluate,
+// step, a second launch refused, terminate.
+func TestMCPDebugSession(t *testing.T) {
+	requireDlv(t)
+	ws := copyWorkspace(t, "go")
+	cs := connect(t, newTestHub(t, ws))
+	call := func(args map[string]any) string {
+		t.Helper()
+		text, isErr := callText(t, cs, "debug", args)
+		if isErr {
+			t.Fatalf("debug %v: %s", args["op"], text)
+		}
+		return text
+	}
+	text := call(map[string]any{"op": "launch", "breakpoints": []string{"main.go:20", "main.go:2"}})
+	for _, w := range []string{"debugging ", "breakpoint main.go:20 set", "breakpoint main.go:2 ", "stopped (breakpoint) at main.go:20 in main.main", ">20\t\ts.Add(store.Item{SKU: \"pear\""} {
+		if !strings.Contains(text, w) {
+			t.Errorf("launch lacks %q:\n%s", w, text)
+		}
+	}
+	text = call(map[string]any{"op": "inspect"})
+	if !strings.Contains(text, ">0 main.main main.go:20") || !strings.Contains(text, "s *example.com/shop/store.Store") {
+		t.Errorf("inspect:\n%s", text)
+	}
+	text = call(map[string]any{"op": "evaluate", "expression": "s.name"})
+	if !strings.Contains(text, `"main street"`) {
+		t.Errorf("evaluate:\n%s", text)
+	}
+	if text, isErr := callText(t, cs, "debug", map[string]any{"op": "evaluate", "expression": "nosuch + 1"}); !isErr || !strings.Contains(text, "nosuch") {
+		t.Errorf("a bad expression:\n%s", text)
+	}
+	text = call(map[string]any{"op": "next"})
+	if !strings.Contains(text, "stopped (step) at main.go:21") {
+		t.Errorf("next:\n%s", text)
+	}
+	text, isErr := callText(t, cs, "debug", map[string]any{"op": "launch"})
+	if !isErr || !strings.Contains(text, "a debug session is live in this conversation") || !strings.Contains(text, "stopped at main.go:21") || !strings.Contains(text, "terminate it first") {
+		t.Errorf("a second launch:\n%s", text)
+	}
+	text = call(map[string]any{"op": "continue"})
+	if !strings.Contains(text, "the program ended (exit code 0)") || !strings.Contains(text, "Stock report for main street") {
+		t.Errorf("continue to the end:\n%s", text)
+	}
+	text = call(map[string]any{"op": "terminate"})
+	if !strings.Contains(text, "debug session ended") {
+		t.Errorf("terminate:\n%s", text)
+	}
+	if text, isErr := callText(t, cs, "debug", map[string]any{"op": "next"}); !isErr || !strings.Contains(text, "launch one first") {
+		t.Errorf("an op without a session:\n%s", text)
+	}
+}
+
+// The time limit ends a session by itself: a hung debuggee paused and
+// inspected, then the limit runs out and no process of the session is
+// left; the next call says what happened.
+func TestMCPDebugTTLLeavesNothing(t *testing.T) {
+	requireDlv(t)
+	ws := copyWorkspace(t, "go")
+	os.MkdirAll(filepath.Join(ws, "hang"), 0o755)
+	os.WriteFile(filepath.Join(ws, "hang", "main.go"), []byte("package main\n\nimport \"time\"\n\nfunc main() {\n\tn := 0\n\tfor {\n\t\tn++\n\t\ttime.Sleep(time.Millisecond)\n\t}\n}\n"), 0o644)
+	before := descendants(os.Getpid())
+	cs := connect(t, newTestHub(t, ws))
+	text, isErr := callText(t, cs, "debug", map[string]any{"op": "launch", "program": "hang", "ttl_seconds": 15})
+	if isErr || !strings.Contains(text, "ends by itself in 15s") {
+		t.Fatalf("launch:\n%s", text)
+	}
+	if !strings.Contains(text, "still running") {
+		// A launch waits for the first stop; a hung program never gives
+		// one, so it must come back running.
+		t.Fatalf("launch of a hung program:\n%s", text)
+	}
+	during := descendants(os.Getpid())
+	if len(during) <= len(before) {
+		t.Fatalf("no session processes: before %v, during %v", before, during)
+	}
+	text, isErr = callText(t, cs, "debug", map[string]any{"op": "pause"})
+	if isErr || !strings.Contains(text, "stopped (pause)") {
+		t.Fatalf("pause:\n%s", text)
+	}
+	text, _ = callText(t, cs, "debug", map[string]any{"op": "inspect", "frame": 0})
+	if !strings.Contains(text, "stack:") {
+		t.Errorf("inspect of the paused program:\n%s", text)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for len(descendants(os.Getpid())) > len(before) && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if after := descendants(os.Getpid()); len(after) > len(before) {
+		t.Fatalf("processes left after the time limit: %v (before %v)", after, before)
+	}
+	text, isErr = callText(t, cs, "debug", map[string]any{"op": "continue"})
+	if !isErr || !strings.Contains(text, "its time limit (15s) ran out") {
+		t.Errorf("the next call after the limit:\n%s", text)
+	}
+}
+
+// descendants lists the live processes under pid (zombies aside).
+func descendants(pid int) []int {
+	var out []int
+	entries, _ := os.ReadDir("/proc")
+	parent := map[int]int{}
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(stat)
+		rest := s[strings.LastIndexByte(s, ')')+2:]
+		f := strings.Fields(rest)
+		if len(f) < 2 || f[0] == "Z" {
+			continue
+		}
+		pp, _ := strconv.Atoi(f[1])
+		parent[p] = pp
+	}
+	for p := range parent {
+		for q := parent[p]; q != 0; q = parent[q] {
+			if q == pid {
+				out = append(out, p)
+				break
+			}
+			if _, ok := parent[q]; !ok {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// A hub killed with SIGKILL mid-session leaves nothing: the adapter dies
+// with it, and the watchdog kills the debuggee.
+func TestKilledHubLeavesNoDebugSession(t *testing.T) {
+	requireDlv(t)
+	ws := copyWorkspace(t, "go")
+	os.MkdirAll(filepath.Join(ws, "hang"), 0o755)
+	os.WriteFile(filepath.Join(ws, "hang", "main.go"), []byte("package main\n\nimport \"time\"\n\nfunc main() {\n\tfor {\n\t\ttime.Sleep(time.Millisecond)\n\t}\n}\n"), 0o644)
+	bin := buildCchub(t)
+	ctx := context.Background()
+	cmd := exec.Command(bin, "mcp", "--root", ws)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "debug", Arguments: map[string]any{"op": "launch", "program": "hang"}})
+	if err != nil || res.IsError {
+		t.Fatalf("launch: %v %+v", err, res)
+	}
+	session := descendants(cmd.Process.Pid)
+	if len(session) < 3 { // the watchdog, dlv, the debuggee
+		t.Fatalf("session processes: %v", session)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	built, _ := filepath.Glob(filepath.Join(os.TempDir(), "cchub-debug-*"))
+	deadline := time.Now().Add(10 * time.Second)
+	for _, pid := range session {
+		for alive(pid) {
+			if time.Now().After(deadline) {
+				cmdline, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+				t.Fatalf("process %d (%s) outlived the killed hub", pid, strings.ReplaceAll(string(cmdline), "\x00", " "))
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	// The binary built for the session goes too.
+	for _, b := range built {
+		for {
+			if _, err := os.Stat(b); err != nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s outlived the killed hub", b)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+}
+
+// alive says pid exists and is not a zombie.
+func alive(pid int) bool {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	s := string(stat)
+	return !strings.HasPrefix(s[strings.LastIndexByte(s, ')')+2:], "Z")
+}
+
+// One Go test is debugged by name; a breakpoint on a line without code
+// says what became of it; a program that does not build answers with its
+// errors.
+func TestMCPDebugATestAndBadInput(t *testing.T) {
+	requireDlv(t)
+	ws := copyWorkspace(t, "go")
+	cs := connect(t, newTestHub(t, ws))
+	text, isErr := callText(t, cs, "debug", map[string]any{"op": "launch", "program": "store", "test": "TestAddTwice", "breakpoints": []string{"store/store_test.go:10", "store/store_test.go:4"}})
+	if isErr || !strings.Contains(text, "debugging test TestAddTwice in store") || !strings.Contains(text, "stopped (breakpoint) at store/store_test.go:10 in") {
+		t.Fatalf("launch of a test:\n%s", text)
+	}
+	if !strings.Contains(text, "breakpoint store/store_test.go:4 rejected") && !strings.Contains(text, "breakpoint store/store_test.go:4 moved to line") {
+		t.Errorf("a breakpoint on a line without code:\n%s", text)
+	}
+	text, isErr = callText(t, cs, "debug", map[string]any{"op": "continue"})
+	if isErr || !strings.Contains(text, "the program ended (exit code 0)") || !strings.Contains(text, "PASS") {
+		t.Errorf("the test run to its end:\n%s", text)
+	}
+	callText(t, cs, "debug", map[string]any{"op": "terminate"})
+	os.WriteFile(filepath.Join(ws, "pricing", "broken.go"), []byte("package pricing\n\nfunc broken() int { return \"x\" }\n"), 0o644)
+	text, isErr = callText(t, cs, "debug", map[string]any{"op": "launch"})
+	if !isErr || !strings.Contains(text, "launch failed") || !strings.Contains(text, "broken.go:3") {
+		t.Errorf("a program that does not build:\n%s", text)
+	}
+	if text, isErr := callText(t, cs, "debug", map[string]any{"op": "launch", "breakpoints": []string{"main.go"}}); !isErr || !strings.Contains(text, "write it as path:line") {
+		t.Errorf("a breakpoint without a line:\n%s", text)
+	}
+}

@@ -1,0 +1,36 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"cchub/hub"
+	"cchub/locate"
+)
+
+type readIn struct {
+	Path   string `json:"path" jsonschema:"file or directory, relative to the root"`
+	Offset int    `json:"offset,omitempty" jsonschema:"first line to show, 1-based (default 1)"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"most lines to show (default 2000)"`
+}
+
+// readDescription is locate's, with the page size a model gets.
+var readDescription = strings.Replace(locate.ReadDescription, "(default 2000)", fmt.Sprintf("(default and at most %d)", readLines), 1) +
+	" For source files, outline first and read_symbol what you need."
+
+func addRead(s *server) {
+	addTool(s, toolSpec{name: "read", description: readDescription, readOnly: true,
+		hint: "read a smaller window with offset/limit"},
+		func(ctx context.Context, run *hub.Run, in readIn) (string, error) {
+			limit := in.Limit
+			if limit <= 0 || limit > readLines {
+				limit = readLines
+			}
+			r, err := s.h.Read(ctx, locate.ReadOptions{Path: in.Path, Offset: in.Offset, Limit: limit, MaxBytes: readBytes}, run)
+			if err != nil {
+				return "", err
+			}
+			return r.Text(), nil
+		})
+}

@@ -1,0 +1,53 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"cchub/hub"
+)
+
+type resolveIn struct {
+	Action string `json:"action,omitempty" jsonschema:"list (default), show, accept or discard"`
+	ID     string `json:"id,omitempty" jsonschema:"the staged change's id, from rewrite or list"`
+}
+
+const resolveDescription = "Pending staged changes (rewrites, lsp renames): list them, show one's diff, accept (write all its files at once, or none) or discard. " +
+	"Whether an agent may accept depends on the workspace's approval policy; if not, the answer says what the user must run."
+
+func addResolve(s *server) {
+	addTool(s, toolSpec{name: "resolve", description: resolveDescription, destructive: true,
+		hint: "show the change with cchub review ID in a terminal"},
+		func(ctx context.Context, r *hub.Run, in resolveIn) (string, error) {
+			action := strings.ToLower(strings.TrimSpace(in.Action))
+			if action == "" {
+				action = "list"
+				if in.ID != "" {
+					action = "show"
+				}
+			}
+			if action == "list" {
+				all, err := s.h.Staged(ctx)
+				if err != nil {
+					return "", err
+				}
+				return all.Text(), nil
+			}
+			if in.ID == "" {
+				return "", fmt.Errorf("%s needs the id of a staged change; resolve with action \"list\" shows them", action)
+			}
+			if action == "show" {
+				o, err := s.h.StagedChange(ctx, in.ID)
+				if err != nil {
+					return "", err
+				}
+				return o.Text(), nil
+			}
+			res, err := s.h.Resolve(ctx, in.ID, action, r, elicitApproval(ctx, in.ID))
+			if err != nil {
+				return "", err
+			}
+			return res.Text(), nil
+		})
+}
