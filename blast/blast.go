@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"cchub/codegraph"
+	"cchub/unidiff"
 	"cchub/workspace"
 )
 
@@ -85,10 +86,11 @@ func Run(ctx context.Context, root *workspace.Root, cache *workspace.ParseCache,
 	if err != nil {
 		return nil, fmt.Errorf("blast: %w", err)
 	}
-	diffs, err := ParseDiff(raw)
-	if err != nil {
+	patch := unidiff.Parse(string(raw))
+	if err := patch.Err(); err != nil {
 		return nil, fmt.Errorf("blast: read git diff: %w", err)
 	}
+	diffs := patch.Files
 	old, err := baseFiles(ctx, git, cache, from, prefix, diffs)
 	if err != nil {
 		return nil, err
