@@ -108,33 +108,34 @@ func (p *parser) traditionalAt(i int) bool {
 
 func (p *parser) traditional(i int) {
 	p.files = append(p.files, File{Status: Modified})
-	p.oldSide(strings.TrimSuffix(p.lines[i], "\r"), i+1)
-	p.newSide(strings.TrimSuffix(p.lines[i+1], "\r"), i+2)
+	p.side(strings.TrimSuffix(p.lines[i], "\r"), i+1)
+	p.side(strings.TrimSuffix(p.lines[i+1], "\r"), i+2)
 }
 
-func (p *parser) oldSide(s string, line int) {
-	path, err := sidePath(s[len("--- "):], "a/")
+// side reads a "--- " (old side) or "+++ " (new side) line.
+func (p *parser) side(s string, line int) {
+	old := s[0] == '-'
+	prefix := "b/"
+	if old {
+		prefix = "a/"
+	}
+	path, err := sidePath(s[len("--- "):], prefix)
 	if err != nil {
 		p.problem(line, "%v", err)
 		return
 	}
 	f := p.cur()
-	f.OldPath = path
-	if path == "" {
-		f.Status = Added
-	}
-}
-
-func (p *parser) newSide(s string, line int) {
-	path, err := sidePath(s[len("+++ "):], "b/")
-	if err != nil {
-		p.problem(line, "%v", err)
-		return
-	}
-	f := p.cur()
-	f.NewPath = path
-	if path == "" {
-		f.Status = Deleted
+	switch {
+	case old:
+		f.OldPath = path
+		if path == "" {
+			f.Status = Added
+		}
+	default:
+		f.NewPath = path
+		if path == "" {
+			f.Status = Deleted
+		}
 	}
 }
 
@@ -143,10 +144,8 @@ func (p *parser) newSide(s string, line int) {
 func (p *parser) headerLine(s string, line int) state {
 	f := p.cur()
 	switch {
-	case strings.HasPrefix(s, "--- "):
-		p.oldSide(s, line)
-	case strings.HasPrefix(s, "+++ "):
-		p.newSide(s, line)
+	case strings.HasPrefix(s, "--- "), strings.HasPrefix(s, "+++ "):
+		p.side(s, line)
 	case strings.HasPrefix(s, "new file mode "):
 		f.Status, f.OldPath = Added, ""
 	case strings.HasPrefix(s, "deleted file mode "):

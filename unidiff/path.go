@@ -132,34 +132,25 @@ func quotedPrefix(s string) (string, string, error) {
 		if i >= len(s) {
 			break
 		}
-		switch c := s[i]; c {
-		case 'a':
-			b = append(b, '\a')
-		case 'b':
-			b = append(b, '\b')
-		case 't':
-			b = append(b, '\t')
-		case 'n':
-			b = append(b, '\n')
-		case 'v':
-			b = append(b, '\v')
-		case 'f':
-			b = append(b, '\f')
-		case 'r':
-			b = append(b, '\r')
-		case '"', '\\':
-			b = append(b, c)
-		case '0', '1', '2', '3':
-			if i+2 >= len(s) || !isOctal(s[i+1]) || !isOctal(s[i+2]) {
-				return "", "", fmt.Errorf("bad octal escape in %q", clip(s))
-			}
-			b = append(b, (c-'0')<<6|(s[i+1]-'0')<<3|(s[i+2]-'0'))
-			i += 2
-		default:
+		c = s[i]
+		if k := strings.IndexByte(escapes, c); k >= 0 {
+			b = append(b, escaped[k])
+			continue
+		}
+		if c < '0' || c > '3' {
 			return "", "", fmt.Errorf("unknown escape \\%c in %q", c, clip(s))
 		}
+		if i+2 >= len(s) || !isOctal(s[i+1]) || !isOctal(s[i+2]) {
+			return "", "", fmt.Errorf("bad octal escape in %q", clip(s))
+		}
+		b = append(b, (c-'0')<<6|(s[i+1]-'0')<<3|(s[i+2]-'0'))
+		i += 2
 	}
 	return "", "", fmt.Errorf("unterminated quoted path %q", clip(s))
 }
+
+// escapes are the letters git writes after a backslash for the bytes of
+// escaped.
+const escapes, escaped = "abtnvfr\"\\", "\a\b\t\n\v\f\r\"\\"
 
 func isOctal(c byte) bool { return '0' <= c && c <= '7' }
