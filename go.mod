@@ -4,7 +4,6 @@ go 1.26.0
 
 require (
 	github.com/aymanbagabas/go-udiff v0.4.2
-	github.com/bluekeyes/go-gitdiff v0.9.0
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/creack/pty v1.1.24
 	github.com/dominikbraun/graph v0.23.0

@@ -1,16 +1,14 @@
 package anchor
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/bluekeyes/go-gitdiff/gitdiff"
-
 	"cchub/gitcmd"
+	"cchub/unidiff"
 )
 
 // maxDiffBytes bounds the diff read from git or given as text.
@@ -29,28 +27,25 @@ func parseDiff(data []byte) ([]diffFile, error) {
 	if len(data) > maxDiffBytes {
 		return nil, fmt.Errorf("the diff is %d MB, more than the %d MB anchoring reads; narrow it to the files the comments are on", len(data)>>20, maxDiffBytes>>20)
 	}
-	files, _, err := gitdiff.Parse(bytes.NewReader(data))
-	if err != nil {
+	patch := unidiff.Parse(string(data))
+	if err := patch.Err(); err != nil {
 		return nil, fmt.Errorf("the diff cannot be read: %v; give a unified diff (git diff output)", err)
 	}
 	var out []diffFile
-	for _, f := range files {
-		if f.IsDelete || f.IsBinary {
+	for _, f := range patch.Files {
+		if f.Status == unidiff.Deleted || f.Binary {
 			continue
 		}
-		df := diffFile{path: strings.TrimPrefix(f.NewName, "b/")}
+		df := diffFile{path: f.NewPath}
 		var text strings.Builder
-		fmt.Fprintf(&text, "--- a/%s\n+++ b/%s\n", strings.TrimPrefix(f.OldName, "a/"), df.path)
-		for _, frag := range f.TextFragments {
-			text.WriteString(frag.String())
-			r := region{path: df.path, first: int(frag.NewPosition)}
-			for _, l := range frag.Lines {
-				if l.New() {
-					r.lines = append(r.lines, strings.TrimSuffix(strings.TrimSuffix(l.Line, "\n"), "\r"))
+		fmt.Fprintf(&text, "--- a/%s\n+++ b/%s\n", f.OldPath, df.path)
+		for _, h := range f.Hunks {
+			text.WriteString(h.String())
+			r := region{path: df.path, first: max(h.NewStart, 1)}
+			for _, l := range h.Lines {
+				if l.Kind != unidiff.Delete {
+					r.lines = append(r.lines, strings.TrimSuffix(l.Text, "\r"))
 				}
-			}
-			if r.first == 0 {
-				r.first = 1
 			}
 			df.regions = append(df.regions, r)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 
 	"cchub/store"
+	"cchub/unidiff"
 )
 
 // FileEdit is one file's part of a change: its content when the change
@@ -152,13 +153,16 @@ func fileDiff(f FileEdit) (string, int, int, error) {
 	// a line as it was must not show it removed and added.
 	d := udiff.Unified(oldLabel, newLabel, string(f.Old), string(f.New))
 	added, removed := 0, 0
-	for _, line := range strings.Split(d, "\n") {
-		switch {
-		case strings.HasPrefix(line, "+++"), strings.HasPrefix(line, "---"):
-		case strings.HasPrefix(line, "+"):
-			added++
-		case strings.HasPrefix(line, "-"):
-			removed++
+	for _, file := range unidiff.Parse(d).Files {
+		for _, h := range file.Hunks {
+			for _, l := range h.Lines {
+				switch l.Kind {
+				case unidiff.Add:
+					added++
+				case unidiff.Delete:
+					removed++
+				}
+			}
 		}
 	}
 	return d, added, removed, nil

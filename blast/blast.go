@@ -6,6 +6,7 @@ import (
 
 	"cchub/codegraph"
 	"cchub/syntax"
+	"cchub/unidiff"
 	"cchub/workspace"
 )
 
@@ -86,10 +87,11 @@ func Run(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, o 
 	if err != nil {
 		return nil, fmt.Errorf("blast: %w", err)
 	}
-	diffs, err := ParseDiff(raw)
-	if err != nil {
+	patch := unidiff.Parse(string(raw))
+	if err := patch.Err(); err != nil {
 		return nil, fmt.Errorf("blast: read git diff: %w", err)
 	}
+	diffs := patch.Files
 	old, err := baseFiles(ctx, git, cache, from, prefix, diffs)
 	if err != nil {
 		return nil, err

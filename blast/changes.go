@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"cchub/codegraph"
+	"cchub/unidiff"
 )
 
 // What a diff did to a definition.
@@ -38,7 +39,7 @@ type Change struct {
 // definition and an added one share their qualified name, kind and
 // language and no other does. Lines that only moved with a renamed file
 // are not in the diff, so they change nothing.
-func changes(diffs []FileDiff, base, head files) []Change {
+func changes(diffs []unidiff.File, base, head files) []Change {
 	var out []Change
 	for _, d := range diffs {
 		if d.Binary {
@@ -46,14 +47,14 @@ func changes(diffs []FileDiff, base, head files) []Change {
 		}
 		oldF, newF := base[d.OldPath], head[d.NewPath]
 		switch {
-		case d.Status == Deleted:
+		case d.Status == unidiff.Deleted:
 			if oldF != nil {
 				for _, def := range oldF.Defs {
 					out = append(out, Change{Def: def, Status: StatusRemoved, placeIn: d.OldPath})
 				}
 			}
 			continue
-		case d.Status == Added || d.Status == Copied:
+		case d.Status == unidiff.Added || d.Status == unidiff.Copied:
 			if newF != nil {
 				for _, def := range newF.Defs {
 					out = append(out, Change{Def: def, Status: StatusAdded})
@@ -188,7 +189,7 @@ func pairMoves(cs []Change) []Change {
 // headLine is the line of the new side that line of the old side became:
 // the first line of the hunk that changed it (the line before, when the
 // hunk only deletes), or the line shifted by the hunks before it.
-func headLine(hunks []Hunk, line int) int {
+func headLine(hunks []unidiff.Hunk, line int) int {
 	shift := 0
 	for _, h := range hunks {
 		switch {

@@ -3,15 +3,15 @@
 // removed, moved), then the definitions that call them, by distance,
 // their files and the tests among them (cchub blast).
 //
-// The diff is git's own (git diff --unified=0 --find-renames), parsed
-// here: ParseDiff reads untrusted bytes and is fuzzed. A changed line
-// belongs to the innermost function or method holding it, or to a type
-// when no function holds it. The base side is read from git (only the
-// files the diff changed); the head side is the working tree's code graph
-// or, given a revision, every file of it read from git without a checkout.
-// A removed definition's blast is its callers in head that still call its
-// name: they will break. Lines that only moved with a renamed file change
-// nothing.
+// The diff is git's own (git diff --unified=0 --find-renames), read by
+// unidiff, which is fuzzed; a diff it finds any problem in is an error.
+// A changed line belongs to the innermost function or method holding it,
+// or to a type when no function holds it. The base side is read from git
+// (only the files the diff changed); the head side is the working tree's
+// code graph or, given a revision, every file of it read from git without
+// a checkout. A removed definition's blast is its callers in head that
+// still call its name: they will break. Lines that only moved with a
+// renamed file change nothing.
 //
 // Invariants: git runs as a child process in its own group, with the
 // caller's context, in the workspace root (paths are relative to it, files

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"cchub/codegraph"
 	"cchub/syntax"
+	"cchub/unidiff"
 	"cchub/workspace"
 )
 
@@ -155,15 +157,15 @@ func workingTreeFiles(ctx context.Context, root *workspace.Root, cache *syntax.P
 
 // baseFiles reads the base versions of the files a diff changed: the only
 // ones whose definitions can have been removed or changed.
-func baseFiles(ctx context.Context, git *gitDir, cache *syntax.ParseCache, base, prefix string, diffs []FileDiff) (files, error) {
+func baseFiles(ctx context.Context, git *gitDir, cache *syntax.ParseCache, base, prefix string, diffs []unidiff.File) (files, error) {
 	var srcs []blobSource
 	for _, d := range diffs {
 		// A copy's definitions are all new; a file that only moved has no
 		// changed lines.
-		if d.OldPath == "" || d.Binary || d.Status == Copied || len(d.Hunks) == 0 && d.Status != Deleted {
+		if d.OldPath == "" || d.Binary || d.Status == unidiff.Copied || len(d.Hunks) == 0 && d.Status != unidiff.Deleted {
 			continue
 		}
-		obj := d.OldBlob
+		obj := fullID(d.OldBlob)
 		if obj == "" {
 			obj = base + ":" + prefix + d.OldPath
 		}
@@ -180,4 +182,13 @@ func baseFiles(ctx context.Context, git *gitDir, cache *syntax.ParseCache, base,
 		}
 	}
 	return out, nil
+}
+
+// fullID is id when it names a git object in full (SHA-1 or SHA-256) and
+// is not the null id, else "": an abbreviated id may be ambiguous.
+func fullID(id string) string {
+	if len(id) != 40 && len(id) != 64 || strings.Trim(id, "0123456789abcdef") != "" || strings.Trim(id, "0") == "" {
+		return ""
+	}
+	return id
 }

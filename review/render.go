@@ -3,10 +3,11 @@ package review
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"cchub/unidiff"
 )
 
 // File is one file of a staged change.
@@ -290,8 +291,6 @@ func fileRows(f File, lines []dline, width int) []row {
 		switch l.kind {
 		case kHunk:
 			rows = append(rows, row{{sgrCyan, clean(l.text)}})
-		case kMeta:
-			rows = append(rows, row{{sgrDim, clean(l.text)}})
 		case kNoNewline:
 			rows = append(rows, row{{sgrDim, blank + clean(l.text)}})
 		case kContext:
@@ -308,8 +307,7 @@ func fileRows(f File, lines []dline, width int) []row {
 type lineKind uint8
 
 const (
-	kMeta      lineKind = iota // a line outside any hunk that is not a header
-	kHunk                      // @@ -a,b +c,d @@
+	kHunk      lineKind = iota // @@ -a,b +c,d @@
 	kContext                   // " text": both numbers
 	kDel                       // "-text": old number
 	kAdd                       // "+text": new number
@@ -321,83 +319,38 @@ const (
 type dline struct {
 	kind     lineKind
 	old, new int
-	text     string // without the one-character prefix, except for kHunk, kMeta, kNoNewline
+	text     string // without the one-character prefix, except for kHunk, kNoNewline
 }
 
-var hunkHeader = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
-
-// parseDiff numbers the lines of a unified diff of one file. Inside a
-// hunk, the header's counts decide what a line is, so a removed line
-// that reads "-- x" (shown as "--- x") is not mistaken for a file
-// header; outside one, "--- "/"+++ " headers are dropped (the file
-// header replaces them) and anything else unexpected is kept as it is.
+// parseDiff numbers the lines of a unified diff of one file. A hunk's
+// header counts decide what a line is, so a removed line that reads
+// "-- x" (shown as "--- x") is not mistaken for a file header; the
+// "--- "/"+++ " headers are dropped (the file header replaces them). What
+// does not read as a diff is left out: the diff was made by go-udiff.
 func parseDiff(diff string) []dline {
 	if diff == "" {
 		return nil
 	}
 	var out []dline
-	var oldN, newN, oldLeft, newLeft int
-	for _, s := range strings.Split(strings.TrimSuffix(diff, "\n"), "\n") {
-		if oldLeft > 0 || newLeft > 0 {
-			switch {
-			case s == "" || s[0] == ' ':
-				// "" is a context line whose trailing space an editor
-				// or mailer stripped.
-				text := ""
-				if s != "" {
-					text = s[1:]
+	for _, f := range unidiff.Parse(diff).Files {
+		for _, h := range f.Hunks {
+			out = append(out, dline{kind: kHunk, text: h.Header})
+			for _, l := range h.Lines {
+				d := dline{old: l.Old, new: l.New, text: l.Text}
+				switch l.Kind {
+				case unidiff.Context:
+					d.kind = kContext
+				case unidiff.Delete:
+					d.kind = kDel
+				case unidiff.Add:
+					d.kind = kAdd
 				}
-				out = append(out, dline{kind: kContext, old: oldN, new: newN, text: text})
-				oldN, newN, oldLeft, newLeft = oldN+1, newN+1, oldLeft-1, newLeft-1
-				continue
-			case s[0] == '-' && oldLeft > 0:
-				out = append(out, dline{kind: kDel, old: oldN, text: s[1:]})
-				oldN, oldLeft = oldN+1, oldLeft-1
-				continue
-			case s[0] == '+' && newLeft > 0:
-				out = append(out, dline{kind: kAdd, new: newN, text: s[1:]})
-				newN, newLeft = newN+1, newLeft-1
-				continue
-			case s[0] == '\\':
-				out = append(out, dline{kind: kNoNewline, text: s})
-				continue
+				out = append(out, d)
+				if l.NoNewline {
+					out = append(out, dline{kind: kNoNewline, text: `\ No newline at end of file`})
+				}
 			}
-			// The counts were wrong (or the hunk was cut short):
-			// read this line as if the hunk had ended.
-			oldLeft, newLeft = 0, 0
-		}
-		switch {
-		case strings.HasPrefix(s, `\`):
-			// Follows the last line of a hunk, when the counts are
-			// already spent.
-			out = append(out, dline{kind: kNoNewline, text: s})
-		case strings.HasPrefix(s, "@@"):
-			m := hunkHeader.FindStringSubmatch(s)
-			if m == nil {
-				out = append(out, dline{kind: kMeta, text: s})
-				continue
-			}
-			oldN, oldLeft = atoi(m[1]), 1
-			if m[2] != "" {
-				oldLeft = atoi(m[2])
-			}
-			newN, newLeft = atoi(m[3]), 1
-			if m[4] != "" {
-				newLeft = atoi(m[4])
-			}
-			out = append(out, dline{kind: kHunk, text: s})
-		case strings.HasPrefix(s, "--- "), strings.HasPrefix(s, "+++ "):
-		default:
-			out = append(out, dline{kind: kMeta, text: s})
 		}
 	}
 	return out
-}
-
-func atoi(s string) int {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return 0
-	}
-	return n
 }

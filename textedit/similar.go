@@ -3,9 +3,11 @@ package textedit
 import (
 	"strings"
 	"unicode/utf8"
+
+	"cchub/workspace"
 )
 
-// similarity is 1 - levenshtein(a, b) / max(len(a), len(b)) over runes: 1
+// similarity is 1 - Levenshtein(a, b) / max(len(a), len(b)) over runes: 1
 // for equal strings, 0 for nothing in common.
 // Texts larger than that (as runes of one times runes of the other) are
 // compared line by line.
@@ -17,7 +19,7 @@ func similarity(a, b string) float64 {
 	if len(ra)*len(rb) > maxSimilarityCells {
 		return lineSimilarity(a, b)
 	}
-	d := levenshtein(ra, rb)
+	d := workspace.Levenshtein(ra, rb)
 	return 1 - float64(d)/float64(max(len(ra), len(rb)))
 }
 
@@ -41,46 +43,7 @@ func lineSimilarity(a, b string) float64 {
 		return t
 	}
 	ta, tb := total(la, wa), total(lb, wb)
-	prev := make([]int, len(lb)+1)
-	cur := make([]int, len(lb)+1)
-	for j := 1; j <= len(lb); j++ {
-		prev[j] = prev[j-1] + wb[j-1]
-	}
-	for i := 1; i <= len(la); i++ {
-		cur[0] = prev[0] + wa[i-1]
-		for j := 1; j <= len(lb); j++ {
-			sub := 0
-			if la[i-1] != lb[j-1] {
-				sub = max(wa[i-1], wb[j-1])
-			}
-			cur[j] = min(prev[j]+wa[i-1], cur[j-1]+wb[j-1], prev[j-1]+sub)
-		}
-		prev, cur = cur, prev
-	}
-	return 1 - float64(prev[len(lb)])/float64(max(ta, tb))
-}
-
-func levenshtein(a, b []rune) int {
-	if len(a) < len(b) {
-		a, b = b, a
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return 1 - float64(workspace.WeightedLevenshtein(la, lb, wa, wb))/float64(max(ta, tb))
 }
 
 // similarityBound is an upper bound of similarity(a, b) from the lengths

@@ -3,10 +3,9 @@ package textedit
 import (
 	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 
+	"cchub/unidiff"
 	"cchub/workspace"
 )
 
@@ -38,102 +37,56 @@ func (e *UnifiedDiffError) Error() string {
 
 func (e *UnifiedDiffError) Unwrap() error { return ErrPatchSyntax }
 
-var hunkHeader = regexp.MustCompile(`^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@`)
-
 // fromUnifiedDiff reads text as a unified diff and rewrites it in
-// apply_patch's format. isDiff is false when text is not a unified diff;
-// patch is "" when a hunk cannot be read whole (its header's line counts
+// apply_patch's format. isDiff is false when text names no file (or,
+// read whole, has no hunk); patch is "" when the diff does not read whole (its header's line counts
 // are the truth: a removed line "-- x" reads as "--- x" and is still a
 // line of the hunk). Hunks are placed by their lines, not by numbers, so
 // each @@ line is bare: git's clipped function headings would not match.
 func fromUnifiedDiff(text string) (patch string, isDiff bool) {
-	lines := strings.Split(text, "\n")
+	diff := unidiff.Parse(text)
 	var b strings.Builder
-	files := 0
-	for i := 0; i < len(lines); i++ {
-		if !strings.HasPrefix(lines[i], "--- ") || i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "+++ ") {
+	named, files := false, 0
+	for _, f := range diff.Files {
+		named = named || f.OldPath != "" || f.NewPath != ""
+		// A file git names without hunks (a pure rename, a mode change,
+		// an empty or binary file) has nothing to convert.
+		if len(f.Hunks) == 0 || f.OldPath == "" && f.NewPath == "" {
 			continue
 		}
-		from, to := diffPath(lines[i][4:], "a/"), diffPath(lines[i+1][4:], "b/")
-		i += 2
-		switch {
-		case from == "/dev/null":
-			b.WriteString("*** Add File: " + to + "\n")
-		case to == "/dev/null":
-			b.WriteString("*** Delete File: " + from + "\n")
-		default:
-			b.WriteString("*** Update File: " + from + "\n")
-			if to != from {
-				b.WriteString("*** Move to: " + to + "\n")
-			}
-		}
 		files++
-		for i < len(lines) {
-			m := hunkHeader.FindStringSubmatch(lines[i])
-			if m == nil {
-				break
+		switch f.Status {
+		case unidiff.Added:
+			b.WriteString(addFile + f.NewPath + "\n")
+			for _, h := range f.Hunks {
+				for _, l := range h.Lines {
+					if l.Kind == unidiff.Add {
+						b.WriteString("+" + l.Text + "\n")
+					}
+				}
 			}
-			oldN, newN := hunkCount(m[1]), hunkCount(m[2])
-			if from != "/dev/null" && to != "/dev/null" {
+		case unidiff.Deleted:
+			b.WriteString(deleteFile + f.OldPath + "\n")
+		default:
+			b.WriteString(updateFile + f.OldPath + "\n")
+			if f.NewPath != f.OldPath {
+				b.WriteString(moveTo + f.NewPath + "\n")
+			}
+			for _, h := range f.Hunks {
 				b.WriteString("@@\n")
-			}
-			for i++; oldN > 0 || newN > 0; i++ {
-				if i >= len(lines) || i == len(lines)-1 && lines[i] == "" {
-					return "", true // the text ends before the hunk does
+				for _, l := range h.Lines {
+					b.WriteString(string(l.Kind.Op()) + l.Text + "\n")
 				}
-				l := lines[i]
-				op := byte(' ')
-				if l != "" {
-					op, l = l[0], l[1:]
-				}
-				switch op {
-				case ' ':
-					oldN--
-					newN--
-				case '-':
-					oldN--
-				case '+':
-					newN--
-				case '\\': // \ No newline at end of file
-					continue
-				default:
-					return "", true
-				}
-				if oldN < 0 || newN < 0 {
-					return "", true
-				}
-				if to != "/dev/null" && (from != "/dev/null" || op == '+') {
-					b.WriteString(string(op) + l + "\n")
-				}
-			}
-			for i < len(lines) && strings.HasPrefix(lines[i], `\`) {
-				i++
 			}
 		}
-		i--
+	}
+	if diff.Err() != nil {
+		return "", named
 	}
 	if files == 0 {
 		return "", false
 	}
 	return beginPatch + "\n" + b.String() + endPatch, true
-}
-
-func hunkCount(s string) int {
-	if s == "" {
-		return 1
-	}
-	n, _ := strconv.Atoi(s)
-	return n
-}
-
-// diffPath is the path on a ---/+++ line, without its a/ or b/ prefix and
-// a trailing tab and timestamp (diff -u).
-func diffPath(s, prefix string) string {
-	if i := strings.IndexByte(s, '\t'); i >= 0 {
-		s = s[:i]
-	}
-	s = strings.TrimSpace(s)
-	return strings.TrimPrefix(s, prefix)
 }
 
 // checkConverted offers a converted diff as a call to make only when every

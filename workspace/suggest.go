@@ -103,42 +103,6 @@ func maxDist(s string) int {
 	return max(1, min(len(s)/4, 4))
 }
 
-// EditDistance is the optimal-string-alignment distance between a and b
-// (insertions, deletions, substitutions and adjacent transpositions each
-// cost 1), or some value above limit once it is sure to exceed it.
-func EditDistance(a, b string, limit int) int {
-	if d := len(a) - len(b); d > limit || -d > limit {
-		return limit + 1
-	}
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				v = min(v, prev2[j-2]+1)
-			}
-			cur[j] = v
-			rowMin = min(rowMin, v)
-		}
-		if rowMin > limit {
-			return limit + 1
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
-}
-
 // ResolveExisting resolves path inside the root and stats it; a path that
 // does not exist is an error suggesting similarly named ones.
 func (root *Root) ResolveExisting(ctx context.Context, path string) (abs, rel string, st fs.FileInfo, err error) {

@@ -1,6 +1,6 @@
 // Golden answers: what a model reads from each MCP tool, kept as text in
 // testdata/golden/*.txtar and reviewed as text, as gopls's marker tests
-// and cmd/go's scripts keep theirs. `go test ./hub/ -run Golden -update`
+// and cmd/go's scripts keep theirs. `go test ./mcpserver/ -run Golden -update`
 // rewrites the expected answers from what the tools say now; without
 // -update a difference fails with a diff.
 //
@@ -67,7 +67,7 @@
 // Answers that depend on timing (diagnostics that have not settled) are
 // avoided by choosing calls whose answer does not.
 
-package hub_test
+package mcpserver_test
 
 import (
 	"bytes"
@@ -93,6 +93,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"cchub/hub"
+	"cchub/mcpserver"
 	"cchub/workspace/wstest"
 )
 
@@ -118,7 +119,7 @@ func serve(t *testing.T, dir, approval string) *mcp.ClientSession {
 	t.Cleanup(func() { h.Close() })
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := hub.NewMCPServer(h).Connect(ctx, st, nil)
+	ss, err := mcpserver.NewServer(h).Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
