@@ -1,0 +1,298 @@
+package cchub_test
+
+// The layering of cchub's packages, written as data and checked, in the
+// manner of Go's own go/build/deps_test.go. docs/architecture.md explains
+// it; this test holds it. A new import between the project's packages must
+// be allowed here, and the rules say which way every arrow may point.
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os/exec"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// rules lists, floor by floor from the ground up, which of the project's
+// packages each package may import. "A, B < C, D" means C and D may import
+// A and B and everything A and B may import; NONE stands for no project
+// package. Every package of the module must be named exactly once on the
+// right of a "<". Lines starting with # are comments.
+const rules = `
+# The ground: files and text, processes, framing, diffs. No grammar, no
+# feature, nothing that knows a protocol's meaning.
+NONE < workspace, framing, proc, unidiff;
+proc < gitcmd;
+workspace < store, wstest;
+store < ledger;
+
+# Tree-sitter lives here: the languages, the grammars, the parse cache and
+# the one reading of its C node layout.
+NONE < syntax;
+
+# Features: each usable alone, on the ground, and on another feature's
+# exported results only where an arrow is written here.
+workspace < locate;
+syntax, workspace < outline, structsearch;
+syntax, workspace, unidiff < textedit;
+outline, store < codegraph;
+structsearch, store, unidiff < astedit;
+workspace, gitcmd, unidiff < anchor;
+framing, workspace, proc < lspmux, dapsession;
+codegraph, gitcmd, unidiff < blast;
+unidiff < review;
+
+# The core: one Hub per workspace composes the features. Every capability
+# a front end offers is a Hub method.
+locate, outline, textedit, structsearch, lspmux, dapsession, codegraph,
+astedit, anchor, blast, ledger < hub;
+
+# Front ends. MCP: the JSON-RPC line transport, then the server, one file
+# per tool. The CLI: cobra commands; it imports feature packages for their
+# option and result types only, and calls the hub. The demo drives the
+# built binary as an MCP client.
+NONE < stdio, stdiotest;
+hub, stdio < mcpserver;
+proc < demo;
+mcpserver, review, demo < cchub;
+
+# Benchmark drivers use one feature alone.
+locate < grepbench;
+`
+
+// externals says which of the project's packages may import a module
+// from outside: the cgo grammars, the protocols' SDKs and the database
+// driver each stay behind the one package that owns them.
+var externals = map[string][]string{
+	"github.com/smacker/go-tree-sitter":      {"syntax", "outline", "structsearch", "textedit", "codegraph"},
+	"github.com/modelcontextprotocol/go-sdk": {"mcpserver", "stdio", "demo"},
+	"modernc.org/sqlite":                     {"store"},
+	"go.lsp.dev/":                            {"framing", "lspmux"},
+	"github.com/google/go-dap":               {"dapsession"},
+	"github.com/spf13/cobra":                 {"cchub"},
+}
+
+// groundPackages must not link a tree-sitter grammar, directly or through
+// anything they import: they are linked by tools that never parse code.
+var groundPackages = []string{"workspace", "store", "lspmux", "dapsession", "locate", "anchor", "ledger", "framing", "proc", "gitcmd", "unidiff", "review"}
+
+// policy is the parsed rules: for each package, the set it may import.
+type policy struct {
+	allowed map[string]map[string]bool
+}
+
+// parseRules reads the rules text into a policy, failing on a package
+// named twice on the right or on the left before it is defined.
+func parseRules(text string) (*policy, error) {
+	p := &policy{allowed: map[string]map[string]bool{}}
+	var stmt strings.Builder
+	sc := bufio.NewScanner(strings.NewReader(text))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		stmt.WriteString(" " + line)
+	}
+	for _, s := range strings.Split(stmt.String(), ";") {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		lhs, rhs, ok := strings.Cut(s, "<")
+		if !ok {
+			return nil, fmt.Errorf("rule %q has no <", s)
+		}
+		below := map[string]bool{}
+		for _, name := range names(lhs) {
+			if name == "NONE" {
+				continue
+			}
+			reach, ok := p.allowed[name]
+			if !ok {
+				return nil, fmt.Errorf("rule %q: %s is used before it is defined", s, name)
+			}
+			below[name] = true
+			for q := range reach {
+				below[q] = true
+			}
+		}
+		for _, name := range names(rhs) {
+			if _, dup := p.allowed[name]; dup {
+				return nil, fmt.Errorf("rule %q: %s is defined twice", s, name)
+			}
+			p.allowed[name] = below
+		}
+	}
+	return p, sc.Err()
+}
+
+func names(list string) []string {
+	var out []string
+	for _, f := range strings.Split(list, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// check returns one line per arrow of imports (package → the project
+// packages it imports, by short name) that the policy does not allow,
+// and per package the policy does not name.
+func (p *policy) check(imports map[string][]string) []string {
+	var bad []string
+	for pkg, deps := range imports {
+		allowed, ok := p.allowed[pkg]
+		if !ok {
+			bad = append(bad, fmt.Sprintf("%s is not in the rules: add it on its floor", pkg))
+			continue
+		}
+		for _, d := range deps {
+			if !allowed[d] {
+				bad = append(bad, fmt.Sprintf("%s imports %s, which the rules do not allow", pkg, d))
+			}
+		}
+	}
+	sort.Strings(bad)
+	return bad
+}
+
+const module = "cchub"
+
+// shortName names a package of the module by its last element, which the
+// rules use; the module's packages have unique last elements (checked).
+func shortName(path string) string {
+	if path == module+"/cmd/cchub" {
+		return "cchub"
+	}
+	return path[strings.LastIndex(path, "/")+1:]
+}
+
+// goList runs go list in the module and returns its output lines.
+func goList(t *testing.T, args ...string) []string {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"list"}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return strings.Split(strings.TrimSpace(string(out)), "\n")
+}
+
+// imports is the module's import graph as go list sees it for this
+// platform (non-test imports): per package, by short name, the project's
+// packages it imports and the outside modules' packages it imports.
+type imports struct {
+	project, outside map[string][]string
+}
+
+func moduleImports(t *testing.T) imports {
+	t.Helper()
+	g := imports{project: map[string][]string{}, outside: map[string][]string{}}
+	full := map[string]string{}
+	for _, line := range goList(t, "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", "./...") {
+		f := strings.Fields(line)
+		if len(f) == 0 || f[0] == module {
+			continue // the module's root holds only this test
+		}
+		name := shortName(f[0])
+		if prev, dup := full[name]; dup {
+			t.Fatalf("%s and %s share the short name %s; the rules need unique names", prev, f[0], name)
+		}
+		full[name] = f[0]
+		g.project[name] = []string{}
+		for _, imp := range f[1:] {
+			switch {
+			case strings.HasPrefix(imp, module+"/"):
+				g.project[name] = append(g.project[name], shortName(imp))
+			case strings.Contains(strings.SplitN(imp, "/", 2)[0], "."):
+				g.outside[name] = append(g.outside[name], imp)
+			}
+		}
+	}
+	return g
+}
+
+// checkOutside returns one line per import of an outside module that
+// externals keeps to other packages.
+func checkOutside(outside map[string][]string) []string {
+	var bad []string
+	for pkg, deps := range outside {
+		for _, d := range deps {
+			for prefix, owners := range externals {
+				if strings.HasPrefix(d, prefix) && !slices.Contains(owners, pkg) {
+					bad = append(bad, fmt.Sprintf("%s imports %s, which only %s may", pkg, d, strings.Join(owners, ", ")))
+				}
+			}
+		}
+	}
+	sort.Strings(bad)
+	return bad
+}
+
+func TestDependencyRules(t *testing.T) {
+	p, err := parseRules(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := moduleImports(t)
+	for _, msg := range p.check(g.project) {
+		t.Error(msg)
+	}
+	for _, msg := range checkOutside(g.outside) {
+		t.Error(msg)
+	}
+}
+
+// TestDependencyRulesCatchAnArrow checks the checker on the real graph
+// with arrows added that the rules forbid: one pointing up (the ground
+// importing the hub), one sideways (grep's package parsing code), a
+// package the rules do not know, and a grammar linked by a package that
+// is not its owner.
+func TestDependencyRulesCatchAnArrow(t *testing.T) {
+	p, err := parseRules(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := moduleImports(t)
+	g.project["workspace"] = append(g.project["workspace"], "hub")
+	g.project["locate"] = append(g.project["locate"], "syntax")
+	g.project["newthing"] = nil
+	g.outside["lspmux"] = append(g.outside["lspmux"], "github.com/smacker/go-tree-sitter/golang")
+	got := strings.Join(append(p.check(g.project), checkOutside(g.outside)...), "\n")
+	for _, want := range []string{
+		"workspace imports hub, which the rules do not allow",
+		"locate imports syntax, which the rules do not allow",
+		"newthing is not in the rules",
+		"lspmux imports github.com/smacker/go-tree-sitter/golang, which only",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the checker missed %q; it said:\n%s", want, got)
+		}
+	}
+	if _, err := parseRules("NONE < a; a < b; c < d;"); err == nil {
+		t.Error("a rule using an undefined package was accepted")
+	}
+	if _, err := parseRules("NONE < a; a < a;"); err == nil {
+		t.Error("a package defined twice was accepted")
+	}
+}
+
+// TestGroundLinksNoGrammar: the packages that need only files link no
+// tree-sitter, directly or through anything they import, so the tools
+// built on them never carry the cgo grammars.
+func TestGroundLinksNoGrammar(t *testing.T) {
+	for _, pkg := range groundPackages {
+		for _, dep := range goList(t, "-deps", "./"+pkg) {
+			if strings.Contains(dep, "tree-sitter") || dep == module+"/syntax" {
+				t.Errorf("%s links %s: it must not link a grammar", pkg, dep)
+			}
+		}
+	}
+}
