@@ -1,4 +1,5 @@
-// Package wstest helps tests of packages that walk a workspace.
+// Package wstest helps tests: workspaces a walk cannot read, peers a test
+// needs (and make test promises), and the cchub binary built once per run.
 package wstest
 
 import (
