@@ -2,7 +2,7 @@
 // workspace, with three tools: glob (files by path pattern), grep (lines by
 // regular expression) and read (a file a page at a time, or a directory's
 // entries). Outlines and read_symbol are package outline's; the bound on a
-// tool result's size, and the spill file beyond it, are hub's.
+// tool result's size, and the spill file beyond it, are the MCP front end's.
 //
 // Every result it formats is meant for a model's context and writes places
 // and lines the one way workspace defines: a place is path:LINE or

@@ -14,7 +14,7 @@
 // after the language's own comment marker, decorators, values, group
 // members and the blocks of long functions. JSON is always complete.
 //
-// It does not cut its results to a size (the hub bounds what a model
+// It does not cut its results to a size (the MCP front end bounds what a model
 // gets), read files outside the workspace root, or keep state beyond the
 // parse cache.
 package outline
