@@ -36,10 +36,9 @@ const maxInt = int(^uint(0) >> 1)
 
 // distance is the edit distance between a and b, by the usual table kept
 // a row at a time. Elements weigh 1 where wa and wb are nil (both are, or
-// neither). With
-// transpose, swapping two adjacent elements costs 1 (optimal string
-// alignment, for unit weights). Once a whole row is above limit, so is the
-// answer, and it returns limit+1.
+// neither). With transpose (unit weights only), swapping two adjacent
+// elements costs 1 (optimal string alignment). Once a whole row is above
+// limit, so is the answer, and it returns limit+1.
 func distance[E comparable](a, b []E, wa, wb []int, transpose bool, limit int) int {
 	// The shorter sequence spans the row: the distance is symmetric.
 	if len(a) < len(b) {
@@ -57,14 +56,18 @@ func distance[E comparable](a, b []E, wa, wb []int, transpose bool, limit int) i
 		wi := weight(wa, i-1)
 		cur[0] = prev[0] + wi
 		if wa == nil && wb == nil {
-			// The same step with every weight 1, kept apart because it is
-			// the hot loop of textedit's forgiving match.
+			// Every weight 1: the hot loop of textedit's forgiving match,
+			// and the only form with transpositions.
 			for j := 1; j <= len(b); j++ {
 				cost := 1
 				if a[i-1] == b[j-1] {
 					cost = 0
 				}
-				cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+				v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+				if transpose && i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+					v = min(v, prev2[j-2]+1)
+				}
+				cur[j] = v
 			}
 		} else {
 			for j := 1; j <= len(b); j++ {
@@ -74,17 +77,6 @@ func distance[E comparable](a, b []E, wa, wb []int, transpose bool, limit int) i
 					cost = 0
 				}
 				cur[j] = min(prev[j]+wi, cur[j-1]+wj, prev[j-1]+cost)
-			}
-		}
-		if transpose && i > 1 {
-			// A transposition lowers a cell, and through an insertion the
-			// cells after it: one more pass over the row carries both.
-			for j := 2; j <= len(b); j++ {
-				v := min(cur[j], cur[j-1]+1)
-				if a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-					v = min(v, prev2[j-2]+1)
-				}
-				cur[j] = v
 			}
 		}
 		if limit < maxInt && slices.Min(cur) > limit {
