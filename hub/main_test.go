@@ -2,19 +2,13 @@ package hub
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"cchub/workspace/wstest"
 )
 
-func TestMain(m *testing.M) {
-	wstest.ToolsOnPath("..")
-	code := m.Run()
-	wstest.RemoveCchub()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(wstest.Main(m, "..")) }
 
 // buildCchub returns the path of the cchub binary, built once per run.
 func buildCchub(t *testing.T) string {
@@ -43,12 +37,4 @@ func newTestHub(t *testing.T, ws string) *Hub {
 	return h
 }
 
-// requireProgram skips (or, under make test, fails) a test whose peer
-// program make test installs into .tools/bin is not found.
-func requireProgram(t *testing.T, name string) {
-	t.Helper()
-	_, err := exec.LookPath(name)
-	wstest.RequirePeer(t, name+" (make test installs it into .tools/bin)", err == nil)
-}
-
-func requireGopls(t *testing.T) { t.Helper(); requireProgram(t, "gopls") }
+func requireGopls(t *testing.T) { t.Helper(); wstest.RequireProgram(t, "gopls") }

@@ -11,9 +11,11 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"cchub/workspace/wstest"
 )
 
-func requireDlv(t *testing.T) { t.Helper(); requireProgram(t, "dlv") }
+func requireDlv(t *testing.T) { t.Helper(); wstest.RequireProgram(t, "dlv") }
 
 // A debug session over MCP: launch to a breakpoint, inspect, evaluate,
 // step, a second launch refused, terminate.

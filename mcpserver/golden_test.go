@@ -195,8 +195,7 @@ func runGolden(t *testing.T, file string) {
 		t.Fatalf("%s: %v", file, err)
 	}
 	for _, p := range g.needs {
-		_, err := exec.LookPath(p)
-		wstest.RequirePeer(t, p+" (make test installs it into .tools/bin)", err == nil)
+		wstest.RequireProgram(t, p)
 	}
 	dir := setUpWorkspace(t, g)
 	cs := serve(t, dir, g.approval)

@@ -19,15 +19,7 @@ import (
 	"cchub/workspace/wstest"
 )
 
-// requireProgram skips (or, under make test, fails) a test whose peer
-// program make test installs into .tools/bin is not found.
-func requireProgram(t *testing.T, name string) {
-	t.Helper()
-	_, err := exec.LookPath(name)
-	wstest.RequirePeer(t, name+" (make test installs it into .tools/bin)", err == nil)
-}
-
-func requireGopls(t *testing.T) { t.Helper(); requireProgram(t, "gopls") }
+func requireGopls(t *testing.T) { t.Helper(); wstest.RequireProgram(t, "gopls") }
 
 // The lsp tool answers through gopls at a symbol or a position, and the
 // diagnostics tool lists what is wrong now.

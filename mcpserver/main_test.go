@@ -7,12 +7,7 @@ import (
 	"cchub/workspace/wstest"
 )
 
-func TestMain(m *testing.M) {
-	wstest.ToolsOnPath("..")
-	code := m.Run()
-	wstest.RemoveCchub()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(wstest.Main(m, "..")) }
 
 // buildCchub returns the path of the cchub binary, built once per run.
 func buildCchub(t *testing.T) string {

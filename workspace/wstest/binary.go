@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-// ToolsOnPath puts the repository's .tools/bin, where make test installs
+// toolsOnPath puts the repository's .tools/bin, where make test installs
 // the peers (gopls, dlv, the language servers), first on PATH, as make
 // does. repo is the repository's root relative to the test's package.
-func ToolsOnPath(repo string) {
+func toolsOnPath(repo string) {
 	if tools, err := filepath.Abs(filepath.Join(repo, ".tools", "bin")); err == nil {
 		os.Setenv("PATH", tools+string(os.PathListSeparator)+os.Getenv("PATH"))
 	}
@@ -28,7 +28,7 @@ var cchub struct {
 }
 
 // Cchub returns the path of a cchub binary built from repo's cmd/cchub,
-// building it on first use. RemoveCchub deletes it; TestMain calls it.
+// building it on first use. Main deletes it when the tests end.
 func Cchub(tb testing.TB, repo string) string {
 	tb.Helper()
 	cchub.once.Do(func() {
@@ -45,9 +45,14 @@ func Cchub(tb testing.TB, repo string) string {
 	return cchub.path
 }
 
-// RemoveCchub deletes the binary Cchub built, if it built one.
-func RemoveCchub() {
+// Main runs a package's tests with repo's .tools/bin first on PATH and
+// deletes the binary Cchub built, if it built one; a TestMain calls
+// os.Exit(wstest.Main(m, "..")).
+func Main(m *testing.M, repo string) int {
+	toolsOnPath(repo)
+	code := m.Run()
 	if cchub.dir != "" {
 		os.RemoveAll(cchub.dir)
 	}
+	return code
 }

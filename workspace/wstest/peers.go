@@ -2,6 +2,7 @@ package wstest
 
 import (
 	"os"
+	"os/exec"
 	"testing"
 )
 
@@ -19,4 +20,12 @@ func RequirePeer(tb testing.TB, what string, ok bool) {
 		tb.Fatalf("missing peer: %s", what)
 	}
 	tb.Skipf("missing peer (CCHUB_REQUIRE_PEERS=1 makes this a failure): %s", what)
+}
+
+// RequireProgram is RequirePeer for a program that make test installs
+// into .tools/bin (gopls, dlv, the language servers), looked up on PATH.
+func RequireProgram(tb testing.TB, name string) {
+	tb.Helper()
+	_, err := exec.LookPath(name)
+	RequirePeer(tb, name+" (make test installs it into .tools/bin)", err == nil)
 }
