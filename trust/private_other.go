@@ -1,0 +1,5 @@
+//go:build !unix
+
+package trust
+
+func checkPrivate(p string, dir bool) error { return nil }
