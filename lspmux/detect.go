@@ -3,7 +3,9 @@ package lspmux
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -31,6 +33,9 @@ type owner struct {
 	dir  string
 	lang string
 	bin  string // the resolved binary
+	// init is what initialize sends as initializationOptions: the
+	// spec's, with what binFor adds.
+	init map[string]any
 }
 
 // key names the server process that serves the owner: one per spec and
@@ -60,15 +65,96 @@ func (m *Mux) ownerOf(rel string) (*owner, error) {
 			Fix:    "create one (for Go: go mod init), or open the workspace at the project's root",
 		}
 	}
+	bin, init, un := m.binFor(spec)
+	if un != nil {
+		return nil, un
+	}
+	return &owner{spec: spec, dir: dir, lang: lang, bin: bin, init: init}, nil
+}
+
+// binFor finds spec's binary and the initialization options to start it
+// with, or says why it cannot start here: its binary is missing, or it
+// would run the workspace's own code in a workspace no one trusted.
+func (m *Mux) binFor(spec *Spec) (string, map[string]any, *Unavailable) {
+	if spec.RunsWorkspaceCode != "" && !m.trusted {
+		return "", nil, &Unavailable{
+			Server: spec.Name,
+			Reason: fmt.Sprintf("%s %s, so cchub starts it only in a workspace a person trusts", spec.Name, spec.RunsWorkspaceCode),
+			Fix:    "a person who trusts this repository runs: cchub trust",
+		}
+	}
 	bin, err := m.lookPath(spec.Command)
 	if err != nil {
-		return nil, &Unavailable{
+		return "", nil, &Unavailable{
 			Server: spec.Name,
-			Reason: fmt.Sprintf("%s was not found (looked in PATH, beside cchub and in the workspace's .tools/bin)", spec.Command),
+			Reason: fmt.Sprintf("%s was not found (looked in PATH and beside cchub; never in the workspace)", spec.Command),
 			Fix:    "install it: " + spec.Install,
 		}
 	}
-	return &owner{spec: spec, dir: dir, lang: lang, bin: bin}, nil
+	init := spec.InitOptions
+	if spec.PinsTypeScript {
+		if _, set := tsserverPath(init); !set {
+			ts, ok := typescriptBeside(bin)
+			if !ok && !m.trusted {
+				return "", nil, &Unavailable{
+					Server: spec.Name,
+					Reason: fmt.Sprintf("no TypeScript was found beside %s, and without one it would run the workspace's own node_modules/typescript", bin),
+					Fix:    "install both together (" + spec.Install + "), or a person who trusts this repository runs: cchub trust",
+				}
+			}
+			if ok {
+				init = withTSServer(init, ts)
+			}
+		}
+	}
+	return bin, init, nil
+}
+
+// tsserverPath is the tsserver.path initialization option, if set.
+func tsserverPath(init map[string]any) (string, bool) {
+	ts, _ := init["tsserver"].(map[string]any)
+	p, ok := ts["path"].(string)
+	return p, ok && p != ""
+}
+
+// withTSServer is init with tsserver.path set to path (init is not
+// changed).
+func withTSServer(init map[string]any, path string) map[string]any {
+	out := map[string]any{}
+	for k, v := range init {
+		out[k] = v
+	}
+	ts := map[string]any{}
+	if old, ok := init["tsserver"].(map[string]any); ok {
+		for k, v := range old {
+			ts[k] = v
+		}
+	}
+	ts["path"] = path
+	out["tsserver"] = ts
+	return out
+}
+
+// typescriptBeside finds the TypeScript installed with the language
+// server at bin: the typescript package in the node_modules that holds
+// the server's own package (npm links its bin to it), as a local or a
+// global npm install lays them out.
+func typescriptBeside(bin string) (string, bool) {
+	real, err := filepath.EvalSymlinks(bin)
+	if err != nil {
+		return "", false
+	}
+	for dir := filepath.Dir(real); ; dir = filepath.Dir(dir) {
+		if filepath.Base(dir) == "node_modules" {
+			p := filepath.Join(dir, "typescript", "lib", "tsserver.js")
+			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+				return p, true
+			}
+		}
+		if parent := filepath.Dir(dir); parent == dir {
+			return "", false
+		}
+	}
 }
 
 func dirOf(rel string) string {

@@ -27,6 +27,14 @@ type Spec struct {
 	// Install says how to get the binary, for the message when it is
 	// missing.
 	Install string `json:"install,omitempty"`
+	// RunsWorkspaceCode, when set, says how the server runs code the
+	// workspace names (build scripts, macros, its own toolchain
+	// configuration): it starts only in a workspace a person trusted.
+	RunsWorkspaceCode string `json:"-"`
+	// PinsTypeScript: the server runs whatever TypeScript it is told to,
+	// and else the workspace's own node_modules/typescript; it is given
+	// the one installed beside it (initialization option tsserver.path).
+	PinsTypeScript bool `json:"-"`
 	// Disabled turns a built-in server off.
 	Disabled bool `json:"disabled,omitempty"`
 	// ProgressSettles says the server reports each diagnostic pass as
@@ -68,14 +76,14 @@ func Builtin() []Spec {
 				"verboseWorkDoneProgress": true,
 				"diagnosticsDelay":        "0s",
 			},
-			Install:         "GOBIN=$PWD/.tools/bin go install golang.org/x/tools/gopls@v0.23.0 (make test does this)",
+			Install:         "go install golang.org/x/tools/gopls@v0.23.0 (it lands in $(go env GOPATH)/bin: put that on PATH, or beside cchub)",
 			ProgressSettles: true,
 		},
 		{
 			Name: "pyright", Command: "pyright-langserver", Args: []string{"--stdio"},
 			Languages:   map[string]string{".py": "python", ".pyi": "python"},
 			RootMarkers: []string{"pyrightconfig.json", "pyproject.toml", "setup.py", "setup.cfg", "requirements.txt"},
-			Install:     "npm install pyright",
+			Install:     "npm install -g pyright",
 		},
 		{
 			Name: "typescript-language-server", Command: "typescript-language-server", Args: []string{"--stdio"},
@@ -83,8 +91,9 @@ func Builtin() []Spec {
 				".ts": "typescript", ".tsx": "typescriptreact", ".js": "javascript", ".jsx": "javascriptreact",
 				".mts": "typescript", ".cts": "typescript", ".mjs": "javascript", ".cjs": "javascript",
 			},
-			RootMarkers: []string{"tsconfig.json", "jsconfig.json", "package.json"},
-			Install:     "npm install typescript-language-server typescript",
+			RootMarkers:    []string{"tsconfig.json", "jsconfig.json", "package.json"},
+			Install:        "npm install -g typescript-language-server typescript",
+			PinsTypeScript: true,
 			// It publishes a file's syntax errors, then its type errors,
 			// about 100 ms apart and further under load.
 			QuietMS: 750,
@@ -94,6 +103,10 @@ func Builtin() []Spec {
 			Languages:   map[string]string{".rs": "rust"},
 			RootMarkers: []string{"Cargo.toml"},
 			Install:     "rustup component add rust-analyzer",
+			// cargo metadata obeys the workspace's .cargo/config.toml
+			// (build.rustc, rustc-wrapper) and rust-toolchain.toml; the
+			// server then builds and runs build.rs and proc macros.
+			RunsWorkspaceCode: "runs the workspace's build scripts, procedural macros and cargo configuration",
 		},
 		{
 			Name: "clangd", Command: "clangd",

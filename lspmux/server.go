@@ -126,8 +126,8 @@ func (s *server) initialize(ctx context.Context) error {
 		},
 		"workspaceFolders": []map[string]any{{"uri": root, "name": filepath.Base(s.dir)}},
 	}
-	if s.own.spec.InitOptions != nil {
-		params["initializationOptions"] = s.own.spec.InitOptions
+	if s.own.init != nil {
+		params["initializationOptions"] = s.own.init
 	}
 	var result json.RawMessage
 	if _, err := s.conn.Call(ctx, "initialize", params, &result); err != nil {
