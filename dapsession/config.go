@@ -2,11 +2,10 @@ package dapsession
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"time"
 
+	"cchub/proc"
 	"cchub/workspace"
 )
 
@@ -17,24 +16,68 @@ import (
 //	           "adapters": [{"name": "dlv", "command": "/opt/dlv/dlv"}]}}
 //
 // An adapter named like a built-in one changes the fields it gives;
-// another name adds one (language, command and args required).
+// another name adds one (language, command and args required). Adapters
+// name programs, so they apply only in a workspace a person trusted (cchub
+// trust); elsewhere they are skipped and Note says so. The time limits
+// apply either way.
 type Config struct {
 	TTL      time.Duration
 	MaxTTL   time.Duration
 	Adapters []Adapter
+	// Note says what an untrusted .cchub.json named to run and was
+	// skipped; "" when nothing was.
+	Note string
 }
 
 // LoadConfig reads the workspace's debug configuration over the
 // defaults: a 10 minute limit, an hour at most, the built-in adapters.
 func LoadConfig(root *workspace.Root) (Config, error) {
 	c := Config{TTL: 10 * time.Minute, MaxTTL: time.Hour, Adapters: Builtin()}
-	data, err := root.ReadText(".cchub.json")
-	if errors.Is(err, fs.ErrNotExist) {
+	file, err := root.ReadConfig()
+	if err != nil {
+		return c, fmt.Errorf("dapsession: %w", err)
+	}
+	return applyConfig(file, c)
+}
+
+// Programs says, a line each, what the debug adapters of data would run if
+// the workspace were trusted: each adapter it adds or changes, as its
+// command line. Nothing when it names none.
+func Programs(root *workspace.Root, data []byte) ([]string, error) {
+	c, err := applyConfig(workspace.Config{Data: data, Trusted: true}, Config{TTL: 10 * time.Minute, MaxTTL: time.Hour, Adapters: Builtin()})
+	if err != nil {
+		return nil, err
+	}
+	var f struct {
+		Debug struct {
+			Adapters []struct{ Name string } `json:"adapters"`
+		} `json:"debug"`
+	}
+	json.Unmarshal(data, &f) // applyConfig read it
+	var out []string
+	for _, named := range f.Debug.Adapters {
+		for _, a := range c.Adapters {
+			if a.Name != named.Name {
+				continue
+			}
+			line := "debug adapter " + a.Name + ": " + proc.CommandLine(a.Command, a.Args)
+			if bin, err := root.LookTool(a.Command); err == nil {
+				line += " (" + bin + ")"
+			} else {
+				line += " (not found now)"
+			}
+			out = append(out, line)
+		}
+	}
+	return out, nil
+}
+
+// applyConfig is LoadConfig on a file already read, over c.
+func applyConfig(file workspace.Config, c Config) (Config, error) {
+	if file.Data == nil {
 		return c, nil
 	}
-	if err != nil {
-		return c, fmt.Errorf("dapsession: .cchub.json: %w", err)
-	}
+	data := file.Data
 	var f struct {
 		Debug struct {
 			TTL      string `json:"ttl"`
@@ -63,6 +106,14 @@ func LoadConfig(root *workspace.Root) (Config, error) {
 		*d.to = v
 	}
 	c.TTL = min(c.TTL, c.MaxTTL)
+	if !file.Trusted {
+		var skipped []string
+		for _, a := range f.Debug.Adapters {
+			skipped = append(skipped, "debug.adapters["+a.Name+"]")
+		}
+		c.Note = file.SkippedNote(skipped)
+		return c, nil
+	}
 	for _, a := range f.Debug.Adapters {
 		found := false
 		for i := range c.Adapters {

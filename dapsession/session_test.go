@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"cchub/trust"
 	"cchub/workspace"
 	"cchub/workspace/wstest"
 )
@@ -166,7 +167,19 @@ func TestDebugConfig(t *testing.T) {
 	if err != nil || c.TTL != 10*time.Minute || c.MaxTTL != time.Hour || len(c.Adapters) != 3 {
 		t.Fatalf("defaults: %+v %v", c, err)
 	}
-	os.WriteFile(filepath.Join(dir, ".cchub.json"), []byte(`{"debug": {"ttl": "2m", "max_ttl": "5m", "adapters": [{"name": "dlv", "command": "/opt/dlv"}, {"name": "node", "language": "javascript", "command": "js-debug"}]}}`), 0o644)
+	cfg := []byte(`{"debug": {"ttl": "2m", "max_ttl": "5m", "adapters": [{"name": "dlv", "command": "/opt/dlv"}, {"name": "node", "language": "javascript", "command": "js-debug"}]}}`)
+	os.WriteFile(filepath.Join(dir, ".cchub.json"), cfg, 0o644)
+	// Untrusted: the time limits apply, the adapters do not, and the note
+	// names them.
+	t.Setenv(trust.EnvDir, t.TempDir())
+	c, err = LoadConfig(root)
+	if err != nil || c.TTL != 2*time.Minute || len(c.Adapters) != 3 || c.Adapters[0].Command == "/opt/dlv" ||
+		!strings.Contains(c.Note, "debug.adapters[dlv], debug.adapters[node]") || !strings.Contains(c.Note, "cchub trust") {
+		t.Fatalf("untrusted: %+v %v", c, err)
+	}
+	if err := trust.Grant(root.Dir(), cfg, nil); err != nil {
+		t.Fatal(err)
+	}
 	c, err = LoadConfig(root)
 	if err != nil || c.TTL != 2*time.Minute || c.MaxTTL != 5*time.Minute || c.Adapters[0].Command != "/opt/dlv" || c.Adapters[3].Language != "javascript" {
 		t.Fatalf("configured: %+v %v", c, err)

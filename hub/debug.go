@@ -152,7 +152,7 @@ func (h *Hub) launch(ctx context.Context, r *Run, in DebugRequest) (*DebugResult
 			return nil, err
 		}
 	} else if bin, err = h.Root.LookTool(adapter.Command); err != nil {
-		return nil, fmt.Errorf("%s was not found (looked in PATH, beside cchub and in .tools/bin): install it: %s", adapter.Command, adapter.Install)
+		return nil, fmt.Errorf("%s was not found (looked in PATH and beside cchub; never in the workspace): install it: %s", adapter.Command, adapter.Install)
 	}
 	program := in.Program
 	if program == "" {
@@ -194,8 +194,12 @@ func (h *Hub) launch(ctx context.Context, r *Run, in DebugRequest) (*DebugResult
 	}
 	r.debug = s
 	r.mu.Unlock()
-	return &DebugResult{Op: "launch", Session: s.What, Adapter: adapter.Name, TTL: ttl,
-		Breakpoints: h.relBreakpoints(s.Breakpoints()), Stop: h.stop(s, st)}, nil
+	res := &DebugResult{Op: "launch", Session: s.What, Adapter: adapter.Name, TTL: ttl,
+		Breakpoints: h.relBreakpoints(s.Breakpoints()), Stop: h.stop(s, st)}
+	if cfg.Note != "" && !r.told(cfg.Note) {
+		res.Note = cfg.Note
+	}
+	return res, nil
 }
 
 // endDebug ends r's debug session, if any, saying why to its next call.

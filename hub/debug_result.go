@@ -35,6 +35,9 @@ type DebugResult struct {
 	Value *dapsession.Var `json:"value,omitempty"`
 	// Output is what the program printed so far (output).
 	Output string `json:"output,omitempty"`
+	// Note says the workspace's configuration was skipped (a launch,
+	// once a run).
+	Note string `json:"note,omitempty"`
 }
 
 // DebugStop is where the program is: stopped with the source around it,
@@ -63,6 +66,9 @@ func (r *DebugResult) Text() string {
 	switch r.Op {
 	case "launch":
 		fmt.Fprintf(&b, "debugging %s with %s (ends by itself in %v)\n", r.Session, r.Adapter, r.TTL)
+		if r.Note != "" {
+			fmt.Fprintf(&b, "note: %s\n", r.Note)
+		}
 		writeBreakpoints(&b, r.Breakpoints)
 		r.Stop.write(&b)
 	case "terminate":

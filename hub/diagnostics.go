@@ -11,7 +11,10 @@ import (
 
 // Diagnostics is every current diagnostic of the files at paths (all
 // files the servers know of, with none given), not only new ones.
-func (h *Hub) Diagnostics(ctx context.Context, paths []string) (*DiagnosticsResult, error) {
+// The run (nil for a one-off call) hears once per conversation that the
+// workspace's configuration was skipped; other notes describe the moment
+// and are said each time.
+func (h *Hub) Diagnostics(ctx context.Context, r *Run, paths []string) (*DiagnosticsResult, error) {
 	mux, err := h.servers()
 	if err != nil {
 		return nil, err
@@ -33,7 +36,12 @@ func (h *Hub) Diagnostics(ctx context.Context, paths []string) (*DiagnosticsResu
 	if err != nil {
 		return nil, err
 	}
-	res := &DiagnosticsResult{Notes: rep.Notes}
+	res := &DiagnosticsResult{}
+	for _, n := range rep.Notes {
+		if n != mux.ConfigNote() || !r.told(n) {
+			res.Notes = append(res.Notes, n)
+		}
+	}
 	asked := map[string]bool{}
 	for _, rel := range rels {
 		asked[rel] = true

@@ -25,6 +25,9 @@ type LSPQuery struct {
 	Symbol  string
 	Query   string // workspace_symbols
 	NewName string // rename
+	// Run is the conversation asking (nil: a one-off call); it hears once
+	// that the workspace's configuration was skipped.
+	Run *Run
 }
 
 // LSP answers q through the language server of q.Path.
@@ -65,6 +68,9 @@ func (h *Hub) LSP(ctx context.Context, q LSPQuery) (*LSPAnswer, error) {
 		return nil, err
 	}
 	ans := &LSPAnswer{Answer: *a, Path: rel, Line: line, Col: col, NewName: q.NewName}
+	if n := mux.ConfigNote(); n != "" && !q.Run.told(n) {
+		ans.Note = n
+	}
 	if q.Op == "rename" && len(a.Diffs) > 0 {
 		// A rename is a wide change: it is staged for review like a
 		// rewrite, never written by the query.
@@ -139,11 +145,20 @@ type LSPAnswer struct {
 	NewName string `json:"new_name,omitempty"`
 	// Staged is a rename's change, staged for review.
 	Staged *StagedOutcome `json:"staged,omitempty"`
+	// Note says the workspace's configuration was skipped (once a run).
+	Note string `json:"note,omitempty"`
 }
 
 // Text lists the answer for a model: places as path:line:col and their
-// source line, a hover's text, a rename's diffs.
+// source line, a hover's text, a rename's diffs; then the note, if any.
 func (a *LSPAnswer) Text() string {
+	if a.Note == "" {
+		return a.text()
+	}
+	return a.text() + "note: " + a.Note + "\n"
+}
+
+func (a *LSPAnswer) text() string {
 	var b strings.Builder
 	at := fmt.Sprintf("%s:%d:%d", a.Path, a.Line, a.Col)
 	switch a.Op {

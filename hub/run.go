@@ -28,6 +28,22 @@ type Run struct {
 	debugGone string              // how the last one ended, until said
 }
 
+// told reports whether r was told note already, and records it as told.
+// A nil run (a one-off CLI call) has been told nothing.
+func (r *Run) told(note string) bool {
+	if r == nil {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.heard == nil {
+		r.heard = map[string]bool{}
+	}
+	was := r.heard[note]
+	r.heard[note] = true
+	return was
+}
+
 // NewRun starts a conversation of its own (a CLI call without --run).
 func NewRun() *Run { return &Run{Seen: &textedit.Seen{}} }
 

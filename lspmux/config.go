@@ -2,11 +2,11 @@ package lspmux
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
+	"sort"
 	"time"
 
+	"cchub/proc"
 	"cchub/workspace"
 )
 
@@ -24,8 +24,10 @@ import (
 //	}
 //
 // A server named like a built-in one changes the fields it gives; another
-// name adds a server.
-const ConfigFile = ".cchub.json"
+// name adds a server. What names or changes a program (command, args, env,
+// init_options, install, an added server) applies only in a workspace a
+// person trusted (cchub trust); elsewhere it is skipped and said once.
+const ConfigFile = workspace.ConfigFile
 
 type config struct {
 	Idle               string `json:"idle"`
@@ -34,18 +36,26 @@ type config struct {
 }
 
 // loadConfig reads ConfigFile into opts: servers merged over the
-// built-in ones, durations over the defaults. No file is no change.
-func loadConfig(root *workspace.Root, opts *Options) error {
-	data, err := root.ReadText(ConfigFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
+// built-in ones, durations over the defaults. No file is no change. It
+// returns the note to give once when an untrusted file named programs.
+func loadConfig(root *workspace.Root, opts *Options) (note string, trusted bool, err error) {
+	file, err := root.ReadConfig()
 	if err != nil {
-		return fmt.Errorf("lspmux: %s: %w", ConfigFile, err)
+		return "", false, fmt.Errorf("lspmux: %w", err)
 	}
+	note, err = applyConfig(file, opts)
+	return note, file.Trusted, err
+}
+
+// applyConfig is loadConfig on a file already read.
+func applyConfig(file workspace.Config, opts *Options) (string, error) {
+	if file.Data == nil {
+		return "", nil
+	}
+	data := file.Data
 	var c config
 	if err := json.Unmarshal(data, &c); err != nil {
-		return fmt.Errorf("lspmux: %s is not valid: %w", ConfigFile, err)
+		return "", fmt.Errorf("lspmux: %s is not valid: %w", ConfigFile, err)
 	}
 	for _, d := range []struct {
 		text string
@@ -57,13 +67,18 @@ func loadConfig(root *workspace.Root, opts *Options) error {
 		}
 		v, err := time.ParseDuration(d.text)
 		if err != nil || v <= 0 {
-			return fmt.Errorf("lspmux: %s: %s %q is not a duration like \"10m\" or \"5s\"", ConfigFile, d.name, d.text)
+			return "", fmt.Errorf("lspmux: %s: %s %q is not a duration like \"10m\" or \"5s\"", ConfigFile, d.name, d.text)
 		}
 		*d.to = v
 	}
+	var skipped []string
 	for _, s := range c.Servers {
 		if s.Name == "" {
-			return fmt.Errorf("lspmux: %s: a server without a name", ConfigFile)
+			return "", fmt.Errorf("lspmux: %s: a server without a name", ConfigFile)
+		}
+		if !file.Trusted {
+			skipped = append(skipped, unsafeFields(s)...)
+			s = safeFields(s)
 		}
 		merged := false
 		for i := range opts.Specs {
@@ -72,14 +87,103 @@ func loadConfig(root *workspace.Root, opts *Options) error {
 				merged = true
 			}
 		}
-		if !merged {
+		if !merged && file.Trusted {
 			if s.Command == "" || len(s.Languages) == 0 || len(s.RootMarkers) == 0 {
-				return fmt.Errorf("lspmux: %s: server %q needs command, languages and root_markers", ConfigFile, s.Name)
+				return "", fmt.Errorf("lspmux: %s: server %q needs command, languages and root_markers", ConfigFile, s.Name)
 			}
 			opts.Specs = append(opts.Specs, s)
 		}
 	}
-	return nil
+	return file.SkippedNote(skipped), nil
+}
+
+// Programs says, a line each, what the servers of file would run if the
+// workspace were trusted, for a person deciding whether to trust it: each
+// server the file adds or whose program it changes, as the command line
+// with its environment and initialization options. Nothing when the file
+// names no program.
+func Programs(root *workspace.Root, data []byte) ([]string, error) {
+	var c config
+	if err := json.Unmarshal(data, &c); err != nil {
+		return nil, fmt.Errorf("%s is not valid: %w", ConfigFile, err)
+	}
+	opts := Options{Specs: Builtin()}
+	if _, err := applyConfig(workspace.Config{Data: data, Trusted: true}, &opts); err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, s := range c.Servers {
+		if len(unsafeFields(s)) == 0 {
+			continue
+		}
+		for _, spec := range opts.Specs {
+			if spec.Name != s.Name {
+				continue
+			}
+			line := "language server " + spec.Name + ": " + proc.CommandLine(spec.Command, spec.Args)
+			if bin, err := root.LookTool(spec.Command); err == nil {
+				line += " (" + bin + ")"
+			} else {
+				line += " (not found now)"
+			}
+			for _, k := range sortedKeys(s.Env) {
+				line += fmt.Sprintf("\n    env %s=%q", k, s.Env[k])
+			}
+			if s.InitOptions != nil {
+				io, _ := json.Marshal(s.InitOptions)
+				line += "\n    init_options " + string(io)
+			}
+			out = append(out, line)
+		}
+	}
+	return out, nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// builtinName says whether name is one of cchub's own servers.
+func builtinName(name string) bool {
+	for _, b := range Builtin() {
+		if b.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// unsafeFields names what s sets that would name or change a program: an
+// added server as a whole, else each such field.
+func unsafeFields(s Spec) []string {
+	at := "servers[" + s.Name + "]"
+	if !builtinName(s.Name) {
+		return []string{at + " (a server of its own)"}
+	}
+	var out []string
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"command", s.Command != ""}, {"args", s.Args != nil}, {"env", s.Env != nil},
+		{"init_options", s.InitOptions != nil}, {"install", s.Install != ""}} {
+		if f.set {
+			out = append(out, at+"."+f.name)
+		}
+	}
+	return out
+}
+
+// safeFields is s without what names or changes a program: kept are the
+// fields that only say when and where a built-in server serves (disabled,
+// languages, root markers, settling).
+func safeFields(s Spec) Spec {
+	return Spec{Name: s.Name, Languages: s.Languages, RootMarkers: s.RootMarkers,
+		Disabled: s.Disabled, ProgressSettles: s.ProgressSettles, QuietMS: s.QuietMS}
 }
 
 // overlay sets the fields of dst that src gives.

@@ -25,7 +25,7 @@ type Options struct {
 	// applies over them.
 	Specs []Spec
 	// LookPath finds a server's binary (tests); the default looks on
-	// PATH, beside cchub and in the workspace's .tools/bin.
+	// PATH and beside cchub (never in the workspace).
 	LookPath func(string) (string, error)
 }
 
@@ -37,6 +37,8 @@ type Mux struct {
 	idle     time.Duration
 	timeout  time.Duration
 	lookPath func(string) (string, error)
+	skipped  string // what an untrusted ConfigFile named to run, in words
+	trusted  bool   // a person trusted the workspace's ConfigFile
 
 	mu       sync.Mutex
 	servers  map[string]*server
@@ -76,14 +78,15 @@ func New(root *workspace.Root, opts Options) (*Mux, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 5 * time.Second
 	}
-	if err := loadConfig(root, &opts); err != nil {
+	skipped, trusted, err := loadConfig(root, &opts)
+	if err != nil {
 		return nil, err
 	}
 	if opts.LookPath == nil {
 		opts.LookPath = root.LookTool
 	}
 	return &Mux{
-		root: root, specs: opts.Specs, idle: opts.Idle, timeout: opts.Timeout, lookPath: opts.LookPath,
+		root: root, specs: opts.Specs, idle: opts.Idle, timeout: opts.Timeout, lookPath: opts.LookPath, skipped: skipped, trusted: trusted,
 		servers: map[string]*server{}, starting: map[string]*startCall{}, crashes: map[string]*crash{},
 		stop: make(chan struct{}),
 	}, nil
@@ -115,7 +118,7 @@ type File struct {
 // the timeout, for the diagnostics to settle. Files no server owns are
 // skipped; files whose server is unavailable get a note.
 func (m *Mux) AfterWrite(ctx context.Context, files []File) (*Report, error) {
-	rep := &Report{Files: map[string][]Diagnostic{}}
+	rep := m.newReport()
 	type batch struct {
 		s    *server
 		told map[uri.URI]told
@@ -251,6 +254,20 @@ func (m *Mux) collect(s *server, docs map[uri.URI]told, rep *Report) {
 	}
 }
 
+// newReport starts a report with what every answer of this workspace's
+// servers must say (the caller's run hears it once).
+func (m *Mux) newReport() *Report {
+	rep := &Report{Files: map[string][]Diagnostic{}}
+	if m.skipped != "" {
+		rep.note(m.skipped)
+	}
+	return rep
+}
+
+// ConfigNote says what an untrusted ConfigFile named to run and was
+// ignored ("" when nothing was), for answers that are not a Report.
+func (m *Mux) ConfigNote() string { return m.skipped }
+
 func (r *Report) note(n string) {
 	for _, have := range r.Notes {
 		if have == n {
@@ -280,7 +297,7 @@ func (m *Mux) Diagnostics(ctx context.Context, rels []string) (*Report, error) {
 // it is not running), given the timeout to load and diagnose its
 // workspace, and asked for all it has published.
 func (m *Mux) Workspace(ctx context.Context) (*Report, error) {
-	rep := &Report{Files: map[string][]Diagnostic{}}
+	rep := m.newReport()
 	var servers []*server
 	for i := range m.specs {
 		spec := &m.specs[i]
@@ -290,16 +307,16 @@ func (m *Mux) Workspace(ctx context.Context) (*Report, error) {
 		if _, ok := m.markerDir(".", spec.RootMarkers); !ok {
 			continue
 		}
-		bin, err := m.lookPath(spec.Command)
-		if err != nil {
-			rep.note((&Unavailable{Server: spec.Name, Reason: spec.Command + " was not found (looked in PATH, beside cchub and in the workspace's .tools/bin)", Fix: "install it: " + spec.Install}).Error())
+		bin, init, un := m.binFor(spec)
+		if un != nil {
+			rep.note(un.Error())
 			continue
 		}
 		lang := ""
 		for _, l := range spec.Languages {
 			lang = l
 		}
-		s, note, err := m.server(ctx, &owner{spec: spec, dir: "", lang: lang, bin: bin})
+		s, note, err := m.server(ctx, &owner{spec: spec, dir: "", lang: lang, bin: bin, init: init})
 		if note != "" {
 			rep.note(note)
 		}

@@ -15,8 +15,8 @@ const diagnosticsDescription = "All current diagnostics (errors, warnings) of so
 
 func addDiagnostics(s *server) {
 	addTool(s, toolSpec{name: "diagnostics", description: diagnosticsDescription, readOnly: true, hint: "give paths to check fewer files"},
-		func(ctx context.Context, _ *hub.Run, in diagnosticsIn) (string, error) {
-			res, err := s.h.Diagnostics(ctx, in.Paths)
+		func(ctx context.Context, run *hub.Run, in diagnosticsIn) (string, error) {
+			res, err := s.h.Diagnostics(ctx, run, in.Paths)
 			if err != nil {
 				return "", err
 			}

@@ -24,8 +24,8 @@ const lspDescription = "Ask the project's language server (gopls, pyright, ...) 
 
 func addLSP(s *server) {
 	addTool(s, toolSpec{name: "lsp", description: lspDescription, readOnly: true, hint: "ask about one symbol, or give a narrower query"},
-		func(ctx context.Context, _ *hub.Run, in lspIn) (string, error) {
-			a, err := s.h.LSP(ctx, hub.LSPQuery{Op: strings.TrimSpace(in.Op), Path: in.Path, Line: in.Line, Col: in.Column, Symbol: in.Symbol, Query: in.Query, NewName: in.NewName})
+		func(ctx context.Context, run *hub.Run, in lspIn) (string, error) {
+			a, err := s.h.LSP(ctx, hub.LSPQuery{Op: strings.TrimSpace(in.Op), Path: in.Path, Line: in.Line, Col: in.Column, Symbol: in.Symbol, Query: in.Query, NewName: in.NewName, Run: run})
 			if err != nil {
 				return "", err
 			}

@@ -5,28 +5,31 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // LookTool finds a peer program cchub runs (a language server, a debug
-// adapter): an absolute path as it is; else on PATH, beside the running
-// cchub (make build puts both in .tools/bin), or in the workspace's own
-// .tools/bin.
+// adapter): an absolute path as it is; else on PATH or beside the running
+// cchub (make build puts both in .tools/bin). The workspace's own
+// directories are never searched: a repository's committed .tools/bin/gopls
+// is input, not a program to run. A trusted .cchub.json may name one by an
+// absolute path.
 func (r *Root) LookTool(name string) (string, error) {
-	if filepath.IsAbs(name) {
+	switch {
+	case filepath.IsAbs(name):
 		return exec.LookPath(name)
+	case strings.ContainsRune(name, '/'):
+		// A path a trusted .cchub.json gives relative to the workspace,
+		// never to whatever directory cchub was started in.
+		return exec.LookPath(filepath.Join(r.Dir(), name))
 	}
 	if p, err := exec.LookPath(name); err == nil {
-		return p, nil
+		return p, nil // exec.LookPath refuses a find through "." in PATH
 	}
-	var dirs []string
 	if exe, err := os.Executable(); err == nil {
-		dirs = append(dirs, filepath.Dir(exe))
-	}
-	dirs = append(dirs, filepath.Join(r.Dir(), ".tools", "bin"))
-	for _, d := range dirs {
-		if p, err := exec.LookPath(filepath.Join(d, name)); err == nil {
+		if p, err := exec.LookPath(filepath.Join(filepath.Dir(exe), name)); err == nil {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("%s not found on PATH, beside cchub or in .tools/bin", name)
+	return "", fmt.Errorf("%s not found on PATH or beside cchub", name)
 }
