@@ -85,6 +85,7 @@ func newRootCmd() *cobra.Command {
 	)
 	root.AddCommand(rewriteCmds(g)...)
 	root.AddCommand(anchorCmd(g))
+	root.AddCommand(trustCmd(g))
 	return root
 }
 
@@ -363,7 +364,7 @@ func diagCmd(g *globals) *cobra.Command {
 		Short: "the language servers' diagnostics of files (all of the workspace without PATH); exit 1 when one is an error",
 		RunE: func(c *cobra.Command, args []string) error {
 			return withHub(g, func(h *hub.Hub) error {
-				r, err := h.Diagnostics(c.Context(), args)
+				r, err := h.Diagnostics(c.Context(), nil, args)
 				if err != nil {
 					return badInput(err)
 				}

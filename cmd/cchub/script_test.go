@@ -33,6 +33,14 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("HOME", env.WorkDir)
+			// The directory of the scripts' cchub alone, for a PATH
+			// without the language servers.
+			for _, d := range filepath.SplitList(env.Getenv("PATH")) {
+				if _, err := os.Stat(filepath.Join(d, "cchub")); err == nil {
+					env.Setenv("CCHUB_BIN_DIR", d)
+					break
+				}
+			}
 			env.Setenv("CCHUB_REPO", repo)
 			// The language servers make test installs, after the
 			// scripts' own cchub.
