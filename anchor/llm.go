@@ -14,6 +14,9 @@ package anchor
 //	Content-Type: application/json
 //	Authorization: Bearer <Endpoint.Key>        (only when Key is not empty)
 //
+// A redirect is followed only to the same scheme, host and port; one to
+// any other address is an error, and nothing is sent there.
+//
 //	{"model":MODEL,"messages":[{"role":"system","content":SYSTEM},{"role":"user","content":USER}],"temperature":0}
 //
 // The body is exactly encoding/json's encoding of that object, keys in that
@@ -30,6 +33,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -204,6 +208,32 @@ var llmDefaultClient = sync.OnceValue(func() *http.Client {
 	return &http.Client{}
 })
 
+// sameAddressOnly is the LLM client's redirect policy: the key (and the
+// code in the request) goes to the configured address and nowhere else,
+// so a redirect is followed only within that address, scheme, host and
+// port alike (curl's CVE-2022-27776 was a key sent on to the same host
+// on another port; Go's client forwards Authorization there too). Any
+// other is refused before anything is sent to it.
+func sameAddressOnly(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return fmt.Errorf("the model endpoint redirected 10 times; set %s to the final address", llmEnvURL)
+	}
+	if to, from := address(req.URL), address(via[0].URL); to != from {
+		return fmt.Errorf("the model endpoint redirected to %s; cchub does not follow redirects with your key: set %s to the final address", to, llmEnvURL)
+	}
+	return nil
+}
+
+// address is u's scheme://host:port, the port made explicit, the host in
+// lower case: what decides where a request goes.
+func address(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return strings.ToLower(u.Scheme) + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+}
+
 // errLLMTimedOut is the cause Complete gives its own deadline, to tell its
 // timeout apart from the caller's context ending.
 var errLLMTimedOut = errors.New("anchor: LLM request timed out")
@@ -247,7 +277,10 @@ func (e *Endpoint) Complete(ctx context.Context, m Messages) (string, error) {
 	if client == nil {
 		client = llmDefaultClient()
 	}
-	resp, err := client.Do(req)
+	// A copy, so the caller's client keeps its own policy elsewhere.
+	guarded := *client
+	guarded.CheckRedirect = sameAddressOnly
+	resp, err := guarded.Do(req)
 	if err != nil {
 		return "", e.transportError(ctx, host, timeout, "request failed", err)
 	}

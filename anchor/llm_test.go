@@ -569,3 +569,79 @@ func TestEndpointFromEnv(t *testing.T) {
 		})
 	}
 }
+
+// redirectTo answers every request with a 307 to location.
+func redirectTo(location string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Location", location)
+		w.WriteHeader(http.StatusTemporaryRedirect)
+	}
+}
+
+// The key goes to the configured address only: a redirect to the same
+// host on another port, or to another scheme, is refused before anything
+// is sent there, and the error says where it pointed and what to set.
+func TestCompleteRefusesRedirectsElsewhere(t *testing.T) {
+	other := standInEndpoint(t, answerWith(200, goodAnswer))
+	otherAddr := "http://" + other.host(t)
+	for _, tt := range []struct{ name, location, want string }{
+		{"same host, another port", other.URL + "/v1/chat/completions", otherAddr},
+		{"another scheme", "", ""}, // filled in below: https on the first server's port
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var first *standIn
+			first = standInEndpoint(t, func(w http.ResponseWriter, r *http.Request) {
+				loc := tt.location
+				if loc == "" {
+					loc = "https://" + first.host(t) + "/v1/chat/completions"
+				}
+				redirectTo(loc)(w, r)
+			})
+			want := tt.want
+			if want == "" {
+				want = "https://" + first.host(t)
+			}
+			for _, client := range []*http.Client{nil, first.Client()} {
+				e := &Endpoint{URL: first.URL + "/v1", Model: "m", Key: "sk-secret", Client: client}
+				_, err := e.Complete(context.Background(), Messages{System: "s", User: "u"})
+				if err == nil {
+					t.Fatal("a redirect elsewhere was followed")
+				}
+				msg := err.Error()
+				if !strings.Contains(msg, "the model endpoint redirected to "+want+"; cchub does not follow redirects with your key: set CCHUB_ANCHOR_LLM_URL to the final address") || strings.Contains(msg, "sk-secret") {
+					t.Errorf("error %q should name %s and say what to set, without the key", msg, want)
+				}
+			}
+			if n := len(first.requests()); n != 2 {
+				t.Errorf("the configured endpoint saw %d requests, want 2", n)
+			}
+			if first.Client().CheckRedirect != nil {
+				t.Errorf("the caller's client was changed")
+			}
+		})
+	}
+	for _, r := range other.requests() {
+		t.Errorf("the other address received a request (Authorization %q, body %q)", r.Header.Get("Authorization"), r.Body)
+	}
+}
+
+// A redirect within the configured address (another path) is followed,
+// and the answer comes from where it led.
+func TestCompleteFollowsRedirectsWithinTheAddress(t *testing.T) {
+	var s *standIn
+	s = standInEndpoint(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/chat/completions" {
+			redirectTo(s.URL+"/v2/chat/completions")(w, r)
+			return
+		}
+		answerWith(200, goodAnswer)(w, r)
+	})
+	e := &Endpoint{URL: s.URL + "/v1", Model: "m", Key: "sk-secret"}
+	if _, err := e.Complete(context.Background(), Messages{System: "s", User: "u"}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := s.requests()
+	if len(reqs) != 2 || reqs[1].Path != "/v2/chat/completions" || reqs[1].Header.Get("Authorization") != "Bearer sk-secret" {
+		t.Errorf("requests: %+v", reqs)
+	}
+}

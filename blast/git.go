@@ -150,7 +150,10 @@ type blobs struct {
 }
 
 func (g *gitDir) blobs(ctx context.Context) (*blobs, error) {
-	c := g.git.Command("cat-file", "--batch")
+	c, err := g.git.Command(ctx, "cat-file", "--batch")
+	if err != nil {
+		return nil, said(ctx, err)
+	}
 	in, err := c.StdinPipe()
 	if err != nil {
 		return nil, err

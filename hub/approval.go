@@ -31,10 +31,12 @@ func ParseApproval(s string) (Approval, error) {
 
 // errNeedsHuman is the resolve tool's answer to "accept" under the human
 // policy, when the client cannot ask its user.
-var errNeedsHuman = errors.New("a person must approve this change")
+var errNeedsHuman = errors.New("a person must approve")
 
 // Asker asks the user of an agent's client to approve: ok is the answer,
-// asked false when the client cannot ask. nil never asks.
+// asked false when the client cannot ask. nil never asks. An Asker must
+// count only an answer to a question it put to the user itself (the MCP
+// one checks a token it issued), never one a caller merely claims.
 type Asker func(ctx context.Context, message string) (ok, asked bool, err error)
 
 // Resolution is what became of a pending change that was resolved.
@@ -82,7 +84,7 @@ func (h *Hub) Resolve(ctx context.Context, id, action string, r *Run, ask Asker)
 			}
 		}
 		if !asked {
-			return nil, fmt.Errorf("%w: this workspace's approval policy is human, so an agent cannot apply %s. Ask the user to run `cchub review %s` in a terminal in the workspace; the change stays staged until then", errNeedsHuman, id, id)
+			return nil, fmt.Errorf("%w: run `cchub review %s` (or `cchub apply %s`) in a terminal in the workspace. This workspace's approval policy is human and this client cannot ask its user (it offers no MCP elicitation), so an agent cannot apply %s; the change stays staged until then", errNeedsHuman, id, id, id)
 		}
 		if !ok {
 			return &Resolution{ID: id, Outcome: "declined"}, nil

@@ -16,10 +16,13 @@
 //     Errors are clipped too. The bound is this package's alone: the CLI
 //     prints everything;
 //   - sessions.go: an MCP session is one conversation, one hub.Run, ended
-//     (with its debug session) when the session ends;
+//     (with its debug session) when the session ends, and the approval
+//     questions it was asked (each by a random token, used once, expiring);
 //   - sampling.go and elicitation.go: the client's own model (anchor's
 //     model tier) and its user (approving a staged change), asked as
-//     multi-round-trip requests.
+//     multi-round-trip requests. An approval counts only as the answer to
+//     a question this server asked this session, of a client that declared
+//     elicitation.
 //
 // It does not decide anything about code, files or policy: the hub and
 // the packages below it do. The text of every answer is the hub result's

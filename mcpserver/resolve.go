@@ -44,7 +44,7 @@ func addResolve(s *server) {
 				}
 				return o.Text(), nil
 			}
-			res, err := s.h.Resolve(ctx, in.ID, action, r, elicitApproval(ctx, in.ID))
+			res, err := s.h.Resolve(ctx, in.ID, action, r, s.elicitApproval(ctx, in.ID))
 			if err != nil {
 				return "", err
 			}
