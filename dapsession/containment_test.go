@@ -94,7 +94,7 @@ func sessionOf(t *testing.T, pid int) int {
 }
 
 // contained checks the daemon runs out of the hub's session and, in the
-// cgroup mode, in the session's cgroup; it returns that cgroup's
+// cgroup mode, in the session's cgroup (mode "any": where it may); it returns that cgroup's
 // directory, "" in the subreaper mode. Without a cgroup offered to this
 // user, the cgroup mode is skipped.
 func contained(t *testing.T, mode, how string, daemon, hub int) string {
@@ -107,10 +107,16 @@ func contained(t *testing.T, mode, how string, daemon, hub int) string {
 	if !running(daemon) {
 		t.Fatalf("the daemon %d does not run", daemon)
 	}
-	if sessionOf(t, daemon) == sessionOf(t, hub) {
-		t.Fatalf("the daemon %d did not leave the hub's session", daemon)
+	// Its pid may be told before it has called setsid.
+	for end := time.Now().Add(10 * time.Second); sessionOf(t, daemon) == sessionOf(t, hub); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("the daemon %d did not leave the hub's session", daemon)
+		}
 	}
 	t.Logf("containment: %s", how)
+	if mode == "any" {
+		return ""
+	}
 	if mode == "subreaper" {
 		if how != "subreaper" {
 			t.Fatalf("containment %q with %s=1, want subreaper", how, NoCgroupEnv)
@@ -267,5 +273,34 @@ func TestMissingAdapter(t *testing.T) {
 	_, err := startAdapter(context.Background(), &Adapter{Name: "nosuch"}, filepath.Join(t.TempDir(), "nosuch-dap"), t.TempDir())
 	if err == nil || !strings.Contains(err.Error(), "nosuch-dap") {
 		t.Fatalf("start of a missing adapter: %v", err)
+	}
+}
+
+// A supervisor asked to stop (SIGTERM) ends the session's processes
+// before it exits.
+func TestSupervisorTerminated(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid program")
+	}
+	a := &Adapter{Name: "daemon", Command: "sh", Args: []string{"-c", `setsid sleep 300 & echo $!; wait`}}
+	st, err := startAdapter(context.Background(), a, "/bin/sh", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.kill()
+	line, err := bufio.NewReader(st.conn).ReadString('\n')
+	daemon, _ := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || daemon <= 0 {
+		t.Fatalf("the adapter said %q (%v)", line, err)
+	}
+	contained(t, "any", st.how, daemon, os.Getpid())
+	syscall.Kill(st.proc.Pid(), syscall.SIGTERM)
+	select {
+	case <-st.gone:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the supervisor did not end on SIGTERM")
+	}
+	if !goneWithin(daemon, 10*time.Second) {
+		t.Errorf("the setsid daemon %d outlived its terminated supervisor", daemon)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -57,6 +58,8 @@ func runSupervisor(argv []string) int {
 	var mu sync.Mutex
 	var files []string
 	stop := make(chan struct{})
+	var once sync.Once
+	end := func() { once.Do(func() { close(stop) }) }
 	go func() { // ends with the control pipe: the session's end or the hub's death
 		sc := bufio.NewScanner(ctrl)
 		for sc.Scan() {
@@ -66,7 +69,15 @@ func runSupervisor(argv []string) int {
 				mu.Unlock()
 			}
 		}
-		close(stop)
+		end()
+	}()
+	// Asked to stop rather than killed, it ends the session's processes
+	// first.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	go func() { // ends with the process
+		<-sig
+		end()
 	}()
 	var env []string // the adapter, or its debuggee, may be cchub: not another supervisor
 	for _, kv := range os.Environ() {

@@ -207,6 +207,7 @@ func newCgroup() (*cgroup, error) {
 	if err != nil {
 		return nil, err
 	}
+	sweepCgroups(parent)
 	dir := filepath.Join(parent, fmt.Sprintf("cchub-%d", os.Getpid()))
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, err // not delegated to this user, read-only, ...
@@ -221,6 +222,18 @@ func newCgroup() (*cgroup, error) {
 		return nil, err
 	}
 	return &cgroup{dir: dir, fd: fd}, nil
+}
+
+// sweepCgroups removes the cgroups under parent that supervisors which
+// no longer run left (killed before they removed them), if empty.
+func sweepCgroups(parent string) {
+	dirs, _ := filepath.Glob(filepath.Join(parent, "cchub-*"))
+	for _, dir := range dirs {
+		pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(dir), "cchub-"))
+		if err == nil && pid > 0 && syscall.Kill(pid, 0) == syscall.ESRCH {
+			_ = unix.Rmdir(dir) // fails, and leaves it, while a process is in it
+		}
+	}
 }
 
 // kill kills every process in the cgroup at once: no fork escapes it.

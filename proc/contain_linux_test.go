@@ -283,3 +283,29 @@ func TestCgroupKill(t *testing.T) {
 		t.Errorf("cgroup %s is left: %v", cg.dir, err)
 	}
 }
+
+// A cgroup a killed supervisor left is removed by the next one, once
+// empty.
+func TestSweepCgroups(t *testing.T) {
+	parent, err := ownCgroupDir()
+	if err != nil {
+		t.Skipf("this machine offers no cgroup to this user: %v", err)
+	}
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(parent, fmt.Sprintf("cchub-%d", dead.Process.Pid))
+	if err := os.Mkdir(stale, 0o755); err != nil {
+		t.Skipf("this machine offers no cgroup to this user: %v", err)
+	}
+	defer os.Remove(stale)
+	cg, err := newCgroup()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cg.remove()
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale cgroup %s is left: %v", stale, err)
+	}
+}
