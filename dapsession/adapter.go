@@ -1,6 +1,7 @@
 package dapsession
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -8,7 +9,9 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"cchub/proc"
@@ -42,14 +45,19 @@ func Builtin() []Adapter {
 // program is missing.
 var ErrNoAdapter = errors.New("no debug adapter")
 
-// started is a running adapter and the connection to it.
+// started is a running adapter under its supervisor, and the
+// connection to it.
 type started struct {
-	proc *proc.Process
+	proc *proc.Process   // the supervisor
+	gone <-chan struct{} // closed once the adapter and all it started are gone
+	pid  int             // the adapter's
+	how  string          // how the supervisor holds the session's processes
+	ctrl io.WriteCloser  // the supervisor's control pipe
 	conn io.ReadWriteCloser
-	gone <-chan struct{} // closed once the adapter process is reaped
+	end  sync.Once
 }
 
-// startAdapter runs a in dir and connects to it.
+// startAdapter runs a in dir under a supervisor and connects to it.
 func startAdapter(ctx context.Context, a *Adapter, bin, dir string) (*started, error) {
 	args := append([]string(nil), a.Args...)
 	var ln net.Listener
@@ -62,15 +70,19 @@ func startAdapter(ctx context.Context, a *Adapter, bin, dir string) (*started, e
 		defer ln.Close()
 		args = append(args, "--client-addr="+ln.Addr().String())
 	}
-	c := proc.Command(bin, args...)
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("dapsession: find this program to supervise %s: %w", a.Name, err)
+	}
+	c := proc.Command(exe, append([]string{bin}, args...)...)
 	c.Dir = dir
-	c.Env = os.Environ()
+	c.Env = append(os.Environ(), supervisorEnv+"=1")
+	c.OutliveParent = true    // to end the session's processes when the hub is killed
 	c.ClosePipesAtExit = true // the conversation ends with the adapter
 	var stdin io.WriteCloser
 	var stdout io.ReadCloser
 	out := proc.NewTail(4096)
 	if !a.DialsBack {
-		var err error
 		if stdin, err = c.StdinPipe(); err != nil {
 			return nil, err
 		}
@@ -81,12 +93,31 @@ func startAdapter(ctx context.Context, a *Adapter, bin, dir string) (*started, e
 		c.Stdout = out
 	}
 	c.Stderr = out
+	ctrlR, ctrlW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	statusR, statusW, err := os.Pipe()
+	if err != nil {
+		ctrlR.Close()
+		ctrlW.Close()
+		return nil, err
+	}
+	defer statusR.Close()
+	c.ExtraFiles = []*os.File{ctrlR, statusW}
 	// The adapter outlives the launch request: the session ends it.
 	p, err := c.Start(context.Background())
+	ctrlR.Close()
+	statusW.Close()
 	if err != nil {
+		ctrlW.Close()
 		return nil, fmt.Errorf("dapsession: start %s: %w", a.Name, err)
 	}
-	st := &started{proc: p, gone: p.Done()}
+	st := &started{proc: p, gone: p.Done(), ctrl: ctrlW}
+	if err := st.readStatus(statusR); err != nil {
+		st.kill()
+		return nil, fmt.Errorf("dapsession: start %s: %w %s", a.Name, err, strings.TrimSpace(out.String()))
+	}
 	if !a.DialsBack {
 		st.conn = duplex{stdout, stdin}
 		return st, nil
@@ -119,8 +150,51 @@ func startAdapter(ctx context.Context, a *Adapter, bin, dir string) (*started, e
 	}
 }
 
-// kill ends the adapter's process group and waits for its reaper.
-func (st *started) kill() { st.proc.Kill() }
+// readStatus reads the supervisor's one line: the adapter's pid and how
+// it is held, or why it did not start.
+func (st *started) readStatus(r *os.File) error {
+	line := make(chan string, 1)
+	go func() { // ends at the line, or when r is closed on return
+		s, _ := bufio.NewReader(r).ReadString('\n')
+		line <- strings.TrimSpace(s)
+	}()
+	var s string
+	select {
+	case s = <-line:
+	case <-time.After(30 * time.Second):
+		return errors.New("its supervisor did not start it within 30 s")
+	}
+	if why, ok := strings.CutPrefix(s, "failed "); ok {
+		return errors.New(why)
+	}
+	rest, ok := strings.CutPrefix(s, "started ")
+	pid, how, _ := strings.Cut(rest, " ")
+	if st.pid, _ = strconv.Atoi(pid); !ok || st.pid <= 0 {
+		return fmt.Errorf("its supervisor said %q", s)
+	}
+	st.how = how
+	return nil
+}
+
+// remove has the supervisor remove the file at path (absolute) at the
+// end, also if the hub dies.
+func (st *started) remove(path string) {
+	fmt.Fprintf(st.ctrl, "rm %s\n", path)
+}
+
+// kill ends the adapter and all it started: the supervisor is told, and
+// kills and reaps them; a supervisor that does not end in time is killed
+// with its group (it and the adapter).
+func (st *started) kill() {
+	st.end.Do(func() { st.ctrl.Close() })
+	t := time.NewTimer(10 * time.Second)
+	defer t.Stop()
+	select {
+	case <-st.gone:
+	case <-t.C:
+		st.proc.Kill()
+	}
+}
 
 // duplex is an adapter's stdout and stdin as one connection.
 type duplex struct {

@@ -136,7 +136,7 @@ func BenchmarkTTLCleanup(b *testing.B) {
 			b.Fatal(err)
 		}
 		s.mu.Lock()
-		pids := []int{s.proc.proc.Pid(), s.pid}
+		pids := []int{s.proc.proc.Pid(), s.proc.pid, s.pid}
 		s.mu.Unlock()
 		start := time.Now()
 		s.End("its time limit ran out")

@@ -9,9 +9,27 @@
 //     codec: one framing for LSP and DAP.
 //   - Every wait is bounded; the time limit is enforced by the session's
 //     own timer, not by its caller's next call.
-//   - When a session ends, nothing of it survives: the adapter's and the
-//     debuggee's process groups are killed after a short grace, and a
-//     watchdog process kills them too if the hub itself dies.
+//   - When a session ends, nothing of it survives: not the adapter, the
+//     debuggee, nor what the debuggee started, even in a session of its
+//     own (setsid); and so when the hub is killed outright. The adapter
+//     runs under a supervisor, the cchub binary re-executed
+//     (CCHUB_DAP_SUPERVISOR=1), which is its parent and outlives a killed
+//     hub. It holds the session's processes, in this order of preference
+//     (proc.Supervise): (1) a cgroup v2 of their own, made under the
+//     supervisor's cgroup when the kernel offers a writable one with
+//     cgroup.kill (5.14), the adapter started into it (clone3
+//     CLONE_INTO_CGROUP) and the whole cgroup killed at the end, then
+//     removed; (2) else, the common case in containers and CI, the
+//     supervisor as child subreaper: orphans (setsid daemons included)
+//     re-parent to it, and at the end it kills every descendant /proc
+//     shows. In both it reaps them all. Off Linux only the adapter's
+//     group is killed. CCHUB_NO_CGROUP=1 skips (1). Session.Containment
+//     says which one a session got.
+//   - The session ends its processes by closing the supervisor's control
+//     pipe after the adapter was asked to disconnect and given a second;
+//     the kernel closes it when the hub dies. The supervisor also ends
+//     them when the adapter exits, and removes the binary built for the
+//     session.
 //
 // What it does not do: decide that a run has one session at a time (the
 // hub does), or bound output for a model (the MCP front end does).

@@ -68,12 +68,10 @@ type Session struct {
 	Deadline time.Time // when its time limit ends it
 
 	proc    *started
-	wd      *watchdog
 	built   string // the binary built for the session, to remove
 	c       *client
 	opts    Options
 	req     sync.Mutex // one request at a time
-	endOnce sync.Once
 	timer   *time.Timer
 	output  *proc.Tail
 	console *proc.Tail // the adapter\'s own output events
@@ -106,18 +104,12 @@ func Launch(ctx context.Context, a *Adapter, bin, dir string, o Options) (*Sessi
 	if o.Cwd == "" {
 		o.Cwd = dir
 	}
-	wd, err := startWatchdog()
-	if err != nil {
-		return nil, nil, err
-	}
 	adapter, err := startAdapter(ctx, a, bin, dir)
 	if err != nil {
-		wd.release()
 		return nil, nil, err
 	}
-	wd.guard(adapter.proc.Pid())
 	s := &Session{
-		Adapter: a, proc: adapter, opts: o, output: proc.NewTail(64 << 10), console: proc.NewTail(16 << 10), wd: wd,
+		Adapter: a, proc: adapter, opts: o, output: proc.NewTail(64 << 10), console: proc.NewTail(16 << 10),
 		Started: time.Now(), Deadline: time.Now().Add(o.TTL),
 		wake: make(chan struct{}), bps: map[string][]Breakpoint{},
 	}
@@ -171,7 +163,7 @@ func (s *Session) launch(ctx context.Context) (*Stop, error) {
 		args["outputMode"] = "remote" // the debuggee's output as output events
 		bin := filepath.Join(os.TempDir(), fmt.Sprintf("cchub-debug-%d", time.Now().UnixNano()))
 		args["output"] = bin
-		s.wd.remove(bin)
+		s.proc.remove(bin)
 		s.built = bin
 		if s.opts.Test != "" {
 			args["mode"] = "test"
@@ -306,9 +298,6 @@ func (s *Session) event(msg dap.Message) {
 		}
 	case *dap.ProcessEvent:
 		s.pid = e.Body.SystemProcessId
-		if s.pid > 0 {
-			s.wd.guard(s.pid) // Delve runs it in a group of its own
-		}
 	default:
 		return
 	}
@@ -446,6 +435,11 @@ func (s *Session) Step(ctx context.Context, op string) (*Stop, error) {
 // its last 64 KB.
 func (s *Session) Output() string { return s.output.String() }
 
+// Containment says how the session's processes are held: "cgroup DIR"
+// or "subreaper" (with why there is no cgroup, when one was tried), or
+// "group" off Linux.
+func (s *Session) Containment() string { return s.proc.how }
+
 // Last is where the debuggee was when last seen.
 func (s *Session) Last() Stop {
 	s.mu.Lock()
@@ -468,14 +462,15 @@ func (s *Session) Ended() string {
 }
 
 // End ends the session: the adapter is asked to terminate the debuggee
-// and disconnect, then after a short grace the adapter's and the
-// debuggee's process groups are killed. Only the first reason is kept.
+// and disconnect, then after a short grace the supervisor kills the
+// adapter and every process descended from it (the debuggee, and what
+// that started, in a session of its own or not). Only the first reason
+// is kept.
 func (s *Session) End(why string) {
 	s.mu.Lock()
 	if s.ended == "" || s.ended == "the program ended" {
 		s.ended = why
 	}
-	pid := s.pid
 	s.mu.Unlock()
 	s.timer.Stop()
 	select {
@@ -489,15 +484,11 @@ func (s *Session) End(why string) {
 		case <-time.After(time.Second):
 		}
 	}
-	if pid > 0 {
-		_ = proc.KillGroup(pid) // Delve runs the debuggee in a group of its own
-	}
 	s.proc.kill()
 	s.c.close()
 	if s.built != "" {
 		os.Remove(s.built) // Delve removes it on a clean exit; not when killed
 	}
-	s.endOnce.Do(s.wd.release)
 	s.mu.Lock()
 	close(s.wake)
 	s.wake = make(chan struct{})

@@ -30,6 +30,9 @@ type Cmd struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+	// ExtraFiles are the child's file descriptors 3, 4, ... as
+	// exec.Cmd's; they stay the caller's, to close once Start returns.
+	ExtraFiles []*os.File
 
 	// Interrupt is the signal a stop sends the group first; SIGINT when
 	// zero.
@@ -100,6 +103,7 @@ func (c *Cmd) Start(ctx context.Context) (*Process, error) {
 	cmd := exec.Command(c.Name, c.Args...)
 	cmd.Dir, cmd.Env = c.Dir, c.Env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Stdin, c.Stdout, c.Stderr
+	cmd.ExtraFiles = c.ExtraFiles
 	cmd.SysProcAttr = groupAttr(!c.OutliveParent)
 	cmd.WaitDelay = orDefault(c.WaitDelay, DefaultWaitDelay)
 	err := cmd.Start()

@@ -17,6 +17,12 @@ import (
 const parentEnv = "PROC_TEST_PARENT"
 
 func TestMain(m *testing.M) {
+	if how := os.Getenv(superviseEnv); how != "" {
+		os.Exit(superviseMain(how))
+	}
+	if how := os.Getenv(daemonEnv); how != "" {
+		os.Exit(daemonMain(how))
+	}
 	if how := os.Getenv(parentEnv); how != "" {
 		c := Command("sleep", "100")
 		c.OutliveParent = how == "outlive"

@@ -26,11 +26,20 @@
 //     watchdog). Go keeps its threads for the life of the process unless
 //     a goroutine locked to one ends while locked; start no child from
 //     such a goroutine.
+//   - A tree that must end whole, setsid daemons included (a debug
+//     adapter, its debuggee and what that starts), runs under Supervise in
+//     a process that is a supervisor and nothing else. On Linux it is
+//     held in this order: a cgroup v2 of its own, made under the
+//     supervisor's cgroup where that is writable and has cgroup.kill
+//     (5.14), the child started into it (clone3 CLONE_INTO_CGROUP) and
+//     the tree ended by cgroup.kill, which no fork escapes; and always the
+//     supervisor as child subreaper, so orphans re-parent to it, with
+//     every descendant /proc shows killed at the end and all reaped
+//     (without a cgroup, this alone). Elsewhere, the child's group only.
 //
 // What it does not do: choose a command's arguments or environment
 // (package gitcmd does, for git), bound what a child prints on stdout
-// (its reader does), or reach a grandchild that made a group or session
-// of its own (a debugger's debuggee): its owner learns that group and
-// calls KillGroup, and the kernel's parent-death signal reaches only the
-// direct child. It runs on Unix only.
+// (its reader does), or, outside Supervise, reach a grandchild that made
+// a group or session of its own: the kernel's parent-death signal
+// reaches only the direct child. It runs on Unix only.
 package proc
