@@ -132,3 +132,76 @@ func treeOf(t *testing.T, dir string) []string {
 	}
 	return out
 }
+
+// TestWritesNeverLandInGitWhileADirectoryIsSwappedForALinkToIt is the
+// same race aimed at .git: d is exchanged, atomically and without pause,
+// with a symlink to .git, which holds a file of the same name and bytes
+// as d's. Whatever the timing, edit, write and apply_patch either write
+// d's own file or are refused: the directory each write opens is checked
+// for what it is, after the path's check, so .git never changes.
+func TestWritesNeverLandInGitWhileADirectoryIsSwappedForALinkToIt(t *testing.T) {
+	root := t.TempDir()
+	content := "one\ntwo\nthree\n"
+	for _, p := range []string{filepath.Join(root, "d", "f.txt"), filepath.Join(root, ".git", "f.txt"), filepath.Join(root, ".git", "config")} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(".git", filepath.Join(root, "swap")); err != nil {
+		t.Fatal(err)
+	}
+	before := treeOf(t, filepath.Join(root, ".git"))
+	h := newTestHub(t, root)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	swaps := 0
+	wg.Add(1)
+	go func() { // owned by this test: ends with cancel, waited for below
+		defer wg.Done()
+		d, s := filepath.Join(root, "d"), filepath.Join(root, "swap")
+		for ctx.Err() == nil {
+			if err := unix.Renameat2(unix.AT_FDCWD, d, unix.AT_FDCWD, s, unix.RENAME_EXCHANGE); err != nil {
+				t.Errorf("renameat2: %v", err)
+				return
+			}
+			swaps++
+		}
+	}()
+
+	iterations := 600
+	if testing.Short() {
+		iterations = 100
+	}
+	written := 0
+	for i := range iterations {
+		r := NewRun()
+		h.Read(ctx, locate.ReadOptions{Path: "d/f.txt"}, r)
+		if _, err := h.Edit(ctx, "d/f.txt", textedit.Change{Old: "two", New: "TWO"}, r); err == nil {
+			written++
+		}
+		h.Edit(ctx, "d/f.txt", textedit.Change{Old: "TWO", New: "two"}, r)
+		h.Write(ctx, "d/config", "[core]\n\tfsmonitor = evil\n", textedit.WriteOptions{}, r)
+		h.Write(ctx, "d/hooks/pre-commit", "#!/bin/sh\nevil\n", textedit.WriteOptions{}, r)
+		if i%2 == 0 {
+			h.ApplyPatch(ctx, "*** Begin Patch\n*** Update File: d/f.txt\n@@\n-three\n+THREE\n*** Add File: d/p.txt\n+x\n*** End Patch", r)
+		} else {
+			h.ApplyPatch(ctx, "*** Begin Patch\n*** Update File: d/f.txt\n@@\n-THREE\n+three\n*** Delete File: d/p.txt\n*** End Patch", r)
+		}
+	}
+	cancel()
+	wg.Wait()
+	if swaps < iterations {
+		t.Errorf("only %d swaps in %d iterations: the race was hardly run", swaps, iterations)
+	}
+	if written == 0 {
+		t.Errorf("no edit of d/f.txt succeeded in %d iterations: the test only saw refusals", iterations)
+	}
+	if after := treeOf(t, filepath.Join(root, ".git")); !slices.Equal(before, after) {
+		t.Errorf(".git changed:\nbefore %q\nafter  %q", before, after)
+	}
+	t.Logf("%d iterations, %d swaps, %d edits landed in d, none in .git", iterations, swaps, written)
+}

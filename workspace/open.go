@@ -91,8 +91,13 @@ func (r *Root) ReadDir(rel string) ([]fs.DirEntry, error) {
 }
 
 // OpenFile opens rel, relative to the root's handle, with flag (O_CLOEXEC
-// is added; O_NOFOLLOW, if given, refuses a final symlink).
+// is added; O_NOFOLLOW, if given, refuses a final symlink). It opens for
+// reading only: every change goes through WriteFile and the functions
+// beside it, which check where the change lands.
 func (r *Root) OpenFile(rel string, flag int, perm fs.FileMode) (*os.File, error) {
+	if flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND) != 0 {
+		return nil, fmt.Errorf("workspace: OpenFile %s opens for reading only; write with WriteFile", ShowArg(rel))
+	}
 	return inRoot(r, rel, func(name string) (*os.File, error) {
 		return r.openBeneath(name, flag, perm)
 	})

@@ -15,6 +15,10 @@ import (
 // system calls.
 var noOpenat2 atomic.Bool
 
+// walkFlag opens a directory only to stat it and walk up from it, which
+// needs no permission to read it.
+const walkFlag = unix.O_PATH
+
 // openBeneath opens name relative to the root in one system call that the
 // kernel refuses to resolve outside it: no "..", absolute path or symlink
 // may leave the root, whatever is swapped while the path is walked.

@@ -5,7 +5,11 @@ package workspace
 import (
 	"io/fs"
 	"os"
+	"syscall"
 )
+
+// walkFlag opens a directory to stat it and walk up from it.
+const walkFlag = syscall.O_RDONLY
 
 // openBeneath opens name through os.Root, which walks the path one
 // component at a time and refuses any step out of the root.

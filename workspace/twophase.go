@@ -32,15 +32,33 @@ func TempBeside(rel, tag string) string {
 
 // WriteTarget is the file a write of rel changes: rel itself, or the file
 // a final symlink at rel leads to inside the root. Paths cchub does not
-// write (.git, its state) are refused.
-func (r *Root) WriteTarget(rel string) (string, error) { return r.writeTarget(rel) }
+// write (.git, its state) are refused, by name and by where they resolve,
+// and so is a target whose directory exists and is one of them by
+// identity; WriteTemp, RenameInto and RemoveSynced check again.
+func (r *Root) WriteTarget(rel string) (string, error) {
+	target, err := r.writeTarget(rel)
+	if err != nil {
+		return "", err
+	}
+	dir, _ := parentOf(target)
+	// Any other failure (the directory is not made yet) is left to the
+	// write, which checks each directory it makes or writes in.
+	parent, err := r.openWritableDir(dir, target)
+	if errors.Is(err, ErrProtected) {
+		return "", err
+	}
+	if err == nil {
+		parent.Close()
+	}
+	return target, nil
+}
 
 // WriteTemp writes data to temp (a name from TempBeside), synced to disk,
 // with mode perm; a temp left by an earlier attempt is replaced. The
 // directories temp needs are made and returned (a new file in a new
 // directory).
 func (r *Root) WriteTemp(temp string, data []byte, perm fs.FileMode) (made []string, err error) {
-	if err := checkWritablePath(temp); err != nil {
+	if err := r.checkWrite(temp); err != nil {
 		return nil, err
 	}
 	dir, base := parentOf(temp)
@@ -48,7 +66,7 @@ func (r *Root) WriteTemp(temp string, data []byte, perm fs.FileMode) (made []str
 	if err != nil {
 		return nil, err
 	}
-	parent, err := inRoot(r, dir, r.fsys.OpenRoot)
+	parent, err := r.openWritableDir(dir, temp)
 	if err != nil {
 		r.removeMade(made)
 		return nil, err
@@ -85,7 +103,10 @@ func (r *Root) WriteTemp(temp string, data []byte, perm fs.FileMode) (made []str
 // survives a crash once the directory is synced (SyncDir): a caller
 // renaming many files syncs each directory once, at the end.
 func (r *Root) RenameInto(temp, target string) error {
-	if err := checkWritablePath(target); err != nil {
+	if err := r.checkWrite(target); err != nil {
+		return err
+	}
+	if err := checkWritablePath(temp); err != nil {
 		return err
 	}
 	dir, base := parentOf(target)
@@ -93,7 +114,7 @@ func (r *Root) RenameInto(temp, target string) error {
 	if dir != tdir {
 		return fmt.Errorf("workspace: %s and %s are not in one directory", temp, target)
 	}
-	parent, err := inRoot(r, dir, r.fsys.OpenRoot)
+	parent, err := r.openWritableDir(dir, target)
 	if err != nil {
 		return err
 	}
@@ -115,11 +136,11 @@ func (r *Root) SyncDir(rel string) error {
 // RemoveSynced deletes the file at rel, if it exists, and syncs its
 // directory.
 func (r *Root) RemoveSynced(rel string) error {
-	if err := checkWritablePath(rel); err != nil {
+	if err := r.checkWrite(rel); err != nil {
 		return err
 	}
 	dir, base := parentOf(rel)
-	parent, err := inRoot(r, dir, r.fsys.OpenRoot)
+	parent, err := r.openWritableDir(dir, rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

@@ -54,7 +54,7 @@ func (r *Root) WriteFile(rel string, data []byte, perm fs.FileMode) (made []stri
 			made = nil
 		}
 	}()
-	parent, err := inRoot(r, dir, r.fsys.OpenRoot)
+	parent, err := r.openWritableDir(dir, target)
 	if err != nil {
 		return nil, err
 	}
@@ -90,9 +90,9 @@ func (r *Root) WriteFile(rel string, data []byte, perm fs.FileMode) (made []stri
 }
 
 // writeTarget checks rel as a path to write and follows a final symlink
-// (inside the root) to the file it names.
+// (inside the root) to the file it names, checking each file it names.
 func (r *Root) writeTarget(rel string) (string, error) {
-	if err := checkWritablePath(rel); err != nil {
+	if err := r.checkWrite(rel); err != nil {
 		return "", err
 	}
 	target := rel
@@ -112,7 +112,7 @@ func (r *Root) writeTarget(rel string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("%s is a symlink to %s, which %w %s; edit a file inside the root", rel, link, ErrOutsideRoot, r.dir)
 		}
-		if err := checkWritablePath(next); err != nil {
+		if err := r.checkWrite(next); err != nil {
 			return "", fmt.Errorf("%s is a symlink to %s: %w", rel, next, err)
 		}
 		target = next
@@ -155,12 +155,121 @@ func checkWritablePath(rel string) error {
 		if len(c) > maxNameBytes {
 			return fmt.Errorf("a name in %s is %s bytes, longer than the file system allows (%d); give a shorter name", ShowArg(rel), Thousands(len(c)), maxNameBytes)
 		}
-		switch c {
-		case ".git":
-			return fmt.Errorf("%w: %s is inside .git, which cchub does not write (git runs its hooks and obeys its config); use git itself for repository changes", ErrProtected, rel)
-		case StateDir:
-			return fmt.Errorf("%w: %s is inside %s, cchub's own state; it is not a workspace file", ErrProtected, rel, StateDir)
+	}
+	if name := protectedIn(rel); name != "" {
+		return protectedError(rel+" is inside "+name, name)
+	}
+	return nil
+}
+
+// protectedIn names the protected directory (".git" or StateDir) that a
+// component of rel is, compared without case: on a case-folding file
+// system ".GIT" is the same directory.
+func protectedIn(rel string) string {
+	for _, c := range strings.Split(rel, "/") {
+		switch {
+		case strings.EqualFold(c, ".git"):
+			return ".git"
+		case strings.EqualFold(c, StateDir):
+			return StateDir
 		}
+	}
+	return ""
+}
+
+// protectedError is the refusal of a change inside name (".git" or
+// StateDir); where says how the path is inside it.
+func protectedError(where, name string) error {
+	if name == ".git" {
+		return fmt.Errorf("%w: %s, which cchub does not write (git runs its hooks and obeys its config); use git itself for repository changes", ErrProtected, where)
+	}
+	return fmt.Errorf("%w: %s, cchub's own state, which is not a workspace file; give a path outside it", ErrProtected, where)
+}
+
+// checkWrite is the check of every change at rel before anything is made
+// for it: the path as given (checkWritablePath) and the place it resolves
+// to once the symlinks of its directories are followed, as git refuses a
+// path "beyond a symbolic link". A final symlink is not followed here:
+// a write follows it by name (writeTarget) and checks where it leads; a
+// rename or delete replaces the link itself. What is checked here gives
+// the message; openWritableDir checks again, on the directory actually
+// opened, so a symlink swapped in between is still refused.
+func (r *Root) checkWrite(rel string) error {
+	if err := checkWritablePath(rel); err != nil {
+		return err
+	}
+	dir, base := parentOf(rel)
+	real, err := evalExisting(filepath.Join(r.dir, native(dir)))
+	if err != nil || !within(r.dir, real) {
+		return nil // the open through the root's handle refuses it, with its reason
+	}
+	resolved := path.Join(r.Rel(real), base)
+	if name := protectedIn(resolved); name != "" {
+		return protectedError(fmt.Sprintf("%s resolves to %s, inside %s", rel, resolved, name), name)
+	}
+	return nil
+}
+
+// afterCheck, when set (by tests), runs between the check of a path and
+// the opening of its directory: a symlink swapped in there must still be
+// refused.
+var afterCheck func(rel string)
+
+// openWritableDir opens dir, the directory a change to file is made in,
+// through the root's handle, and refuses it when it is, or lies inside, a
+// .git or StateDir directory of the workspace. The test is made on the
+// directory opened, by identity, walking up from it to the root: whatever
+// symlinks led there, and whatever was swapped since checkWrite, the
+// directory written into is the one tested.
+func (r *Root) openWritableDir(dir, file string) (*os.Root, error) {
+	if afterCheck != nil {
+		afterCheck(file)
+	}
+	parent, err := inRoot(r, dir, r.fsys.OpenRoot)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.checkOpenedDir(parent, dir, file); err != nil {
+		parent.Close()
+		return nil, err
+	}
+	return parent, nil
+}
+
+// checkOpenedDir refuses parent (opened as dir) if it is a protected
+// directory or inside one.
+func (r *Root) checkOpenedDir(parent *os.Root, dir, file string) error {
+	pst, err := parent.Stat(".")
+	if err != nil {
+		return err
+	}
+	// A second descriptor of the same directory, one that can be walked
+	// up from (os.Root gives none); the same inode makes it the same
+	// directory, as directories have no hard links.
+	d, err := r.OpenFile(dir, walkFlag|syscall.O_DIRECTORY, 0)
+	if err == nil {
+		var dst fs.FileInfo
+		if dst, err = d.Stat(); err == nil && !os.SameFile(pst, dst) {
+			err = fmt.Errorf("%s changed while %s was being written; nothing was written, try again", ShowArg(dir), file)
+		}
+	}
+	if err != nil {
+		if d != nil {
+			d.Close()
+		}
+		return fmt.Errorf("%s: cannot check where its directory lies (%w); nothing was written", file, err)
+	}
+	defer d.Close()
+	rst, err := r.fsys.Stat(".")
+	if err != nil {
+		return err
+	}
+	name, err := protectedDir(d, rst)
+	if err != nil {
+		return fmt.Errorf("%s: %w; nothing was written", file, err)
+	}
+	if name != "" {
+		return protectedError(fmt.Sprintf("%s would be written in %s or a directory inside it (reached through a symbolic link)", file, name), name)
 	}
 	return nil
 }
@@ -187,8 +296,9 @@ func checkReplaceable(rel string, st fs.FileInfo) error {
 	return nil
 }
 
-// makeParents creates the missing directories of dir, one at a time
-// through the root's handle, and returns those it made.
+// makeParents creates the missing directories of dir, one at a time, each
+// in a parent opened and checked by openWritableDir, and returns those it
+// made.
 func (r *Root) makeParents(dir string) ([]string, error) {
 	if dir == "." {
 		return nil, nil
@@ -209,7 +319,7 @@ func (r *Root) makeParents(dir string) ([]string, error) {
 			r.removeMade(made)
 			return nil, err
 		}
-		if _, err := inRoot(r, p, func(name string) (struct{}, error) { return struct{}{}, r.fsys.Mkdir(name, 0o755) }); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err := r.mkdirChecked(p); err != nil && !errors.Is(err, fs.ErrExist) {
 			r.removeMade(made)
 			return nil, err
 		}
@@ -225,13 +335,36 @@ func (r *Root) RemoveDirs(made []string) { r.removeMade(made) }
 
 func (r *Root) removeMade(made []string) {
 	for i := len(made) - 1; i >= 0; i-- {
-		inRoot(r, made[i], func(name string) (struct{}, error) { return struct{}{}, r.fsys.Remove(name) })
+		r.removeChecked(made[i])
 	}
+}
+
+// mkdirChecked makes the directory rel in its checked parent.
+func (r *Root) mkdirChecked(rel string) error {
+	dir, base := parentOf(rel)
+	parent, err := r.openWritableDir(dir, rel)
+	if err != nil {
+		return err
+	}
+	defer parent.Close()
+	return parent.Mkdir(base, 0o755)
+}
+
+// removeChecked removes the file, symlink or empty directory rel from its
+// checked parent.
+func (r *Root) removeChecked(rel string) error {
+	dir, base := parentOf(rel)
+	parent, err := r.openWritableDir(dir, rel)
+	if err != nil {
+		return err
+	}
+	defer parent.Close()
+	return parent.Remove(base)
 }
 
 // RemoveFile deletes the file at rel (a symlink itself, not its target).
 func (r *Root) RemoveFile(rel string) error {
-	if err := checkWritablePath(rel); err != nil {
+	if err := r.checkWrite(rel); err != nil {
 		return err
 	}
 	st, err := r.Lstat(rel)
@@ -241,8 +374,7 @@ func (r *Root) RemoveFile(rel string) error {
 	if st.IsDir() {
 		return fmt.Errorf("%s is a directory; cchub deletes files only", rel)
 	}
-	_, err = inRoot(r, rel, func(name string) (struct{}, error) { return struct{}{}, r.fsys.Remove(name) })
-	return err
+	return r.removeChecked(rel)
 }
 
 // replaceIn writes data to a new temporary file in parent and renames it
