@@ -295,3 +295,37 @@ func TestStateDirReplacedAfterTheChoiceIsRefused(t *testing.T) {
 		t.Error("the swapped-in .cchub changed")
 	}
 }
+
+// Processes starting at once in a fresh workspace all find the one .cchub
+// that the first made, stamped, and leave nothing of their own attempts.
+func TestStateDirMadeByManyAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	const n = 8
+	errs := make(chan error, n)
+	for range n {
+		r := openStateRoot(t, dir, nil)
+		go func() {
+			d, err := r.OpenStateDir("locks")
+			if err == nil {
+				d.Close()
+				if !r.StateInWorkspace() || r.StateNotice() != "" {
+					err = errors.New("a root did not use the workspace's .cchub: " + r.StateNotice())
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 || ents[0].Name() != ".cchub" {
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		t.Errorf("the root holds %v, want .cchub only", names)
+	}
+}
