@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -235,6 +236,9 @@ func Discard(ctx context.Context, st *store.Store, id string) error {
 
 // notStaged explains a missing id: it lists the ids that are staged.
 func notStaged(ctx context.Context, st *store.Store, id string, err error) error {
+	if errors.Is(err, store.ErrNotYours) {
+		return fmt.Errorf("astedit: %w", err)
+	}
 	all, lerr := st.StagedChanges(ctx)
 	if lerr != nil || len(all) == 0 {
 		return fmt.Errorf("astedit: %w; nothing is staged now (it may have been applied or discarded already)", err)

@@ -31,13 +31,19 @@ const journalLock = "\x00astedit commit journal"
 // journalMarker is a file in the workspace's state directory that exists
 // while a commit may be unfinished: made before the journal is opened,
 // removed after it is closed. Every start of cchub looks for it (a stat)
-// instead of opening the database to read the journal.
-const journalMarker = "commit-journal-open"
+// instead of opening the database to read the journal. The state
+// directory is the one the workspace chose as this user's: a .cchub that
+// came with a clone is never it.
+const journalMarker = workspace.JournalMarker
 
 // Pending says whether a commit may have been interrupted: only then does
 // a start need Recover.
 func Pending(root *workspace.Root) bool {
-	_, err := os.Lstat(filepath.Join(root.Dir(), workspace.StateDir, journalMarker))
+	dir, err := root.StatePath()
+	if err != nil {
+		return false // the first call that needs the state says why
+	}
+	_, err = os.Lstat(filepath.Join(dir, journalMarker))
 	return err == nil
 }
 
@@ -338,14 +344,21 @@ func rollForward(root *workspace.Root, p plan, step func(string)) error {
 // Recovered says what Recover did to one interrupted commit.
 type Recovered struct {
 	ID     string   `json:"id"`
-	Action string   `json:"action"` // "finished" or "rolled back"
-	Files  []string `json:"files"`
+	Action string   `json:"action"` // "finished", "rolled back" or Ignored
+	Files  []string `json:"files"`  // none for an ignored row
 }
+
+// Ignored is the Action of a journal row that this user's cchub did not
+// write: it is left as it is, and nothing it names is touched.
+const Ignored = "ignored"
 
 // Recover finishes or undoes every commit a crash interrupted: one that
 // had not written all its new files is undone (the change stays staged),
-// one that had is finished. It waits for a commit in progress in another
-// process to end. Every cchub start runs it.
+// one that had is finished. Only rows this user's cchub wrote are acted
+// on (store.Journal.Mine); another writer's row (from a database that
+// came from elsewhere) is left untouched and reported as Ignored, its plan
+// not even read. It waits for a commit in progress in another process to
+// end. Every cchub start runs it.
 func Recover(ctx context.Context, root *workspace.Root, st *store.Store) ([]Recovered, error) {
 	unlock, err := root.LockFiles(ctx, journalLock)
 	if err != nil {
@@ -365,6 +378,10 @@ func recoverLocked(ctx context.Context, root *workspace.Root, st *store.Store) (
 	}
 	var out []Recovered
 	for _, j := range js {
+		if !j.Mine {
+			out = append(out, Recovered{ID: j.Change, Action: Ignored})
+			continue
+		}
 		var p plan
 		if err := json.Unmarshal([]byte(j.Plan), &p); err != nil {
 			return out, fmt.Errorf("astedit: the commit journal of change %s cannot be read (%v); its files may be half written: check them with git", j.Change, err)

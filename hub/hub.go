@@ -35,6 +35,8 @@ type Hub struct {
 	dbMu  sync.Mutex
 	db    *store.Store // opened on first need
 	dbErr error
+
+	notice string // the state notice (StateNotice), decided at Open
 }
 
 // Options tunes a hub; the zero value is the default.
@@ -67,6 +69,7 @@ func Open(dir string, o Options) (*Hub, error) {
 	}
 	h := &Hub{Root: root, Parses: parses, oneShot: o.OneShot, approval: o.Approval}
 	h.files = textedit.NewFiles(root).WithParseCache(parses).WithCommitter(h.commitPatch)
+	h.openState()
 	if err := h.recoverCommits(context.Background()); err != nil {
 		h.Close()
 		return nil, err

@@ -223,8 +223,17 @@ func (h *Hub) recoverCommits(ctx context.Context) error {
 		return nil // the first call that needs the store says why
 	}
 	done, err := astedit.Recover(ctx, h.Root, st)
+	ignored := 0
 	for _, r := range done {
+		if r.Action == astedit.Ignored {
+			ignored++
+			continue
+		}
 		fmt.Fprintf(os.Stderr, "cchub: %s the interrupted commit of change %s (%s)\n", r.Action, r.ID, strings.Join(r.Files, ", "))
+	}
+	if ignored > 0 {
+		fmt.Fprintf(os.Stderr, "cchub: ignored %s not written by your cchub (a database copied or cloned into %s): nothing it names was touched\n",
+			Count(ignored, "commit journal row"), h.Root.StateShow())
 	}
 	return err
 }

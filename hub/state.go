@@ -2,8 +2,17 @@ package hub
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
 
+	"cchub/gitcmd"
 	"cchub/store"
+	"cchub/workspace"
 )
 
 // state is the hub's database, opened on first need.
@@ -14,4 +23,73 @@ func (h *Hub) state(ctx context.Context) (*store.Store, error) {
 		h.db, h.dbErr = store.Open(ctx, h.Root)
 	}
 	return h.db, h.dbErr
+}
+
+// StateNotice is the warning that the workspace's .cchub is not this
+// user's cchub state and is ignored (see workspace's state.go), or "".
+// Open prints it on stderr; Notice hands it to each run once.
+func (h *Hub) StateNotice() string { return h.notice }
+
+// Notice is what r has not been told yet of the hub's notices (the state
+// notice), as lines to put before a result, each given once per run.
+func (h *Hub) Notice(r *Run) string {
+	if h.notice == "" || r == nil {
+		return ""
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.heard == nil {
+		r.heard = map[string]bool{}
+	}
+	if r.heard[h.notice] {
+		return ""
+	}
+	r.heard[h.notice] = true
+	return "[" + h.notice + "]\n"
+}
+
+// openState decides where the hub keeps its state (asking git, for a
+// .cchub without this user's stamp, whether it is tracked) and says on
+// stderr, once per process, when the workspace's .cchub is ignored.
+func (h *Hub) openState() {
+	h.Root.CheckTrackedWith(gitTracks(h.Root.Dir()))
+	h.notice = h.Root.StateNotice()
+	if h.notice != "" {
+		fmt.Fprintln(os.Stderr, "cchub:", h.notice)
+	}
+}
+
+// gitTrackTimeout bounds the one git question a start may ask.
+const gitTrackTimeout = 30 * time.Second
+
+// gitTracks asks git, run in dir, whether it tracks anything under a
+// path. Outside a repository nothing is tracked; without git, nothing is
+// where the root has no .git, and the answer is unknown where it has.
+func gitTracks(dir string) workspace.TrackedFunc {
+	return func(rel string) (bool, error) {
+		g, err := gitcmd.New(dir)
+		if errors.Is(err, exec.ErrNotFound) {
+			if _, serr := os.Lstat(filepath.Join(dir, ".git")); serr != nil {
+				return false, nil
+			}
+		}
+		if err != nil {
+			return false, err
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), gitTrackTimeout)
+		defer cancel()
+		out, err := g.Output(ctx, 1<<16, "ls-files", "-z", "--", rel)
+		var ge *gitcmd.Error
+		if errors.As(err, &ge) && strings.Contains(ge.Message, "not a git repository") {
+			return false, nil
+		}
+		var tl *gitcmd.TooLongError
+		if errors.As(err, &tl) {
+			return true, nil // more than a page of tracked paths
+		}
+		if err != nil {
+			return false, err
+		}
+		return len(out) > 0, nil
+	}
 }

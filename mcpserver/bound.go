@@ -21,7 +21,8 @@ const (
 
 // Bound returns text unchanged when it fits the result bound. Otherwise it
 // writes the whole text to a spill file under the workspace's .cchub/spill
-// and returns a preview that fits, ending in a marker that says how much was
+// (not when the state is kept outside the workspace, where a model could
+// not read it) and returns a preview that fits, ending in a marker that says how much was
 // cut, where the full output is, and how to narrow. tool names the spill
 // file; hint, if not empty, is a tool-specific way to narrow.
 func Bound(root *workspace.Root, tool, text, hint string) string {
@@ -55,7 +56,11 @@ func Bound(root *workspace.Root, tool, text, hint string) string {
 		}
 	}
 	var where string
-	if rel, err := spill(root, tool, text); err != nil {
+	if !root.StateInWorkspace() {
+		// The state is kept outside the workspace (its .cchub is not this
+		// user's), where a model's read cannot reach: nothing is saved.
+		where = "the full output was not saved (cchub keeps its state outside this workspace); narrow the call instead"
+	} else if rel, err := spill(root, tool, text); err != nil {
 		where = fmt.Sprintf("the full output could not be saved (%v); narrow the call instead", err)
 	} else {
 		where = fmt.Sprintf("full output saved to %s; grep that file or read it with offset/limit", rel)

@@ -69,7 +69,8 @@ func addTool[In any](s *server, spec toolSpec, run func(ctx context.Context, r *
 		if err := decodeArgs(spec.name, req.Params.Arguments, fields, &in); err != nil {
 			return errorResult(clipError(err)), nil
 		}
-		text, err := run(context.WithValue(ctx, toolRequestKey{}, req), s.runs.run(req), in)
+		r := s.runs.run(req)
+		text, err := run(context.WithValue(ctx, toolRequestKey{}, req), r, in)
 		var ni *needInput
 		if errors.As(err, &ni) {
 			return &mcp.CallToolResult{InputRequests: ni.requests}, nil
@@ -77,7 +78,9 @@ func addTool[In any](s *server, spec toolSpec, run func(ctx context.Context, r *
 		if err != nil {
 			return errorResult(clipError(err)), nil
 		}
-		return textResult(Bound(s.h.Root, spec.name, text, spec.hint)), nil
+		// The hub's notices (a .cchub that is not the user's) lead the
+		// first result of each session: the bound cuts the end, never them.
+		return textResult(Bound(s.h.Root, spec.name, s.h.Notice(r)+text, spec.hint)), nil
 	})
 }
 

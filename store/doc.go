@@ -1,9 +1,10 @@
-// Package store is cchub's embedded database: one SQLite file,
-// <root>/.cchub/cchub.db, that the MCP server and a human's CLI calls open
-// at the same time.
+// Package store is cchub's embedded database: one SQLite file, cchub.db
+// in the workspace's state directory (<root>/.cchub when that is this
+// user's, else a private directory; see workspace's state.go), that the
+// MCP server and a human's CLI calls open at the same time.
 //
-// It owns three things: opening the file safely (inside a real .cchub
-// directory, never through a symlink), the schema (every migration of every
+// It owns three things: opening the file safely (in the state directory
+// the workspace chose, never through a symlink), the schema (every migration of every
 // owner, numbered in one list in migrations.go and applied once, whoever
 // opens first), and runs: the conversations (an MCP session, or a named CLI
 // run) that other state hangs from, with what each run has seen of each
@@ -24,6 +25,10 @@
 //     foreign keys on, so deleting a run deletes everything it owns.
 //   - A database written by a newer cchub (a migration this code does not
 //     know) is refused with an error that says so; it is never written.
+//   - Staged changes and commit journal rows record their writer (the
+//     user's stamp for the workspace): only the writer's own are listed,
+//     shown, discarded, closed or reported as Mine, so a database copied
+//     from elsewhere cannot have its journal obeyed or its changes applied.
 //
 // It does not decide what is stored or for how long (that is the owner's
 // policy: the hub ends an MCP session's run, and says when old runs are

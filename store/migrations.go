@@ -108,6 +108,19 @@ CREATE TABLE commit_journal (
 	plan    TEXT NOT NULL
 );
 `},
+	{5, "writers", `
+-- Who wrote a staged change and a commit journal row: the writer's stamp
+-- (the HMAC of the workspace's path keyed by the user's cchub id; see
+-- package workspace). A change or a journal row is acted on only by the
+-- cchub that wrote it, so a database that came from elsewhere (a clone, a
+-- copy, an archive) cannot have its journal rolled forward or its changes
+-- applied. Rows from before this step have NULL: they were written before
+-- the record existed, in a state directory that is this user's (the
+-- workspace checks that before the database is opened), and count as the
+-- user's own.
+ALTER TABLE staged_changes ADD COLUMN writer TEXT;
+ALTER TABLE commit_journal ADD COLUMN writer TEXT;
+`},
 }
 
 // migrate brings the schema up to date. It reads the version inside the

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
-	"path"
 	"path/filepath"
 	"time"
 
@@ -38,27 +37,42 @@ const sqliteBusy = 5
 // use; Close it when the workspace closes.
 type Store struct {
 	db   *sql.DB
-	show string // the database's path relative to the root, for messages
+	show string // the database's path (relative to the root when in it), for messages
+	// writer is this user's stamp for the workspace (workspace.Root's
+	// StateWriter): staged changes and journal rows record it, and only
+	// rows it wrote (or that predate the record) are this user's.
+	writer string
 	// writers lets one write transaction of this process at a time ask
 	// SQLite for the write lock: the others wait here, cancellably,
 	// instead of in SQLite's busy loop, which polls with sleeps.
 	writers chan struct{}
 }
 
-// Open opens (creating it, and .cchub/ with its .gitignore, if absent) the
-// database of root and brings its schema up to date. A .cchub that is a
-// symlink or not a directory, a database file that is not a regular file,
-// and a database written by a newer cchub are refused.
+// Open opens (creating it, and the state directory, if absent) the
+// database of root and brings its schema up to date. The state directory
+// is the one root chose (workspace.Root.OpenStateDir: the workspace's
+// .cchub when it is this user's, else a private one). A database file that
+// is not a regular file, and a database written by a newer cchub, are
+// refused.
 func Open(ctx context.Context, root *workspace.Root) (*Store, error) {
-	// OpenStateDir makes .cchub and its .gitignore through the root's
-	// handle and refuses a symlinked .cchub; it is also the handle the
-	// files SQLite will create are checked through.
+	// OpenStateDir makes the state directory through a handle and refuses
+	// a .cchub that is not this user's; it is also the handle the files
+	// SQLite will create are checked through.
 	state, err := root.OpenStateDir("")
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	defer state.Close()
-	show := path.Join(workspace.StateDir, FileName)
+	dir, err := root.StatePath()
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	writer, err := root.StateWriter()
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	where := root.StateShow()
+	show := filepath.Join(where, FileName)
 	// SQLite follows symlinks when it opens a file by name, so a planted
 	// link would send cchub's writes elsewhere.
 	for _, name := range []string{FileName, FileName + "-wal", FileName + "-shm", FileName + "-journal"} {
@@ -67,13 +81,13 @@ func Open(ctx context.Context, root *workspace.Root) (*Store, error) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("store: %s: %w", path.Join(workspace.StateDir, name), err)
+			return nil, fmt.Errorf("store: %s: %w", filepath.Join(where, name), err)
 		}
 		if !st.Mode().IsRegular() {
-			return nil, fmt.Errorf("store: %s is not a regular file (%s); cchub keeps its database only in a plain file: remove it", path.Join(workspace.StateDir, name), st.Mode().Type())
+			return nil, fmt.Errorf("store: %s is not a regular file (%s); cchub keeps its database only in a plain file: remove it", filepath.Join(where, name), st.Mode().Type())
 		}
 	}
-	abs := filepath.Join(root.Dir(), workspace.StateDir, FileName)
+	abs := filepath.Join(dir, FileName)
 	db, err := sql.Open("sqlite", dsn(abs))
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", show, err)
@@ -84,15 +98,15 @@ func Open(ctx context.Context, root *workspace.Root) (*Store, error) {
 	// path again.
 	db.SetConnMaxLifetime(0)
 	db.SetConnMaxIdleTime(0)
-	s := &Store{db: db, show: show, writers: make(chan struct{}, 1)}
+	s := &Store{db: db, show: show, writer: writer, writers: make(chan struct{}, 1)}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}
 	// SQLite opened the file by its path; make sure that path led to the
-	// file in the directory OpenStateDir vetted, and not through a .cchub
-	// swapped for a symlink in between.
-	if err := sameFile(state, abs); err != nil {
+	// file in the directory OpenStateDir vetted, and not through a state
+	// directory swapped for a symlink in between.
+	if err := sameFile(state, abs, where); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: %s: %w", show, err)
 	}
@@ -118,7 +132,7 @@ func dsn(abs string) string {
 	return "file:" + (&url.URL{Path: filepath.ToSlash(abs)}).EscapedPath() + "?" + q.Encode()
 }
 
-func sameFile(state *os.Root, abs string) error {
+func sameFile(state *os.Root, abs, where string) error {
 	inDir, err := state.Lstat(FileName)
 	if err != nil {
 		return err
@@ -128,7 +142,7 @@ func sameFile(state *os.Root, abs string) error {
 		return err
 	}
 	if !os.SameFile(inDir, byPath) {
-		return fmt.Errorf("the database opened is not the file inside %s (was %s replaced by a symlink?); nothing is kept there: remove the symlink", workspace.StateDir, workspace.StateDir)
+		return fmt.Errorf("the database opened is not the file inside %s (was %s replaced by a symlink?); nothing is kept there: remove the symlink", where, where)
 	}
 	return nil
 }

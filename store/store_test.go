@@ -203,19 +203,32 @@ func TestNotADatabaseIsRefused(t *testing.T) {
 	}
 }
 
-// A .cchub that is a symlink is refused, and nothing is made where it
-// points.
-func TestSymlinkedStateDirIsRefused(t *testing.T) {
+// A .cchub that is a symlink is not followed: the database is made in the
+// private directory in its place, nothing is made where the link points,
+// and the root says why.
+func TestSymlinkedStateDirIsNotFollowed(t *testing.T) {
 	dir, elsewhere := t.TempDir(), t.TempDir()
 	if err := os.Symlink(elsewhere, filepath.Join(dir, ".cchub")); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Open(context.Background(), openRoot(t, dir))
-	if err == nil || !strings.Contains(err.Error(), "is a symlink") {
-		t.Fatalf("Open with .cchub a symlink: %v, want a refusal", err)
+	root := openRoot(t, dir)
+	s := openStore(t, root)
+	run, err := s.NewRun(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveSeen(context.Background(), run, "a.go", sha256.Sum256([]byte("x"))); err != nil {
+		t.Fatal(err)
 	}
 	if ents, _ := os.ReadDir(elsewhere); len(ents) != 0 {
 		t.Fatalf("the symlink's target got %d entries", len(ents))
+	}
+	if n := root.StateNotice(); !strings.Contains(n, "it is a symlink") {
+		t.Fatalf("notice %q does not say the .cchub is a symlink", n)
+	}
+	state, _ := root.StatePath()
+	if _, err := os.Lstat(filepath.Join(state, FileName)); err != nil || root.StateInWorkspace() {
+		t.Fatalf("the database is not in the private state directory %s: %v", state, err)
 	}
 }
 

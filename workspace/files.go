@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"unicode/utf8"
 )
 
@@ -66,64 +64,4 @@ func firstInvalidUTF8(b []byte) int {
 		i += n
 	}
 	return len(b)
-}
-
-// OpenStateDir opens <root>/.cchub/sub (sub may be "" for .cchub itself),
-// creating it, and .cchub's own .gitignore ("*") so it never shows in git
-// status. Everything cchub keeps is created and removed through the
-// returned handle, which nothing in it can lead outside of; a state
-// directory that is a symlink, or not a directory, is refused rather than
-// followed. The caller closes the handle.
-func (r *Root) OpenStateDir(sub string) (*os.Root, error) {
-	top, err := os.OpenRoot(r.dir)
-	if err != nil {
-		return nil, fmt.Errorf("workspace: open the root: %w", err)
-	}
-	defer top.Close()
-	state, err := openRealDir(top, StateDir)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := state.Lstat(".gitignore"); errors.Is(err, fs.ErrNotExist) {
-		if err := state.WriteFile(".gitignore", []byte("*\n"), 0o644); err != nil {
-			state.Close()
-			return nil, fmt.Errorf("workspace: %s/.gitignore: %w", StateDir, err)
-		}
-	}
-	if sub == "" {
-		return state, nil
-	}
-	defer state.Close()
-	return openRealDir(state, sub)
-}
-
-// openRealDir opens (making it if absent) the directory name in parent,
-// refusing one that is a symlink or no directory.
-func openRealDir(parent *os.Root, name string) (*os.Root, error) {
-	show := filepath.Join(StateDir, name)
-	if name == StateDir {
-		show = StateDir
-	}
-	st, err := parent.Lstat(name)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err := parent.Mkdir(name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("workspace: create %s: %w", show, err)
-		}
-		st, err = parent.Lstat(name)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("workspace: %s: %w", show, err)
-	}
-	if !st.IsDir() {
-		what := "is not a directory"
-		if st.Mode()&fs.ModeSymlink != 0 {
-			what = "is a symlink"
-		}
-		return nil, fmt.Errorf("workspace: %s %s; cchub keeps its state only in a real directory inside the root: remove it (it holds nothing but caches)", show, what)
-	}
-	d, err := parent.OpenRoot(name)
-	if err != nil {
-		return nil, fmt.Errorf("workspace: open %s: %w", show, err)
-	}
-	return d, nil
 }

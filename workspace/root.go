@@ -19,6 +19,9 @@ type Root struct {
 	dir    string   // absolute, symlinks evaluated
 	fsys   *os.Root // every file operation goes through it (open.go)
 	handle *os.File // the root directory, for openat2 (nil where unused)
+
+	tracked TrackedFunc // asks git, for the state directory's choice (state.go)
+	state   stateChoice // where cchub keeps its state, decided on first need
 }
 
 // Open returns the workspace rooted at dir.

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
-
-	"cchub/trust"
 )
 
 // toolsOnPath puts the repository's .tools/bin, where make test installs
@@ -55,12 +53,7 @@ func Main(m *testing.M, repo string) int {
 	// The user's own cchub directory (trust records, the user's id) is a
 	// fresh one, so no test reads or changes the person's real one, and
 	// binaries the tests start inherit it.
-	conf, err := os.MkdirTemp("", "cchub-config-")
-	if err != nil {
-		panic(err)
-	}
-	defer os.RemoveAll(conf)
-	os.Setenv(trust.EnvDir, conf)
+	defer PrivateConfig()()
 	code := m.Run()
 	if cchub.dir != "" {
 		os.RemoveAll(cchub.dir)

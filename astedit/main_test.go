@@ -1,0 +1,17 @@
+package astedit
+
+import (
+	"os"
+	"testing"
+
+	"cchub/workspace/wstest"
+)
+
+// Every test runs with a cchub directory of its own (the user id that
+// stamps state): see wstest.PrivateConfig.
+func TestMain(m *testing.M) {
+	done := wstest.PrivateConfig()
+	code := m.Run()
+	done()
+	os.Exit(code)
+}
