@@ -33,7 +33,7 @@ type Adapter struct {
 func Builtin() []Adapter {
 	return []Adapter{
 		{Name: "dlv", Language: "go", Command: "dlv", Args: []string{"dap"}, DialsBack: true,
-			Install: "GOBIN=$PWD/.tools/bin go install github.com/go-delve/delve/cmd/dlv@v1.27.2 (make test does this)"},
+			Install: "go install github.com/go-delve/delve/cmd/dlv@v1.27.2 (it lands in $(go env GOPATH)/bin: put that on PATH, or beside cchub)"},
 		{Name: "debugpy", Language: "python", Command: "python3", Args: []string{"-m", "debugpy.adapter"},
 			Install: "apt-get install python3-debugpy"},
 		{Name: "lldb-dap", Language: "c", Command: "lldb-dap",
@@ -222,7 +222,9 @@ func FindPython() (string, error) {
 			continue
 		}
 		tried = append(tried, p)
-		if proc.Command(p, "-c", "import debugpy").Run(context.Background()) == nil {
+		probe := proc.Command(p, "-c", "import debugpy")
+		probe.Dir = "/" // python -c imports from its directory first: never a workspace's
+		if probe.Run(context.Background()) == nil {
 			return p, nil
 		}
 	}

@@ -2,6 +2,7 @@ package dapsession
 
 import (
 	"bufio"
+	"cchub/workspace/wstest"
 	"context"
 	"fmt"
 	"os"
@@ -31,7 +32,10 @@ func TestMain(m *testing.M) {
 		fmt.Printf("ready %d %d %d %s %s\n", s.proc.proc.Pid(), s.proc.pid, daemon, s.built, s.Containment())
 		time.Sleep(time.Hour)
 	}
-	os.Exit(m.Run())
+	done := wstest.PrivateConfig()
+	code := m.Run()
+	done()
+	os.Exit(code)
 }
 
 // launchDaemon debugs testdata/daemon and returns once its setsid

@@ -16,10 +16,12 @@ var ErrNoStaged = errors.New("no staged change")
 // listed, shown, applied or discarded.
 var ErrNotYours = errors.New("not staged by you")
 
-// mine selects the rows this store's writer wrote. NULL is a row from
-// before writers were recorded (migration 5): the state directory it is
-// in is this user's, so it is too.
-const mine = "(writer = ? OR writer IS NULL)"
+// mine selects the rows this store's writer wrote. NULL, a row from
+// before writers were recorded (migration 5), is nobody's: a state
+// directory adopted from an archive may carry such rows, and acting on
+// them would obey whoever made the archive. (What it costs: a change
+// staged before the upgrade is no longer shown; stage it again.)
+const mine = "(writer = ?)"
 
 // Staged is a change staged for review: what it is and, file by file,
 // what it does. Report is the owner's (astedit's) JSON, kept as is.
@@ -77,7 +79,7 @@ func (s *Store) SaveStaged(ctx context.Context, c *Staged) error {
 // counts).
 func (s *Store) StagedChanges(ctx context.Context) ([]Staged, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.kind, c.title, c.created, c.matches, c.report, f.path, f.old_sha256 IS NULL, f.new_data IS NULL, f.added, f.removed
-		FROM staged_changes c JOIN staged_files f ON f.change = c.id WHERE (c.writer = ? OR c.writer IS NULL) ORDER BY c.created, c.id, f.path`, s.writer)
+		FROM staged_changes c JOIN staged_files f ON f.change = c.id WHERE c.writer = ? ORDER BY c.created, c.id, f.path`, s.writer)
 	if err != nil {
 		return nil, s.wrap("read the staged changes in", err)
 	}
@@ -130,7 +132,7 @@ func (s *Store) StagedChange(ctx context.Context, id string) (*Staged, error) {
 	if err != nil {
 		return nil, s.wrap("read a staged change in", err)
 	}
-	if writer.Valid && writer.String != s.writer {
+	if !writer.Valid || writer.String != s.writer {
 		return nil, s.notYours(id)
 	}
 	c.Created = time.UnixMilli(created)
@@ -243,7 +245,7 @@ func (s *Store) CloseJournal(ctx context.Context, change string) error {
 // Journals lists the changes whose commit did not finish, each saying
 // whether this user's cchub wrote it.
 func (s *Store) Journals(ctx context.Context) ([]Journal, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT change, state, plan, `+mine+` FROM commit_journal ORDER BY started, change`, s.writer)
+	rows, err := s.db.QueryContext(ctx, `SELECT change, state, plan, coalesce(writer = ?, false) FROM commit_journal ORDER BY started, change`, s.writer)
 	if err != nil {
 		return nil, s.wrap("read the commit journal of", err)
 	}

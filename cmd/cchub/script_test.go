@@ -33,6 +33,9 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("HOME", env.WorkDir)
+			// The user's cchub directory (id, trust records) is the
+			// script's own, whatever the environment says.
+			env.Setenv("CCHUB_CONFIG_DIR", filepath.Join(env.WorkDir, ".config", "cchub"))
 			// The directory of the scripts' cchub alone, for a PATH
 			// without the language servers.
 			for _, d := range filepath.SplitList(env.Getenv("PATH")) {
