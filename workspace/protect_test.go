@@ -388,3 +388,47 @@ func TestOpenFileRefusesWriting(t *testing.T) {
 		t.Errorf("OpenFile created f: %v", err)
 	}
 }
+
+// A file with several hard links is written in place, so the content
+// reaches every name: one inside .git (a tarball or another process made
+// it; a clone cannot) makes the write a refusal, and .git/config stays.
+func TestHardLinkIntoGitIsNotWritten(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".git", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, ".git", "config")
+	os.WriteFile(cfg, []byte("[core]\n"), 0o644)
+	if err := os.Link(cfg, filepath.Join(dir, "notes.txt")); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	hook := filepath.Join(dir, ".git", "hooks", "pre-commit")
+	os.WriteFile(hook, []byte("#!/bin/sh\n"), 0o755)
+	os.Link(hook, filepath.Join(dir, "hook.sh"))
+	// An ordinary pair of hard links outside .git is still written in place.
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
+	os.Link(filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt"))
+	root, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	for _, name := range []string{"notes.txt", "hook.sh"} {
+		_, err := root.WriteFile(name, []byte("[core]\n\tfsmonitor = touch pwned\n"), 0o644)
+		if !errors.Is(err, ErrProtected) || !strings.Contains(err.Error(), "is a hard link of .git/") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if data, _ := os.ReadFile(cfg); string(data) != "[core]\n" {
+		t.Errorf(".git/config changed: %q", data)
+	}
+	if data, _ := os.ReadFile(hook); string(data) != "#!/bin/sh\n" {
+		t.Errorf("the hook changed: %q", data)
+	}
+	if _, err := root.WriteFile("a.txt", []byte("changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "b.txt")); string(data) != "changed\n" {
+		t.Errorf("an ordinary hard link was split: b.txt = %q", data)
+	}
+}

@@ -84,6 +84,12 @@ func (r *Root) WriteFile(rel string, data []byte, perm fs.FileMode) (made []stri
 		return nil, fmt.Errorf("%s changed while it was being written; nothing was written, try again", target)
 	}
 	if linksOf(st) > 1 {
+		// Written in place, the content reaches every name of the file:
+		// one of them must not be inside .git or the state directory (a
+		// hard link a tarball or another process made; git makes none).
+		if name := r.linkedIntoProtected(st); name != "" {
+			return nil, protectedError(target+" is a hard link of "+name+", inside "+protectedIn(name), protectedIn(name))
+		}
 		return made, writeInPlace(f, data)
 	}
 	return made, replaceIn(parent, base, data, st.Mode(), f)
@@ -160,6 +166,50 @@ func checkWritablePath(rel string) error {
 		return protectedError(rel+" is inside "+name, name)
 	}
 	return nil
+}
+
+// maxProtectedScan bounds how many entries linkedIntoProtected looks at.
+const maxProtectedScan = 20000
+
+// linkedIntoProtected names a file inside .git or the state directory that
+// is the same file as st (another hard link of it), or "" when there is
+// none among the first maxProtectedScan entries (git's objects, written
+// read-only and never run, are not looked at).
+func (r *Root) linkedIntoProtected(st fs.FileInfo) string {
+	seen := 0
+	var walk func(dir string) string
+	walk = func(dir string) string {
+		entries, err := r.ReadDir(dir)
+		if err != nil {
+			return ""
+		}
+		for _, e := range entries {
+			if seen++; seen > maxProtectedScan {
+				return ""
+			}
+			p := dir + "/" + e.Name()
+			switch {
+			case e.IsDir():
+				if p == ".git/objects" || p == ".git/lfs" {
+					continue
+				}
+				if found := walk(p); found != "" {
+					return found
+				}
+			case e.Type().IsRegular():
+				if fst, err := r.Lstat(p); err == nil && os.SameFile(fst, st) {
+					return p
+				}
+			}
+		}
+		return ""
+	}
+	for _, top := range []string{".git", StateDir} {
+		if found := walk(top); found != "" {
+			return found
+		}
+	}
+	return ""
 }
 
 // protectedIn names the protected directory (".git" or StateDir) that a
