@@ -52,7 +52,7 @@ func ensureDir() (string, error) {
 		return "", err
 	}
 	if err := os.MkdirAll(d, 0o700); err != nil {
-		return "", fmt.Errorf("trust: %s: %w", d, err)
+		return "", fmt.Errorf("trust: cchub keeps your id and trust records in %s, which cannot be made (%w); set %s to a writable directory of your own", d, err, EnvDir)
 	}
 	if err := checkPrivate(d, true); err != nil {
 		return "", err
@@ -89,7 +89,7 @@ func ID() (string, error) {
 		return ID() // another process made it first: use theirs
 	}
 	if err != nil {
-		return "", fmt.Errorf("trust: %s: %w", p, err)
+		return "", fmt.Errorf("trust: %s cannot be made (%w); set %s to a writable directory of your own", p, err, EnvDir)
 	}
 	_, err = f.WriteString(id + "\n")
 	if e := f.Close(); err == nil {
