@@ -26,3 +26,7 @@ func ConfiguredPrograms(root *workspace.Root) (workspace.Config, []string, error
 	}
 	return file, append(servers, adapters...), nil
 }
+
+// OwnCodeRunners says, a line each, which of cchub's own servers start
+// only once the workspace is trusted, because they run code it holds.
+func OwnCodeRunners() []string { return lspmux.NeedTrust() }

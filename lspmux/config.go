@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"cchub/proc"
@@ -146,6 +147,24 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// NeedTrust says, a line each, which of cchub's own servers start only in
+// a trusted workspace, because they run code the workspace holds.
+func NeedTrust() []string {
+	var out []string
+	for _, s := range Builtin() {
+		if s.RunsWorkspaceCode == "" {
+			continue
+		}
+		var exts []string
+		for e := range s.Languages {
+			exts = append(exts, e)
+		}
+		sort.Strings(exts)
+		out = append(out, fmt.Sprintf("language server %s (for %s files): %s", s.Name, strings.Join(exts, " "), s.RunsWorkspaceCode))
+	}
+	return out
 }
 
 // builtinName says whether name is one of cchub's own servers.

@@ -62,6 +62,6 @@ func (c Config) SkippedNote(skipped []string) string {
 	if c.Trusted || len(skipped) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s names programs to run (%s), which cchub ignored: %s; its other settings apply. A person who has read it can trust it: cchub trust",
+	return fmt.Sprintf("%s names programs to run (%s), which cchub ignored: %s; its other settings apply. A person who has read it can trust it, at a terminal: cchub trust",
 		ConfigFile, strings.Join(skipped, ", "), c.Why)
 }

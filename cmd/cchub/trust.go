@@ -56,23 +56,27 @@ file revokes it.`,
 			if err != nil {
 				return badInput(fmt.Errorf("%w; fix the file first (nothing was trusted)", err))
 			}
-			if file.Data == nil {
-				fmt.Fprintf(out, "%s has no %s: there is nothing to trust; cchub runs only its own servers, found on PATH or beside cchub\n", root.Dir(), workspace.ConfigFile)
-				return nil
-			}
-			if len(runs) == 0 {
-				fmt.Fprintf(out, "%s of %s names no program to run: there is nothing to trust\n", workspace.ConfigFile, root.Dir())
-				return nil
-			}
+			own := hub.OwnCodeRunners()
 			if file.Trusted {
 				fmt.Fprintf(out, "%s is trusted already, with this %s\n", root.Dir(), workspace.ConfigFile)
 				return nil
 			}
-			fmt.Fprintf(out, "%s of %s names these programs for cchub to run:\n", workspace.ConfigFile, root.Dir())
-			for _, r := range runs {
+			if len(runs) > 0 {
+				fmt.Fprintf(out, "%s of %s names these programs for cchub to run:\n", workspace.ConfigFile, root.Dir())
+				for _, r := range runs {
+					fmt.Fprintf(out, "  %s\n", r)
+				}
+			} else if file.Data == nil {
+				fmt.Fprintf(out, "%s has no %s: it names no program to run.\n", root.Dir(), workspace.ConfigFile)
+			} else {
+				fmt.Fprintf(out, "%s of %s names no program to run.\n", workspace.ConfigFile, root.Dir())
+			}
+			fmt.Fprintln(out, "Trusted, the workspace may also have cchub start these, which run code it holds:")
+			for _, r := range own {
 				fmt.Fprintf(out, "  %s\n", r)
 			}
 			fmt.Fprintf(out, "They run with your rights whenever cchub needs them in this workspace, until %s changes.\n", workspace.ConfigFile)
+			runs = append(runs, own...)
 			if !yes {
 				if !isTerminal(os.Stdin) {
 					return badInput(fmt.Errorf("not trusted: a person confirms trust at a terminal; run cchub trust there, or add --yes after reading the above"))
