@@ -3,25 +3,32 @@ package hub
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
+	"time"
 
 	"cchub/ledger"
 	"cchub/lspmux"
 	"cchub/store"
 )
 
-// WriteDiagnostics is what the language servers said of a change that
-// this run has not been told before: new diagnostics by file, a count of
-// those still present and already told, and notes (a server missing, not
-// ready, crashed), each said once per run.
+// WriteDiagnostics is what a change caused, as the language servers say:
+// the diagnostics it made appear (counted per key: a second copy of an
+// old one is new; an old one is never new, in whatever file) that this
+// run has not been told, how many it made go away, and notes (a server
+// missing or crashed, said once per run). Pending names the servers that
+// had not settled within the bound, every time: what they find comes
+// with a later answer.
 type WriteDiagnostics struct {
-	News  ledger.News `json:"news"`
-	Notes []string    `json:"notes,omitempty"`
+	News    ledger.News `json:"news"`
+	Notes   []string    `json:"notes,omitempty"`
+	Pending []string    `json:"pending,omitempty"`
+	// Timeout is the bound Pending's servers missed.
+	Timeout time.Duration `json:"timeout_ns,omitempty"`
 }
 
 // Text is the block a change's answer ends with: empty when there is
-// nothing to say (no server owns the files, or nothing new and no
-// note).
+// nothing to say (no server owns the files, or nothing new and no note).
 func (d *WriteDiagnostics) Text() string {
 	if d == nil {
 		return ""
@@ -29,6 +36,10 @@ func (d *WriteDiagnostics) Text() string {
 	var b strings.Builder
 	for _, n := range d.Notes {
 		fmt.Fprintf(&b, "[%s]\n", n)
+	}
+	if len(d.Pending) > 0 {
+		fmt.Fprintf(&b, "[diagnostics pending: %s had not settled after %v; what this change caused comes with your next answer (any tool), or call diagnostics in a few seconds]\n",
+			strings.Join(d.Pending, ", "), d.Timeout)
 	}
 	if len(d.News.Files) > 0 {
 		b.WriteString(d.News.Text(maxNewPerFile, maxNewFiles))
@@ -46,7 +57,10 @@ const (
 )
 
 // afterWrite passes the files a change wrote (or deleted) through their
-// language servers and keeps, for r, only what r has not been told.
+// language servers and keeps, for r, what the change caused and r has
+// not been told. What is not settled within the bound is kept in r and
+// told with a later answer (LateNews); a one-shot hub (a CLI command)
+// waits for it instead, as there is no later answer.
 func (h *Hub) afterWrite(ctx context.Context, r *Run, files []lspmux.File) *WriteDiagnostics {
 	mux, err := h.servers()
 	if err != nil {
@@ -59,19 +73,231 @@ func (h *Hub) afterWrite(ctx context.Context, r *Run, files []lspmux.File) *Writ
 		}
 		return r.noted(&WriteDiagnostics{Notes: []string{"diagnostics: " + err.Error()}})
 	}
+	if rep.Late != nil && h.oneShot {
+		wctx, cancel := context.WithTimeout(ctx, lateWaitOneShot)
+		if more, ok := rep.Late.Wait(wctx); ok {
+			merge(rep, more)
+			rep.Late = nil
+		}
+		cancel()
+	}
 	d := &WriteDiagnostics{Notes: rep.Notes}
-	if len(rep.Files) == 0 {
-		return r.noted(d)
+	if rep.Late != nil {
+		d.Pending, d.Timeout = rep.Late.Servers, mux.Timeout()
+		r.addLate(describe(files), rep.Late)
+	}
+	d.News, d.Notes = h.news(ctx, r, rep, d.Notes)
+	out := r.noted(d)
+	if out == nil && len(d.Pending) > 0 {
+		return &WriteDiagnostics{Pending: d.Pending, Timeout: d.Timeout}
+	}
+	if out != nil {
+		out.Pending, out.Timeout = d.Pending, d.Timeout
+	}
+	return out
+}
+
+// lateWaitOneShot bounds how long a CLI command waits for a server that
+// had not settled in the usual bound.
+const lateWaitOneShot = 60 * time.Second
+
+// merge adds what late jobs found to rep.
+func merge(rep, more *lspmux.Report) {
+	for _, n := range more.Notes {
+		rep.Notes = append(rep.Notes, n)
+	}
+	for p, ds := range more.Files {
+		rep.Files[p] = ds
+	}
+	for p, ds := range more.New {
+		rep.New[p] = append(rep.New[p], ds...)
+	}
+	for p, n := range more.Gone {
+		rep.Gone[p] += n
+	}
+	rep.Servers = append(rep.Servers, more.Servers...)
+}
+
+// describe names a change by its files, for late news.
+func describe(files []lspmux.File) string {
+	var names []string
+	for _, f := range files {
+		names = append(names, f.Path)
+	}
+	if len(names) > 3 {
+		names = append(names[:3], fmt.Sprintf("%d more", len(names)-3))
+	}
+	return "the change to " + strings.Join(names, ", ")
+}
+
+// news turns what a change caused (rep.New, rep.Gone) into what r is
+// told: the caused diagnostics it has not been told before in this run
+// (the ledger, given the whole current state of the files, says which),
+// and a new copy of a key the file already had, always. Files follow the
+// ledger's order: the most severe news first.
+func (h *Hub) news(ctx context.Context, r *Run, rep *lspmux.Report, notes []string) (ledger.News, []string) {
+	var out ledger.News
+	if len(rep.Files) == 0 && len(rep.New) == 0 && len(rep.Gone) == 0 {
+		return out, notes
+	}
+	caused := map[ledger.Key]bool{}
+	for _, ds := range toLedger(rep.New) {
+		for _, d := range ds {
+			caused[d.Key] = true
+		}
 	}
 	led, id, err := h.ledgerFor(ctx, r)
+	var ln ledger.News
 	if err == nil {
-		d.News, err = led.Report(ctx, id, toLedger(rep.Files))
+		ln, err = led.ReportCaused(ctx, id, toLedger(rep.Files), caused)
 	}
 	if err != nil {
-		d.Notes = append(d.Notes, "diagnostics could not be sorted into new and already told ("+err.Error()+"); all current ones are listed")
-		d.News = allNews(rep.Files)
+		notes = append(notes, "diagnostics could not be checked against what this run was told ("+err.Error()+"); what the change caused is listed")
 	}
-	return r.noted(d)
+	fresh := map[ledger.Key]bool{} // keys the ledger has not told before
+	for _, f := range ln.Files {
+		for _, n := range f.New {
+			fresh[n.Key] = true
+		}
+	}
+	already := map[string]int{}
+	for _, f := range ln.Files {
+		already[f.Path] = f.Already
+	}
+	paths := map[string]bool{}
+	for p := range rep.New {
+		paths[p] = true
+	}
+	for p := range rep.Gone {
+		paths[p] = true
+	}
+	for p := range rep.Files {
+		if already[p] > 0 {
+			paths[p] = true // nothing new in it, but what was told is still there
+		}
+	}
+	for p := range paths {
+		fn := ledger.FileNews{Path: p, Gone: rep.Gone[p], Already: already[p]}
+		caused := toLedger(map[string][]lspmux.Diagnostic{p: rep.New[p]})[p]
+		// Copies each key had before the change: a key with some is a
+		// new copy of an old problem, news whatever the ledger says.
+		causedCount := map[ledger.Key]int{}
+		for _, d := range caused {
+			causedCount[d.Key]++
+		}
+		nowCount := map[ledger.Key]int{}
+		for _, d := range toLedger(map[string][]lspmux.Diagnostic{p: rep.Files[p]})[p] {
+			nowCount[d.Key]++
+		}
+		byKey := map[ledger.Key]int{}
+		for _, d := range caused {
+			newCopy := nowCount[d.Key] > causedCount[d.Key]
+			if err == nil && !newCopy && !fresh[d.Key] {
+				continue // told before in this run (late news already given)
+			}
+			if i, ok := byKey[d.Key]; ok {
+				fn.New[i].Also = append(fn.New[i].Also, ledger.Place{Line: d.Line, Col: d.Col})
+				continue
+			}
+			byKey[d.Key] = len(fn.New)
+			fn.New = append(fn.New, ledger.Reported{Diagnostic: d})
+		}
+		sort.SliceStable(fn.New, func(i, j int) bool {
+			a, b := fn.New[i], fn.New[j]
+			if rank(a.Severity) != rank(b.Severity) {
+				return rank(a.Severity) < rank(b.Severity)
+			}
+			if a.Line != b.Line {
+				return a.Line < b.Line
+			}
+			return a.Col < b.Col
+		})
+		if len(fn.New) > 0 || fn.Gone > 0 || fn.Already > 0 {
+			out.Files = append(out.Files, fn)
+		}
+	}
+	sort.Slice(out.Files, func(i, j int) bool {
+		a, b := out.Files[i], out.Files[j]
+		if wa, wb := worst(a), worst(b); wa != wb {
+			return wa < wb
+		}
+		return a.Path < b.Path
+	})
+	return out, notes
+}
+
+// rank orders severities for a reader: errors first.
+func rank(severity string) int {
+	switch severity {
+	case ledger.Error:
+		return 0
+	case ledger.Warning:
+		return 1
+	case ledger.Info:
+		return 2
+	}
+	return 3
+}
+
+// worst is the rank of a file's most severe news; files with none last.
+func worst(f ledger.FileNews) int {
+	if len(f.New) == 0 {
+		return 4
+	}
+	return rank(f.New[0].Severity)
+}
+
+// addLate keeps a change's late diagnostics for a later answer.
+func (r *Run) addLate(what string, l *lspmux.Late) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.late = append(r.late, lateChange{what: what, late: l})
+}
+
+// lateChange is a change of the run whose servers had not settled when
+// it was answered.
+type lateChange struct {
+	what string
+	late *lspmux.Late
+}
+
+// LateNews is what the run's earlier changes caused that was not ready
+// when they were answered and is now: "" when there is none (yet). Each is
+// told once; one still not ready waits for a later answer.
+func (h *Hub) LateNews(ctx context.Context, r *Run) string {
+	if r == nil {
+		return ""
+	}
+	r.mu.Lock()
+	pending := r.late
+	r.late = nil
+	r.mu.Unlock()
+	if len(pending) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	var still []lateChange
+	for _, lc := range pending {
+		rep, ok := lc.late.Ready()
+		if !ok {
+			still = append(still, lc)
+			continue
+		}
+		news, notes := h.news(ctx, r, rep, rep.Notes)
+		d := r.noted(&WriteDiagnostics{News: news, Notes: notes})
+		fmt.Fprintf(&b, "[diagnostics of %s, pending when it was answered, have settled]\n", lc.what)
+		if d == nil {
+			b.WriteString("diagnostics: nothing new\n")
+		} else {
+			b.WriteString(d.Text())
+		}
+	}
+	if len(still) > 0 {
+		r.mu.Lock()
+		r.late = append(still, r.late...)
+		r.mu.Unlock()
+	}
+	return b.String()
 }
 
 func toLedger(files map[string][]lspmux.Diagnostic) map[string][]ledger.Diagnostic {
@@ -89,21 +315,6 @@ func toLedger(files map[string][]lspmux.Diagnostic) map[string][]ledger.Diagnost
 	return out
 }
 
-// allNews lists every diagnostic as new, for when the ledger cannot be
-// asked: repeating is better than hiding.
-func allNews(files map[string][]lspmux.Diagnostic) ledger.News {
-	var n ledger.News
-	for p, ds := range toLedger(files) {
-		f := ledger.FileNews{Path: p}
-		for _, d := range ds {
-			f.New = append(f.New, ledger.Reported{Diagnostic: d})
-		}
-		if len(f.New) > 0 {
-			n.Files = append(n.Files, f)
-		}
-	}
-	return n
-}
 
 // noted drops from d the notes r has heard already, and records the
 // rest as heard. It returns nil when nothing is left to say.

@@ -38,11 +38,12 @@ func (h *Hub) Edit(ctx context.Context, path string, ch textedit.Change, r *Run)
 	if err := h.join(ctx, r); err != nil {
 		return nil, err
 	}
+	old := h.before(path)
 	res, err := h.files.Edit(ctx, path, ch, r.Seen)
 	if err != nil {
 		return nil, err
 	}
-	return &EditOutcome{res, h.afterWrite(ctx, r, []lspmux.File{{Path: res.Path, Data: res.Data}})}, nil
+	return &EditOutcome{res, h.afterWrite(ctx, r, []lspmux.File{{Path: res.Path, Data: res.Data, Old: old}})}, nil
 }
 
 // Write replaces or creates a whole file, and reports the diagnostics it
@@ -51,11 +52,16 @@ func (h *Hub) Write(ctx context.Context, path, content string, opts textedit.Wri
 	if err := h.join(ctx, r); err != nil {
 		return nil, err
 	}
+	old := h.before(path)
 	res, err := h.files.Write(ctx, path, content, opts, r.Seen)
 	if err != nil {
 		return nil, err
 	}
-	return &WriteOutcome{res, h.afterWrite(ctx, r, h.written(res.Path))}, nil
+	files := h.written(res.Path)
+	for i := range files {
+		files[i].Old = old
+	}
+	return &WriteOutcome{res, h.afterWrite(ctx, r, files)}, nil
 }
 
 // ApplyPatch applies a multi-file patch, all or nothing, and reports the
@@ -64,7 +70,8 @@ func (h *Hub) ApplyPatch(ctx context.Context, patch string, r *Run) (*PatchOutco
 	if err := h.join(ctx, r); err != nil {
 		return nil, err
 	}
-	res, err := h.files.ApplyPatch(ctx, patch, r.Seen)
+	olds := map[string][]byte{}
+	res, err := h.files.ApplyPatch(context.WithValue(ctx, oldContentKey{}, olds), patch, r.Seen)
 	if err != nil {
 		return nil, err
 	}
@@ -72,8 +79,29 @@ func (h *Hub) ApplyPatch(ctx context.Context, patch string, r *Run) (*PatchOutco
 	for _, f := range res.Files {
 		files = append(files, h.patched(f)...)
 	}
+	for i := range files {
+		files[i].Old = olds[files[i].Path]
+	}
 	return &PatchOutcome{res, h.afterWrite(ctx, r, files)}, nil
 }
+
+// before is the text of the file at path (as an agent gives it) before a
+// change, for a server that has not seen it yet; nil when there is none.
+func (h *Hub) before(path string) []byte {
+	_, rel, err := h.Root.Resolve(path)
+	if err != nil {
+		return nil
+	}
+	data, err := h.Root.ReadText(rel)
+	if err != nil {
+		return nil
+	}
+	return data
+}
+
+// oldContentKey carries, through a patch's commit, a map that commitPatch
+// fills with each file's content before the patch.
+type oldContentKey struct{}
 
 // written is the file at rel as it is on disk now, for its server.
 func (h *Hub) written(rel string) []lspmux.File {

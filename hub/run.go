@@ -24,6 +24,7 @@ type Run struct {
 	joined bool            // a named run has joined its earlier calls
 	heard  map[string]bool // notes already said (a missing server, a crash)
 
+	late      []lateChange        // changes answered before their servers settled
 	debug     *dapsession.Session // the run's one debug session, while live
 	debugGone string              // how the last one ended, until said
 }

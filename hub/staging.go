@@ -163,6 +163,14 @@ func (h *Hub) Apply(ctx context.Context, id string, r *Run) (*AppliedOutcome, er
 	if err != nil {
 		return nil, err
 	}
+	olds := map[string][]byte{}
+	if staged, err := st.StagedChange(ctx, id); err == nil {
+		for _, f := range staged.Files {
+			if data, err := h.Root.ReadText(f.Path); err == nil {
+				olds[f.Path] = data
+			}
+		}
+	}
 	c, err := astedit.Commit(ctx, h.Root, st, id)
 	if err != nil {
 		return nil, err
@@ -175,8 +183,9 @@ func (h *Hub) Apply(ctx context.Context, id string, r *Run) (*AppliedOutcome, er
 			continue
 		}
 		w := h.written(f.Path)
-		for _, x := range w {
+		for i, x := range w {
 			r.Seen.Saw(x.Path, x.Data)
+			w[i].Old = olds[x.Path]
 		}
 		files = append(files, w...)
 	}
@@ -193,7 +202,11 @@ func (h *Hub) commitPatch(ctx context.Context, files []textedit.PlannedFile) err
 		return err
 	}
 	c := &astedit.Change{Kind: "patch", Title: "apply_patch"}
+	olds, _ := ctx.Value(oldContentKey{}).(map[string][]byte)
 	for _, f := range files {
+		if olds != nil && f.Old != nil {
+			olds[f.Path] = f.Old
+		}
 		c.Files = append(c.Files, astedit.FileEdit{Path: f.Path, Old: f.Old, New: f.New, Mode: f.Mode})
 	}
 	s, err := astedit.Stage(ctx, st, c)

@@ -124,6 +124,18 @@ func New(st *store.Store) *Ledger { return &Ledger{st: st} }
 // (it is the map's key); a different one is an error, as are a severity
 // cchub does not know and a 0-based place.
 func (l *Ledger) Report(ctx context.Context, run store.RunID, current map[string][]Diagnostic) (News, error) {
+	return l.report(ctx, run, current, nil)
+}
+
+// ReportCaused is Report for a change: current is still the complete
+// state of each file (what was told and is gone is forgotten), but only
+// the keys in caused can be news and be recorded as told; the others were
+// there before the change, and the run was never told them.
+func (l *Ledger) ReportCaused(ctx context.Context, run store.RunID, current map[string][]Diagnostic, caused map[Key]bool) (News, error) {
+	return l.report(ctx, run, current, caused)
+}
+
+func (l *Ledger) report(ctx context.Context, run store.RunID, current map[string][]Diagnostic, only map[Key]bool) (News, error) {
 	files := make([]fileNow, 0, len(current))
 	for p, ds := range current {
 		f, err := group(p, ds)
@@ -147,7 +159,7 @@ func (l *Ledger) Report(ctx context.Context, run store.RunID, current map[string
 		defer st.close()
 		now := time.Now().UnixMilli()
 		for _, f := range files {
-			fn, err := st.reconcile(ctx, run, f, now)
+			fn, err := st.reconcile(ctx, run, f, now, only)
 			if err != nil {
 				return err
 			}
@@ -266,7 +278,7 @@ func (s *stmts) close() {
 
 // reconcile brings the ledger of one file of run in line with f and says
 // what changed.
-func (s *stmts) reconcile(ctx context.Context, run store.RunID, f fileNow, now int64) (FileNews, error) {
+func (s *stmts) reconcile(ctx context.Context, run store.RunID, f fileNow, now int64, only map[Key]bool) (FileNews, error) {
 	told := map[Key]bool{}
 	rows, err := s.told.QueryContext(ctx, run, f.path)
 	if err != nil {
@@ -291,6 +303,9 @@ func (s *stmts) reconcile(ctx context.Context, run store.RunID, f fileNow, now i
 			fn.Already++
 			delete(told, r.Key) // what is left in told is gone
 			continue
+		}
+		if only != nil && !only[r.Key] {
+			continue // not this change's: never told
 		}
 		if _, err := s.insert.ExecContext(ctx, run, f.path, r.Severity, r.Code, r.Message, now); err != nil {
 			return FileNews{}, fmt.Errorf("ledger: record a diagnostic of %s told to run %d: %w", f.path, run, err)

@@ -2,7 +2,6 @@ package lspmux
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -48,6 +47,11 @@ type Mux struct {
 	sweeping bool
 	stop     chan struct{} // closed by Close: ends the idle sweep
 	swept    sync.WaitGroup
+
+	life    context.Context // ends with Close: the jobs' own context
+	endLife context.CancelFunc
+	jobs    sync.WaitGroup  // the change jobs running (change.go)
+	lastJob map[string]*job // each server's latest job, while it runs
 }
 
 // startCall is one start that concurrent first requests share.
@@ -85,7 +89,9 @@ func New(root *workspace.Root, opts Options) (*Mux, error) {
 	if opts.LookPath == nil {
 		opts.LookPath = root.LookTool
 	}
+	life, endLife := context.WithCancel(context.Background())
 	return &Mux{
+		life: life, endLife: endLife, lastJob: map[string]*job{},
 		root: root, specs: opts.Specs, idle: opts.Idle, timeout: opts.Timeout, lookPath: opts.LookPath, skipped: skipped, trusted: trusted,
 		servers: map[string]*server{}, starting: map[string]*startCall{}, crashes: map[string]*crash{},
 		stop: make(chan struct{}),
@@ -105,114 +111,26 @@ type Report struct {
 	Notes []string
 	// Servers names the servers that answered.
 	Servers []string
+	// New is, after a write, what the change caused, by file: keys
+	// (severity, code, message) whose count grew, the new copies.
+	New map[string][]Diagnostic
+	// Gone counts, after a write, the diagnostics (counted per key) that
+	// the change made go away, by file.
+	Gone map[string]int
+	// Late holds what servers that had not settled within the Timeout
+	// will say of the change; nil when all did.
+	Late *Late
 }
 
-// File is a file the hub has written (Data) or deleted (Deleted).
+// File is a file the hub has written (Data) or deleted (Deleted). Old is
+// what it held before (nil: it did not exist, or is not known): a server
+// started for the change is told it first, so that what was wrong before
+// is not taken for news.
 type File struct {
 	Path    string
 	Data    []byte
 	Deleted bool
-}
-
-// AfterWrite tells each file's server of its new content and waits, up to
-// the timeout, for the diagnostics to settle. Files no server owns are
-// skipped; files whose server is unavailable get a note.
-func (m *Mux) AfterWrite(ctx context.Context, files []File) (*Report, error) {
-	rep := m.newReport()
-	type batch struct {
-		s    *server
-		told map[uri.URI]told
-		rels map[uri.URI]string
-	}
-	batches := map[string]*batch{}
-	for _, f := range files {
-		o, err := m.ownerOf(f.Path)
-		var un *Unavailable
-		switch {
-		case errors.Is(err, ErrNoServer):
-			continue
-		case errors.As(err, &un):
-			rep.note(un.Error())
-			continue
-		case err != nil:
-			return nil, err
-		}
-		s, note, err := m.server(ctx, o)
-		if note != "" {
-			rep.note(note)
-		}
-		if err != nil {
-			rep.note(err.Error())
-			continue
-		}
-		b := batches[o.key()]
-		if b == nil {
-			b = &batch{s: s, told: map[uri.URI]told{}, rels: map[uri.URI]string{}}
-			batches[o.key()] = b
-			defer s.hold()()
-		}
-		u := m.docURI(f.Path)
-		if f.Deleted {
-			if err := s.forget(ctx, u); err != nil {
-				rep.note(err.Error())
-			}
-			continue
-		}
-		since, err := s.tell(ctx, u, o.lang, f.Data)
-		if err != nil {
-			rep.note(err.Error())
-			continue
-		}
-		b.told[u], b.rels[u] = since, f.Path
-	}
-	// Wait for every server at once: the timeout is the whole call's.
-	wctx, cancel := context.WithTimeout(ctx, m.timeout)
-	defer cancel()
-	var wg sync.WaitGroup
-	settled := map[*batch]bool{}
-	var smu sync.Mutex
-	for _, b := range batches {
-		if len(b.told) == 0 {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if b.s.pulls {
-				// Asked, not awaited: the answer is the document's
-				// diagnostics now; pushes for other files still settle.
-				for u, t := range b.told {
-					if err := b.s.pull(wctx, u, t.version); err != nil {
-						break // the wait below says why
-					}
-				}
-			}
-			ok := b.s.settle(wctx, b.told)
-			smu.Lock()
-			settled[b] = ok
-			smu.Unlock()
-		}()
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	for _, b := range batches {
-		if len(b.told) == 0 {
-			continue
-		}
-		if !settled[b] {
-			if !b.s.alive() {
-				rep.note(b.s.failed("diagnostics", errStopped).Error())
-				continue
-			}
-			rep.note(fmt.Sprintf("diagnostics not ready after %v: %s had not settled; what it had said so far is shown, and may be incomplete", m.timeout, b.s.own.spec.Name))
-		}
-		m.collect(b.s, b.told, rep)
-		rep.Servers = append(rep.Servers, b.s.own.spec.Name)
-	}
-	sort.Strings(rep.Servers)
-	return rep, nil
+	Old     []byte
 }
 
 // collect puts into rep the diagnostics of the documents told and of every
@@ -289,7 +207,17 @@ func (m *Mux) Diagnostics(ctx context.Context, rels []string) (*Report, error) {
 		}
 		files = append(files, File{Path: rel, Data: data})
 	}
-	return m.AfterWrite(ctx, files)
+	rep, err := m.AfterWrite(ctx, files)
+	if err != nil || rep.Late == nil {
+		return rep, err
+	}
+	// Not settled in time: say so, and show what was said so far.
+	for _, name := range rep.Late.Servers {
+		rep.note(fmt.Sprintf("diagnostics not ready after %v: %s had not settled; what it had said so far is shown, and may be incomplete: call diagnostics again in a few seconds", m.timeout, name))
+	}
+	m.published(rels, rep)
+	rep.Late = nil
+	return rep, nil
 }
 
 // Workspace returns every diagnostic the servers of the workspace know:
@@ -499,6 +427,7 @@ func (m *Mux) Close() error {
 	}
 	m.closed = true
 	close(m.stop)
+	m.endLife()
 	servers := m.servers
 	m.servers = map[string]*server{}
 	m.mu.Unlock()
@@ -512,5 +441,6 @@ func (m *Mux) Close() error {
 	}
 	wg.Wait()
 	m.swept.Wait()
+	m.jobs.Wait()
 	return nil
 }

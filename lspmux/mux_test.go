@@ -253,13 +253,26 @@ func TestABrokenCallerInAnotherFileIsReported(t *testing.T) {
 	if changed == src {
 		t.Fatal("Cents not found")
 	}
-	rep, err := m.AfterWrite(context.Background(), []File{write(t, dir, "pricing/pricing.go", changed)})
+	f := write(t, dir, "pricing/pricing.go", changed)
+	f.Old = []byte(src) // the server starts for this change: it is told the file as it was first
+	rep, err := m.AfterWrite(context.Background(), []File{f})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds := rep.Files["main.go"]
-	if len(ds) == 0 || !strings.Contains(ds[0].Message, "not enough arguments in call to pricing.Cents") || ds[0].Line != 19 {
-		t.Fatalf("main.go: %+v (notes %v)", ds, rep.Notes)
+	for _, ds := range [][]Diagnostic{rep.New["main.go"], rep.Files["main.go"]} {
+		if len(ds) == 0 || !strings.Contains(ds[0].Message, "not enough arguments in call to pricing.Cents") || ds[0].Line != 19 {
+			t.Fatalf("main.go: %+v (new %+v, notes %v, late %v)", ds, rep.New, rep.Notes, rep.Late)
+		}
+	}
+	broken := len(rep.New["main.go"])
+	// The fix: the errors are gone, and nothing is new.
+	f = write(t, dir, "pricing/pricing.go", src)
+	rep, err = m.AfterWrite(context.Background(), []File{f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.New) != 0 || rep.Gone["main.go"] != broken {
+		t.Fatalf("after the fix: new %+v, gone %v", rep.New, rep.Gone)
 	}
 }
 

@@ -79,8 +79,10 @@ func addTool[In any](s *server, spec toolSpec, run func(ctx context.Context, r *
 			return errorResult(clipError(err)), nil
 		}
 		// The hub's notices (a .cchub that is not the user's) lead the
-		// first result of each session: the bound cuts the end, never them.
-		return textResult(Bound(s.h.Root, spec.name, s.h.Notice(r)+text, spec.hint)), nil
+		// first result of each session, and what an earlier change caused
+		// that was not ready when it was answered leads the next result
+		// once it is: the bound cuts the end, never them.
+		return textResult(Bound(s.h.Root, spec.name, s.h.Notice(r)+s.h.LateNews(ctx, r)+text, spec.hint)), nil
 	})
 }
 
