@@ -315,7 +315,6 @@ func toLedger(files map[string][]lspmux.Diagnostic) map[string][]ledger.Diagnost
 	return out
 }
 
-
 // noted drops from d the notes r has heard already, and records the
 // rest as heard. It returns nil when nothing is left to say.
 func (r *Run) noted(d *WriteDiagnostics) *WriteDiagnostics {
