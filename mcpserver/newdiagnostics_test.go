@@ -1,8 +1,11 @@
 package mcpserver
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // An edit's answer carries the diagnostics it introduced, and only those
@@ -64,5 +67,46 @@ func TestMCPEditsReportOnlyNewDiagnostics(t *testing.T) {
 	text = edit(anchor, "func Cents(n int64, unit string) Money { return Money(n) }")
 	if !strings.Contains(text, "main.go") || !strings.Contains(text, "not enough arguments in call to pricing.Cents") {
 		t.Errorf("the broken caller in main.go was not reported:\n%s", text)
+	}
+}
+
+// A change whose server has not settled within the bound says
+// "pending", every time, and what it caused leads the next answer of any
+// tool once the server has settled — attributed to it, and told once.
+func TestMCPPendingDiagnosticsArriveWithTheNextAnswer(t *testing.T) {
+	requireGopls(t)
+	ws := copyWorkspace(t, "go")
+	// A bound no cold gopls meets.
+	if err := os.WriteFile(filepath.Join(ws, ".cchub.json"), []byte(`{"diagnostics_timeout": "1ms"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, newTestHub(t, ws))
+	text, isErr := callText(t, cs, "edit", map[string]any{"path": "pricing/pricing.go",
+		"old_string": "func Cents(n int64) Money {", "new_string": "func Cents(n int64, unit string) Money {"})
+	if isErr || !strings.Contains(text, "[diagnostics pending: gopls had not settled after 1ms;") || !strings.Contains(text, "comes with your next answer") {
+		t.Fatalf("the first edit does not say pending:\n%s", text)
+	}
+	text, isErr = callText(t, cs, "edit", map[string]any{"path": "pricing/pricing.go",
+		"old_string": "// Cents returns", "new_string": "// Cents (with a unit) returns"})
+	if isErr || !strings.Contains(text, "diagnostics pending") && !strings.Contains(text, "have settled") {
+		t.Fatalf("the second edit, while the first may still be pending, says neither pending nor settled:\n%s", text)
+	}
+	all := text
+	deadline := time.Now().Add(time.Minute)
+	for !strings.Contains(all, "not enough arguments in call to pricing.Cents") && time.Now().Before(deadline) {
+		time.Sleep(200 * time.Millisecond)
+		text, _ = callText(t, cs, "glob", map[string]any{"pattern": "*.go"})
+		all += text
+	}
+	if !strings.Contains(all, "[diagnostics of the change to pricing/pricing.go, pending when it was answered, have settled]") ||
+		!strings.Contains(all, "1 new in main.go") {
+		t.Fatalf("the late news never came, or came unattributed:\n%s", all)
+	}
+	if n := strings.Count(all, "not enough arguments in call to pricing.Cents"); n != 1 {
+		t.Errorf("the late news was told %d times:\n%s", n, all)
+	}
+	text, _ = callText(t, cs, "glob", map[string]any{"pattern": "*.go"})
+	if strings.Contains(text, "have settled") {
+		t.Errorf("told again:\n%s", text)
 	}
 }
