@@ -294,12 +294,12 @@ func TestTextIsBounded(t *testing.T) {
 		"d.go": {unused, d(Hint, "", "h", 1, 1)},
 	})
 	got := n.Text(3, 2)
-	want := "diagnostics: 7 new in a.go, 1 new in b.go, and 3 new in 2 more files not listed\n" +
+	want := "diagnostics: 7 new in a.go, 1 new in b.go, and 3 new in 2 more files not listed (c.go, d.go: the diagnostics tool with their paths lists them)\n" +
 		"a.go\n" +
 		"  100:1 error [compiler E] error 0\n" +
 		"  101:1 error [compiler E] error 1\n" +
 		"  102:1 error [compiler E] error 2\n" +
-		"  (and 4 more: 2 warnings, 2 hints)\n" +
+		"  (and 4 more: 2 warnings, 2 hints; the diagnostics tool with paths [\"a.go\"] lists every one)\n" +
 		"b.go\n" +
 		"  1:1 error [compiler Long] first line\n" +
 		"      " + strings.Repeat("é", maxLineRunes) + "…\n" +

@@ -12,6 +12,7 @@ const (
 	maxMessageLines = 4
 	maxLineRunes    = 240
 	maxAlso         = 3
+	maxNamed        = 5 // files named when they are not listed
 )
 
 // Text writes the news for a model's context, errors first:
@@ -51,10 +52,17 @@ func (n News) Text(maxPerFile, maxFiles int) string {
 	}
 	if rest := withNew[len(shown):]; len(rest) > 0 {
 		c := 0
+		var names []string
 		for _, f := range rest {
 			c += len(f.New)
+			if len(names) < maxNamed {
+				names = append(names, f.Path)
+			}
 		}
-		fmt.Fprintf(&b, ", and %d new in %s not listed", c, plural(len(rest), "more file", "more files"))
+		if len(rest) > maxNamed {
+			names = append(names, "…")
+		}
+		fmt.Fprintf(&b, ", and %d new in %s not listed (%s: the diagnostics tool with their paths lists them)", c, plural(len(rest), "more file", "more files"), strings.Join(names, ", "))
 	}
 	var notes []string
 	if a := n.AlreadyCount(); a > 0 {
@@ -79,7 +87,7 @@ func (n News) Text(maxPerFile, maxFiles int) string {
 			writeReported(&b, r)
 		}
 		if rest := f.New[len(list):]; len(rest) > 0 {
-			fmt.Fprintf(&b, "  (and %d more: %s)\n", len(rest), bySeverity(rest))
+			fmt.Fprintf(&b, "  (and %d more: %s; the diagnostics tool with paths [%q] lists every one)\n", len(rest), bySeverity(rest), f.Path)
 		}
 	}
 	return b.String()
