@@ -247,7 +247,9 @@ func (m *Mux) runJob(j *job) {
 	if len(old) > 0 {
 		s.settle(ctx, old)
 	}
-	s.settleAll(ctx, s.own.spec.quiet())
+	if !m.stillSettled(j.own.key(), s) {
+		s.settleAll(ctx, s.own.spec.quiet())
+	}
 	before := s.snapshot()
 
 	told := map[uri.URI]told{}
@@ -284,6 +286,34 @@ func (m *Mux) runJob(j *job) {
 		}
 	}
 	m.compare(j, before, s.snapshot(), told)
+	if j.res.settled {
+		s.mu.Lock()
+		seq, idle := s.seq, len(s.active) == 0
+		s.mu.Unlock()
+		if idle {
+			m.mu.Lock()
+			m.settledAt[j.own.key()] = settledMark{s, seq}
+			m.mu.Unlock()
+		}
+	}
+}
+
+// stillSettled says whether s has said nothing since the last change on
+// it settled: then what it published is settled, with no wait.
+func (m *Mux) stillSettled(key string, s *server) bool {
+	m.mu.Lock()
+	at, ok := m.settledAt[key]
+	m.mu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return ok && at.s == s && s.seq == at.seq && len(s.active) == 0
+}
+
+// settledMark is a server and its publish count when a change on it
+// settled (a restarted server is another server).
+type settledMark struct {
+	s   *server
+	seq uint64
 }
 
 // snapshot is a copy of every diagnostic s has published, by document.

@@ -52,6 +52,9 @@ type Mux struct {
 	endLife context.CancelFunc
 	jobs    sync.WaitGroup  // the change jobs running (change.go)
 	lastJob map[string]*job // each server's latest job, while it runs
+	// settledAt is each server's publish count when its last change
+	// settled: unchanged since, it needs no wait before the next.
+	settledAt map[string]settledMark
 }
 
 // startCall is one start that concurrent first requests share.
@@ -91,7 +94,7 @@ func New(root *workspace.Root, opts Options) (*Mux, error) {
 	}
 	life, endLife := context.WithCancel(context.Background())
 	return &Mux{
-		life: life, endLife: endLife, lastJob: map[string]*job{},
+		life: life, endLife: endLife, lastJob: map[string]*job{}, settledAt: map[string]settledMark{},
 		root: root, specs: opts.Specs, idle: opts.Idle, timeout: opts.Timeout, lookPath: opts.LookPath, skipped: skipped, trusted: trusted,
 		servers: map[string]*server{}, starting: map[string]*startCall{}, crashes: map[string]*crash{},
 		stop: make(chan struct{}),
