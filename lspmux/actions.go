@@ -1,0 +1,365 @@
+package lspmux
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/aymanbagabas/go-udiff"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// Code actions: the server's organize-imports applied to content that is
+// not on disk yet (a staged change), and the titles of the quick fixes it
+// offers for diagnostics, as hints.
+
+// organizes are the languages whose organize-imports action does only
+// what a build needs (goimports: add the missing imports, drop the unused
+// ones, group and sort them as gofmt does). Others' (TypeScript's sorts
+// and merges every import) would put changes nobody asked for into a
+// staged diff.
+var organizes = map[string]bool{"go": true}
+
+// OrganizeImports applies the organize-imports action of each file's
+// server (Go's) to the file's content in files, which need not be on disk:
+// the server is told the content as an unsaved overlay, asked for the
+// action over the whole document, and then told the file's content on
+// disk again (or that it was closed, when it was not open before). All
+// the files of one server are told together, so each is organized
+// knowing the others' new content.
+//
+// The result has one File per file given, in order, with the organized
+// content (the content given when the action changed nothing, when the
+// file has no such action, or when it could not be had). err, when not
+// nil, says which files were not organized and why (a missing server, one
+// that did not answer within the Mux's timeout or ctx); the result is
+// still usable. Deleted files are passed through.
+func (m *Mux) OrganizeImports(ctx context.Context, files []File) ([]File, error) {
+	out := append([]File(nil), files...)
+	ctx, cancel := context.WithTimeout(ctx, m.timeout)
+	defer cancel()
+	type doc struct {
+		i int
+		u uri.URI
+	}
+	groups := map[string][]doc{}
+	owners := map[string]*owner{}
+	var order []string
+	var why []string
+	for i, f := range files {
+		if f.Deleted {
+			continue
+		}
+		if !organizes[m.langOf(f.Path)] {
+			continue
+		}
+		o, err := m.ownerOf(f.Path)
+		if err != nil {
+			why = append(why, fmt.Sprintf("%s: %v", f.Path, err))
+			continue
+		}
+		k := o.key()
+		if groups[k] == nil {
+			order = append(order, k)
+			owners[k] = o
+		}
+		groups[k] = append(groups[k], doc{i: i, u: m.docURI(f.Path)})
+	}
+	for _, k := range order {
+		o := owners[k]
+		s, note, err := m.server(ctx, o)
+		if err != nil {
+			if errors.Is(err, context.DeadlineExceeded) {
+				err = fmt.Errorf("%s was not ready within %v", o.spec.Name, m.timeout)
+			}
+			if note != "" {
+				err = fmt.Errorf("%s; %w", note, err)
+			}
+			why = append(why, fmt.Sprintf("%s of %s: %v", count(len(groups[k]), "file"), o.spec.Name, err))
+			continue
+		}
+		release := s.hold()
+		var ovs []docOverlay
+		for _, d := range groups[k] {
+			ovs = append(ovs, docOverlay{u: d.u, rel: files[d.i].Path, text: files[d.i].Data})
+		}
+		done, err := s.organize(ctx, o.lang, ovs)
+		m.restore(s, o.lang, ovs)
+		release()
+		for j, d := range groups[k] {
+			if done[j] != nil {
+				out[d.i].Data = done[j]
+			}
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				err = fmt.Errorf("%s did not answer within %v", o.spec.Name, m.timeout)
+			}
+			missed := 0
+			for _, b := range done {
+				if b == nil {
+					missed++
+				}
+			}
+			why = append(why, fmt.Sprintf("%s of %s: %v", count(missed, "file"), o.spec.Name, err))
+		}
+	}
+	if len(why) > 0 {
+		return out, errors.New(strings.Join(why, "; "))
+	}
+	return out, nil
+}
+
+// langOf is the language id of rel as the server that would own it
+// names it ("" when none does).
+func (m *Mux) langOf(rel string) string {
+	for i := range m.specs {
+		if l := m.specs[i].languageOf(rel); l != "" && !m.specs[i].Disabled {
+			return l
+		}
+	}
+	return ""
+}
+
+// count is n things: "1 file", "3 files".
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// docOverlay is content told to a server that is not on disk.
+type docOverlay struct {
+	u       uri.URI
+	rel     string
+	text    []byte
+	version int32 // the version it was told as
+	wasOpen bool  // the server had the document open before
+	told    bool
+}
+
+// organize tells s the overlays and asks for each one's organize-imports
+// action. done[i] is ovs[i]'s organized content, nil when it was not had
+// (err says why for the first such file).
+func (s *server) organize(ctx context.Context, lang string, ovs []docOverlay) ([][]byte, error) {
+	done := make([][]byte, len(ovs))
+	for i := range ovs {
+		if err := s.overlay(ctx, lang, &ovs[i]); err != nil {
+			return done, err
+		}
+	}
+	var first error
+	for i, ov := range ovs {
+		edits, err := s.sourceAction(ctx, ov, "source.organizeImports")
+		if err == nil && edits != nil {
+			var text string
+			text, err = applyEdits(ov.text, edits)
+			if err == nil {
+				done[i] = []byte(text)
+				continue
+			}
+		}
+		if err != nil {
+			if first == nil {
+				first = fmt.Errorf("%s: %w", ov.rel, err)
+			}
+			if ctx.Err() != nil {
+				return done, first
+			}
+			continue
+		}
+		done[i] = ov.text // no action: nothing to organize
+	}
+	return done, first
+}
+
+// overlay tells s that ov.u holds ov.text, unsaved.
+func (s *server) overlay(ctx context.Context, lang string, ov *docOverlay) error {
+	s.mu.Lock()
+	v, open := s.docs[ov.u]
+	v++
+	s.docs[ov.u] = v
+	s.used = time.Now()
+	s.mu.Unlock()
+	ov.version, ov.wasOpen, ov.told = v, open, true
+	var err error
+	if !open {
+		err = s.conn.Notify(ctx, "textDocument/didOpen", map[string]any{
+			"textDocument": map[string]any{"uri": ov.u, "languageId": lang, "version": v, "text": string(ov.text)},
+		})
+	} else {
+		err = s.conn.Notify(ctx, "textDocument/didChange", map[string]any{
+			"textDocument":   map[string]any{"uri": ov.u, "version": v},
+			"contentChanges": []map[string]any{{"text": string(ov.text)}},
+		})
+	}
+	if err != nil {
+		return s.failed("overlay", err)
+	}
+	return nil
+}
+
+// restore tells s the disk content of the overlaid documents again: a
+// document open before gets its content on disk as a new version, one
+// that was not is closed (the server reads the disk again). It runs
+// whatever ctx did: a server must not keep content that is not on disk.
+func (m *Mux) restore(s *server, lang string, ovs []docOverlay) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	for _, ov := range ovs {
+		if !ov.told {
+			continue
+		}
+		if ov.wasOpen {
+			if text, err := m.root.ReadText(ov.rel); err == nil {
+				_, _ = s.tell(ctx, ov.u, lang, text)
+				continue
+			}
+		}
+		s.mu.Lock()
+		delete(s.docs, ov.u)
+		s.mu.Unlock()
+		_ = s.conn.Notify(ctx, "textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": ov.u}})
+	}
+}
+
+// textEdit is an LSP TextEdit.
+type textEdit struct {
+	Range   lspRange `json:"range"`
+	NewText string   `json:"newText"`
+}
+
+// workspaceEdit is an LSP WorkspaceEdit, as far as cchub reads one.
+type workspaceEdit struct {
+	Changes         map[string][]textEdit `json:"changes"`
+	DocumentChanges []struct {
+		TextDocument struct {
+			URI     string `json:"uri"`
+			Version *int32 `json:"version"`
+		} `json:"textDocument"`
+		Edits []textEdit `json:"edits"`
+		Kind  string     `json:"kind"`
+	} `json:"documentChanges"`
+}
+
+// codeAction is an LSP CodeAction, or a Command (then Command is a
+// string and Arguments are set).
+type codeAction struct {
+	Title       string                `json:"title"`
+	Kind        string                `json:"kind"`
+	IsPreferred bool                  `json:"isPreferred"`
+	Diagnostics []protocol.Diagnostic `json:"diagnostics"`
+	Edit        *workspaceEdit        `json:"edit"`
+	Command     json.RawMessage       `json:"command"`
+	Data        json.RawMessage       `json:"data"`
+}
+
+// editsFor are we's edits of the document u, which must be at version v
+// when the edit names one. A WorkspaceEdit that creates, renames or
+// deletes files is refused.
+func (we *workspaceEdit) editsFor(u uri.URI, v int32) ([]textEdit, error) {
+	var out []textEdit
+	for k, es := range we.Changes {
+		if sameURI(k, u) {
+			out = append(out, es...)
+		}
+	}
+	for _, dc := range we.DocumentChanges {
+		if dc.Kind != "" {
+			return nil, fmt.Errorf("the action would %s files", dc.Kind)
+		}
+		if !sameURI(dc.TextDocument.URI, u) {
+			continue
+		}
+		if dc.TextDocument.Version != nil && *dc.TextDocument.Version != 0 && *dc.TextDocument.Version != v {
+			return nil, errors.New("the document changed while the server was asked; ask again")
+		}
+		out = append(out, dc.Edits...)
+	}
+	return out, nil
+}
+
+func sameURI(a string, u uri.URI) bool {
+	return a == string(u) || uri.URI(a).Filename() == u.Filename()
+}
+
+// sourceAction asks s for the action of kind over the whole document ov
+// and returns its edits of the document: nil when the server offers no
+// such action, empty when it offers one that changes nothing.
+func (s *server) sourceAction(ctx context.Context, ov docOverlay, kind string) ([]textEdit, error) {
+	starts := lineStarts(ov.text)
+	last := len(starts) - 1
+	end := map[string]any{"line": last, "character": utf16Len(ov.text[starts[last]:])}
+	params := map[string]any{
+		"textDocument": map[string]any{"uri": ov.u},
+		"range":        map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": end},
+		"context":      map[string]any{"diagnostics": []any{}, "only": []string{kind}},
+	}
+	var raw json.RawMessage
+	if _, err := s.conn.Call(ctx, "textDocument/codeAction", params, &raw); err != nil {
+		return nil, s.failed("codeAction", err)
+	}
+	var actions []codeAction
+	if err := json.Unmarshal(raw, &actions); err != nil {
+		return nil, fmt.Errorf("the server's code actions do not read: %v", err)
+	}
+	for _, a := range actions {
+		if a.Kind != kind && !strings.HasPrefix(a.Kind, kind+".") {
+			continue
+		}
+		if a.Edit == nil && len(a.Data) > 0 {
+			// The edit is computed on request (codeAction/resolve).
+			var resolved codeAction
+			if _, err := s.conn.Call(ctx, "codeAction/resolve", a, &resolved); err != nil {
+				return nil, s.failed("codeAction/resolve", err)
+			}
+			a = resolved
+		}
+		if a.Edit == nil {
+			return nil, fmt.Errorf("the server offers %q as a command, which cchub does not run", a.Title)
+		}
+		edits, err := a.Edit.editsFor(ov.u, ov.version)
+		if err != nil {
+			return nil, err
+		}
+		if edits == nil {
+			edits = []textEdit{}
+		}
+		return edits, nil
+	}
+	return nil, nil
+}
+
+// applyEdits applies LSP edits (0-based lines, UTF-16 characters) to text.
+func applyEdits(text []byte, es []textEdit) (string, error) {
+	starts := lineStarts(text)
+	edits := make([]udiff.Edit, 0, len(es))
+	for _, e := range es {
+		edits = append(edits, udiff.Edit{
+			Start: byteOff(text, starts, e.Range.Start.Line, e.Range.Start.Character),
+			End:   byteOff(text, starts, e.Range.End.Line, e.Range.End.Character),
+			New:   e.NewText,
+		})
+	}
+	return udiff.Apply(string(text), edits)
+}
+
+// utf16Len is the length of b in UTF-16 code units.
+func utf16Len(b []byte) int {
+	n := 0
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+		b = b[size:]
+	}
+	return n
+}
