@@ -50,7 +50,7 @@ func (m *Mux) OrganizeImports(ctx context.Context, files []File) ([]File, error)
 	groups := map[string][]doc{}
 	owners := map[string]*owner{}
 	var order []string
-	var why []string
+	var why reasons
 	for i, f := range files {
 		if f.Deleted {
 			continue
@@ -60,7 +60,7 @@ func (m *Mux) OrganizeImports(ctx context.Context, files []File) ([]File, error)
 		}
 		o, err := m.ownerOf(f.Path)
 		if err != nil {
-			why = append(why, fmt.Sprintf("%s: %v", f.Path, err))
+			why.add(err.Error(), f.Path)
 			continue
 		}
 		k := o.key()
@@ -80,7 +80,9 @@ func (m *Mux) OrganizeImports(ctx context.Context, files []File) ([]File, error)
 			if note != "" {
 				err = fmt.Errorf("%s; %w", note, err)
 			}
-			why = append(why, fmt.Sprintf("%s of %s: %v", count(len(groups[k]), "file"), o.spec.Name, err))
+			for _, d := range groups[k] {
+				why.add(err.Error(), files[d.i].Path)
+			}
 			continue
 		}
 		release := s.hold()
@@ -100,19 +102,49 @@ func (m *Mux) OrganizeImports(ctx context.Context, files []File) ([]File, error)
 			if ctx.Err() != nil {
 				err = fmt.Errorf("%s did not answer within %v", o.spec.Name, m.timeout)
 			}
-			missed := 0
-			for _, b := range done {
-				if b == nil {
-					missed++
+			for j, d := range groups[k] {
+				if done[j] == nil {
+					why.add(err.Error(), files[d.i].Path)
 				}
 			}
-			why = append(why, fmt.Sprintf("%s of %s: %v", count(missed, "file"), o.spec.Name, err))
 		}
 	}
-	if len(why) > 0 {
-		return out, errors.New(strings.Join(why, "; "))
+	return out, why.err()
+}
+
+// reasons are why files were not organized, each with its files, in the
+// order first met.
+type reasons struct {
+	order []string
+	files map[string][]string
+}
+
+func (r *reasons) add(why, rel string) {
+	if r.files == nil {
+		r.files = map[string][]string{}
 	}
-	return out, nil
+	if r.files[why] == nil {
+		r.order = append(r.order, why)
+	}
+	r.files[why] = append(r.files[why], rel)
+}
+
+// err says it in one sentence: "a.go, b.go: why; 40 files (c.go, d.go,
+// …): why".
+func (r *reasons) err() error {
+	if len(r.order) == 0 {
+		return nil
+	}
+	var parts []string
+	for _, why := range r.order {
+		fs := r.files[why]
+		which := strings.Join(fs, ", ")
+		if len(fs) > 3 {
+			which = fmt.Sprintf("%s (%s, …)", count(len(fs), "file"), strings.Join(fs[:2], ", "))
+		}
+		parts = append(parts, which+": "+why)
+	}
+	return errors.New(strings.Join(parts, "; "))
 }
 
 // langOf is the language id of rel as the server that would own it
@@ -306,6 +338,9 @@ func (s *server) sourceAction(ctx context.Context, ov docOverlay, kind string) (
 		return nil, s.failed("codeAction", err)
 	}
 	var actions []codeAction
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil // no actions
+	}
 	if err := json.Unmarshal(raw, &actions); err != nil {
 		return nil, fmt.Errorf("the server's code actions do not read: %v", err)
 	}
