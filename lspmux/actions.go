@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -397,4 +398,147 @@ func utf16Len(b []byte) int {
 		b = b[size:]
 	}
 	return n
+}
+
+// quickFixTime bounds QuickFixes: hints must never hold an answer up.
+const quickFixTime = 300 * time.Millisecond
+
+// maxFixTitle is the longest quick fix title QuickFixes gives whole.
+const maxFixTitle = 80
+
+// QuickFixes returns, for diagnostics of path as a Report gives them, the
+// title of a quick fix its server offers for each one that has one, by
+// index in diags: the server's preferred fix, else its first; titles
+// longer than 80 characters are cut with "…". Only code actions of kind
+// quickfix count. It asks only a server that is running (it starts
+// none), for the content the server has of the file, and takes at most
+// 300 ms whatever the server does: what had no answer by then has no
+// hint. Nothing is applied.
+func (m *Mux) QuickFixes(ctx context.Context, path string, diags []Diagnostic) map[int]string {
+	if len(diags) == 0 {
+		return nil
+	}
+	o, err := m.ownerOf(path)
+	if err != nil {
+		return nil
+	}
+	m.mu.Lock()
+	s := m.servers[o.key()]
+	m.mu.Unlock()
+	if s == nil || !s.alive() {
+		return nil
+	}
+	defer s.hold()()
+	ctx, cancel := context.WithTimeout(ctx, quickFixTime)
+	defer cancel()
+	text, err := m.root.ReadText(path)
+	if err != nil {
+		return nil
+	}
+	u := m.docURI(path)
+	s.mu.Lock()
+	items := s.diags[u].items
+	s.mu.Unlock()
+	fixes := map[int]string{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i, d := range diags {
+		if d.Path != "" && d.Path != path {
+			continue
+		}
+		raw := rawDiagnostic(path, text, items, d)
+		wg.Add(1)
+		go func() { // owned: waited for below, ended by ctx
+			defer wg.Done()
+			if title := s.quickFix(ctx, u, raw); title != "" {
+				mu.Lock()
+				fixes[i] = title
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if len(fixes) == 0 {
+		return nil
+	}
+	return fixes
+}
+
+// rawDiagnostic is the server's own diagnostic that d was converted from
+// (servers match what a code action is asked for against what they
+// published, data included), or one made from d when there is none.
+func rawDiagnostic(path string, text []byte, items []protocol.Diagnostic, d Diagnostic) protocol.Diagnostic {
+	for _, it := range items {
+		c := convert(path, text, []protocol.Diagnostic{it})[0]
+		if c.Line == d.Line && c.Col == d.Col && c.EndLine == d.EndLine && c.EndCol == d.EndCol && c.Message == d.Message && c.Code == d.Code && c.Severity == d.Severity {
+			return it
+		}
+	}
+	pos := func(line, col int) protocol.Position {
+		p := lspPos(text, line, col)
+		return protocol.Position{Line: uint32(p["line"].(int)), Character: uint32(p["character"].(int))}
+	}
+	sev := map[string]protocol.DiagnosticSeverity{"error": protocol.DiagnosticSeverityError, "warning": protocol.DiagnosticSeverityWarning, "info": protocol.DiagnosticSeverityInformation, "hint": protocol.DiagnosticSeverityHint}[d.Severity]
+	raw := protocol.Diagnostic{
+		Range:    protocol.Range{Start: pos(d.Line, d.Col), End: pos(d.EndLine, d.EndCol)},
+		Severity: sev, Source: d.Source, Message: d.Message,
+	}
+	if d.Code != "" {
+		raw.Code = d.Code
+	}
+	return raw
+}
+
+// quickFix is the title of the quick fix s offers for d in u ("" when
+// none, or no answer in time).
+func (s *server) quickFix(ctx context.Context, u uri.URI, d protocol.Diagnostic) string {
+	params := map[string]any{
+		"textDocument": map[string]any{"uri": u},
+		"range":        d.Range,
+		"context":      map[string]any{"diagnostics": []protocol.Diagnostic{d}, "only": []string{"quickfix"}},
+	}
+	var raw json.RawMessage
+	if _, err := s.conn.Call(ctx, "textDocument/codeAction", params, &raw); err != nil || len(raw) == 0 {
+		return ""
+	}
+	var actions []codeAction
+	if json.Unmarshal(raw, &actions) != nil {
+		return ""
+	}
+	best := ""
+	for _, a := range actions {
+		if a.Kind != "quickfix" && !strings.HasPrefix(a.Kind, "quickfix.") || a.Title == "" {
+			continue
+		}
+		if len(a.Diagnostics) > 0 && !namesDiag(a.Diagnostics, d) {
+			continue // a fix of another diagnostic in the range
+		}
+		if a.IsPreferred {
+			return clip(a.Title)
+		}
+		if best == "" {
+			best = clip(a.Title)
+		}
+	}
+	return best
+}
+
+// namesDiag says whether ds names d.
+func namesDiag(ds []protocol.Diagnostic, d protocol.Diagnostic) bool {
+	for _, x := range ds {
+		if strings.TrimSpace(x.Message) == strings.TrimSpace(d.Message) && x.Range.Start == d.Range.Start {
+			return true
+		}
+	}
+	return false
+}
+
+// clip is a title on one line, at most maxFixTitle characters.
+func clip(title string) string {
+	title = strings.Join(strings.Fields(title), " ")
+	if utf8.RuneCountInString(title) <= maxFixTitle {
+		return title
+	}
+	r := []rune(title)
+	return strings.TrimSpace(string(r[:maxFixTitle-1])) + "…"
 }

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"cchub/workspace"
 )
@@ -132,5 +134,112 @@ func TestOrganizeImportsWithoutServer(t *testing.T) {
 	}
 	if string(out[0].Data) != "package errs\n" {
 		t.Errorf("content changed: %q", out[0].Data)
+	}
+}
+
+// gopls's quick fixes come back as one-line hints for the errors they
+// fix: the import to add. gopls (v0.23) offers no quick fix for an unused
+// import (only the organize-imports source action), so that error has no
+// hint. A server that is not running is not started for hints, and one
+// that does not answer costs the bound, not the answer.
+func TestQuickFixesGopls(t *testing.T) {
+	root, _ := module(t, map[string]string{
+		"go.mod": "module example.com/q\n\ngo 1.22\n",
+		"q.go":   "package q\n\nimport \"fmt\"\n\nfunc Q() error { return errors.New(\"q\") }\n",
+	})
+	m := newGoMux(t, root, Options{})
+	ctx := context.Background()
+	early := []Diagnostic{{Path: "q.go", Line: 5, Col: 25, EndLine: 5, EndCol: 31, Severity: "error", Message: "undefined: errors"}}
+	if fixes := m.QuickFixes(ctx, "q.go", early); fixes != nil || len(m.Running()) != 0 {
+		t.Fatalf("before any server ran: hints %v, running %v", fixes, m.Running())
+	}
+	rep, err := m.Diagnostics(ctx, []string{"q.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := rep.Files["q.go"]
+	undefined, unused := -1, -1
+	for i, d := range ds {
+		switch d.Message {
+		case "undefined: errors":
+			undefined = i
+		case "\"fmt\" imported and not used":
+			unused = i
+		}
+	}
+	if undefined < 0 || unused < 0 {
+		t.Fatalf("diagnostics: %+v", ds)
+	}
+	fixes := m.QuickFixes(ctx, "q.go", ds)
+	if fixes[undefined] != "Add import: \"errors\"" {
+		t.Errorf("hint for undefined: errors: %q", fixes[undefined])
+	}
+	if _, ok := fixes[unused]; ok || len(fixes) != 1 {
+		t.Errorf("hints: %v", fixes)
+	}
+	// A diagnostic the server did not publish (made from its words)
+	// still finds its fix.
+	if f := m.QuickFixes(ctx, "q.go", []Diagnostic{{Path: "q.go", Line: ds[undefined].Line, Col: ds[undefined].Col, EndLine: ds[undefined].EndLine, EndCol: ds[undefined].EndCol, Severity: "error", Message: "undefined: errors"}}); f[0] != "Add import: \"errors\"" {
+		t.Errorf("hint for a copy: %v", f)
+	}
+	// gopls stopped (SIGSTOP): no answer, no hint, and QuickFixes
+	// returns.
+	pid := m.servers["gopls@"].proc.Pid()
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Kill(pid, syscall.SIGCONT)
+	if f := m.QuickFixes(ctx, "q.go", ds); f != nil {
+		t.Errorf("a stopped server gave hints: %v", f)
+	}
+}
+
+// pyright (1.1.414) offers one quick fix, for a third-party import without
+// type stubs when reportMissingTypeStubs is on: "Create Type Stub For
+// ...". Its common errors (an unresolved import, an undefined name) have
+// none, and get no hint.
+func TestQuickFixesPyright(t *testing.T) {
+	bin := nodeServer(t, "pyright-langserver")
+	root, _ := module(t, map[string]string{
+		"pyrightconfig.json": `{"venvPath": ".", "venv": "venv", "reportMissingTypeStubs": "error"}`,
+		"venv/pyvenv.cfg":    "home = /nonexistent\n",
+		"venv/lib/python3.12/site-packages/untyped/__init__.py": "def f(x):\n    return x\n",
+		"app.py": "import untyped\nimport nowhere\n\nprint(untyped.f(1), undefined_name)\n",
+	})
+	m, err := New(root, Options{Timeout: 30 * time.Second, LookPath: func(name string) (string, error) {
+		if name == "pyright-langserver" {
+			return bin, nil
+		}
+		return "", os.ErrNotExist
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	ctx := context.Background()
+	rep, err := m.Diagnostics(ctx, []string{"app.py"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := rep.Files["app.py"]
+	fixes := m.QuickFixes(ctx, "app.py", ds)
+	want := map[string]string{
+		"reportMissingTypeStubs":  "Create Type Stub For \"untyped\"",
+		"reportMissingImports":    "",
+		"reportUndefinedVariable": "",
+	}
+	for i, d := range ds {
+		w, ok := want[d.Code]
+		if !ok {
+			t.Errorf("unexpected: %+v", d)
+			continue
+		}
+		delete(want, d.Code)
+		if fixes[i] != w {
+			t.Errorf("%s: hint %q, want %q", d.Code, fixes[i], w)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("not reported: %v; diagnostics %+v", want, ds)
 	}
 }
