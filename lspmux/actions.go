@@ -241,26 +241,41 @@ func (s *server) overlay(ctx context.Context, lang string, ov *docOverlay) error
 // restore tells s the disk content of the overlaid documents again: a
 // document open before gets its content on disk as a new version, one
 // that was not is closed (the server reads the disk again). It runs
-// whatever ctx did: a server must not keep content that is not on disk.
+// whatever ctx did (a server must not keep content that is not on disk),
+// and waits, up to restoreTime, until the server has published the
+// documents' diagnostics anew, so that what it says of them after is of
+// the disk, not of the overlay.
 func (m *Mux) restore(s *server, lang string, ovs []docOverlay) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), restoreTime)
 	defer cancel()
+	docs := map[uri.URI]told{}
 	for _, ov := range ovs {
 		if !ov.told {
 			continue
 		}
 		if ov.wasOpen {
 			if text, err := m.root.ReadText(ov.rel); err == nil {
-				_, _ = s.tell(ctx, ov.u, lang, text)
+				if since, err := s.tell(ctx, ov.u, lang, text); err == nil {
+					docs[ov.u] = since
+				}
 				continue
 			}
 		}
 		s.mu.Lock()
+		since := told{seq: s.seq, begun: s.begun}
 		delete(s.docs, ov.u)
 		s.mu.Unlock()
-		_ = s.conn.Notify(ctx, "textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": ov.u}})
+		if s.conn.Notify(ctx, "textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": ov.u}}) == nil {
+			docs[ov.u] = since
+		}
+	}
+	if len(docs) > 0 {
+		s.settle(ctx, docs)
 	}
 }
+
+// restoreTime bounds restore.
+const restoreTime = 2 * time.Second
 
 // textEdit is an LSP TextEdit.
 type textEdit struct {

@@ -78,8 +78,18 @@ func TestOrganizeImportsGopls(t *testing.T) {
 			t.Errorf("%s was written", f.Path)
 		}
 	}
-	// gopls sees the disk again: its diagnostics are of the disk's
-	// content (none), not of the overlay's.
+	// gopls sees the disk again: what it has published of the files
+	// when OrganizeImports returns is of the disk's content (nothing),
+	// not of the overlay's (undefined: errors, fmt unused).
+	s := m.servers["gopls@"]
+	for _, rel := range []string{"a.go", "b.go", "c.go"} {
+		s.mu.Lock()
+		p, ok := s.diags[m.docURI(rel)]
+		s.mu.Unlock()
+		if ok && len(p.items) > 0 {
+			t.Errorf("%s right after organizing: %+v", rel, p.items)
+		}
+	}
 	rep, err := m.Diagnostics(ctx, []string{"a.go", "b.go", "c.go"})
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +99,6 @@ func TestOrganizeImportsGopls(t *testing.T) {
 			t.Errorf("%s after organizing: %+v", rel, ds)
 		}
 	}
-	s := m.servers["gopls@"]
 	s.mu.Lock()
 	_, aOpen := s.docs[m.docURI("a.go")]
 	s.mu.Unlock()
