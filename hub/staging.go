@@ -47,15 +47,17 @@ func (o *StagedOutcome) Text() string {
 	for lang, why := range o.Invalid {
 		fmt.Fprintf(&b, "not searched in %s: %s\n", lang, why)
 	}
+	// How to resolve comes before the places and the diff: a long answer
+	// is cut at its end.
+	b.WriteString(o.howToResolve())
+	// What the imports are comes next: the reviewer reads the diff
+	// knowing it.
 	if o.ImportsOrganized > 0 {
 		fmt.Fprintf(&b, "imports organized by the language server in %s; that is part of the diff.\n", Count(o.ImportsOrganized, "file"))
 	}
 	if o.ImportsNote != "" {
 		b.WriteString(o.ImportsNote + "\n")
 	}
-	// How to resolve comes before the places and the diff: a long answer
-	// is cut at its end.
-	b.WriteString(o.howToResolve())
 	for _, l := range s.Locations {
 		fmt.Fprintf(&b, "  %s:%d: %s\n", l.Path, l.Line, l.Text)
 	}
