@@ -252,3 +252,41 @@ func TestQuickFixesPyright(t *testing.T) {
 		t.Errorf("not reported: %v; diagnostics %+v", want, ds)
 	}
 }
+
+// A server that does not answer (gopls stopped by SIGSTOP) costs the
+// Mux's timeout: the content comes back as it was, and the error says
+// the server did not answer in time.
+func TestOrganizeImportsSlowServer(t *testing.T) {
+	root, _ := module(t, errorsModule)
+	m := newGoMux(t, root, Options{Timeout: time.Second})
+	ctx := context.Background()
+	if _, err := m.Diagnostics(ctx, []string{"a.go"}); err != nil {
+		t.Fatal(err)
+	}
+	pid := m.servers["gopls@"].proc.Pid()
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Kill(pid, syscall.SIGCONT)
+	in := []File{{Path: "a.go", Data: []byte(strings.ReplaceAll(errorsModule["a.go"], "fmt.Errorf(", "errors.New("))}}
+	out, err := m.OrganizeImports(ctx, in)
+	if err == nil || !strings.Contains(err.Error(), "a.go: gopls did not answer within 1s") {
+		t.Errorf("err = %v", err)
+	}
+	if string(out[0].Data) != string(in[0].Data) {
+		t.Errorf("content changed: %q", out[0].Data)
+	}
+}
+
+// Edits are placed by LSP's positions: 0-based lines, UTF-16 code units
+// (an emoji is two).
+func TestApplyEditsUTF16(t *testing.T) {
+	text := []byte("a😀b\né=c\n")
+	got, err := applyEdits(text, []textEdit{
+		{Range: lspRange{Start: struct{ Line, Character uint32 }{0, 3}, End: struct{ Line, Character uint32 }{0, 4}}, NewText: "B"},
+		{Range: lspRange{Start: struct{ Line, Character uint32 }{1, 1}, End: struct{ Line, Character uint32 }{1, 2}}, NewText: ":="},
+	})
+	if err != nil || got != "a😀B\né:=c\n" {
+		t.Errorf("got %q, %v", got, err)
+	}
+}
