@@ -418,6 +418,9 @@ func utf16Len(b []byte) int {
 // quickFixTime bounds QuickFixes: hints must never hold an answer up.
 const quickFixTime = 300 * time.Millisecond
 
+// maxFixAsks is how many diagnostics QuickFixes asks about at most.
+const maxFixAsks = 20
+
 // maxFixTitle is the longest quick fix title QuickFixes gives whole.
 const maxFixTitle = 80
 
@@ -428,7 +431,8 @@ const maxFixTitle = 80
 // quickfix count. It asks only a server that is running (it starts
 // none), for the content the server has of the file, and takes at most
 // 300 ms whatever the server does: what had no answer by then has no
-// hint. Nothing is applied.
+// hint. Only the first 20 diagnostics are asked about (put the ones that
+// matter first). Nothing is applied.
 func (m *Mux) QuickFixes(ctx context.Context, path string, diags []Diagnostic) map[int]string {
 	if len(diags) == 0 {
 		return nil
@@ -457,7 +461,7 @@ func (m *Mux) QuickFixes(ctx context.Context, path string, diags []Diagnostic) m
 	fixes := map[int]string{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	for i, d := range diags {
+	for i, d := range diags[:min(len(diags), maxFixAsks)] {
 		if d.Path != "" && d.Path != path {
 			continue
 		}
