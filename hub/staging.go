@@ -20,7 +20,13 @@ type StagedOutcome struct {
 	// languages, languages the pattern was invalid in).
 	Searched int               `json:"files_searched,omitempty"`
 	Invalid  map[string]string `json:"invalid,omitempty"`
-	policy   Approval
+	// ImportsOrganized counts the files whose imports the language
+	// server's organize-imports action changed, as part of the diff.
+	ImportsOrganized int `json:"imports_organized,omitempty"`
+	// ImportsNote says why imports could not be organized (no server, a
+	// slow or failing one): the diff is then the change alone.
+	ImportsNote string `json:"imports_note,omitempty"`
+	policy      Approval
 }
 
 // Text is the report a model reads: the counts, the places, how to
@@ -44,6 +50,14 @@ func (o *StagedOutcome) Text() string {
 	// How to resolve comes before the places and the diff: a long answer
 	// is cut at its end.
 	b.WriteString(o.howToResolve())
+	// What the imports are comes next: the reviewer reads the diff
+	// knowing it.
+	if o.ImportsOrganized > 0 {
+		fmt.Fprintf(&b, "imports organized by the language server in %s; that is part of the diff.\n", Count(o.ImportsOrganized, "file"))
+	}
+	if o.ImportsNote != "" {
+		b.WriteString(o.ImportsNote + "\n")
+	}
 	for _, l := range s.Locations {
 		fmt.Fprintf(&b, "  %s:%d: %s\n", l.Path, l.Line, l.Text)
 	}
@@ -74,17 +88,23 @@ func (o *StagedOutcome) howToResolve() string {
 	return fmt.Sprintf("A person applies it: ask the user to run `cchub review %s` in a terminal (or `cchub apply %s`). To drop it: resolve with id %q and action \"discard\".\n", id, id, id)
 }
 
-// stageFiles stages a change other than a rewrite (a rename).
+// stageFiles stages a change for review (a rewrite, a rename), with the
+// imports of its files organized by their language server first, so
+// the reviewer sees the change as it will build.
 func (h *Hub) stageFiles(ctx context.Context, c *astedit.Change) (*StagedOutcome, error) {
 	st, err := h.state(ctx)
 	if err != nil {
+		return nil, err
+	}
+	organized, note := h.organizeImports(ctx, c)
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	s, err := astedit.Stage(ctx, st, c)
 	if err != nil {
 		return nil, err
 	}
-	return &StagedOutcome{Staged: s, policy: h.approval}, nil
+	return &StagedOutcome{Staged: s, ImportsOrganized: organized, ImportsNote: note, policy: h.approval}, nil
 }
 
 // StagedList is the pending changes, oldest first.
