@@ -212,6 +212,7 @@ func (h *Hub) news(ctx context.Context, r *Run, rep *lspmux.Report, notes []stri
 			}
 			return a.Col < b.Col
 		})
+		h.quickFixes(ctx, &fn)
 		if len(fn.New) > 0 || fn.Gone > 0 || fn.Already > 0 {
 			out.Files = append(out.Files, fn)
 		}
@@ -224,6 +225,37 @@ func (h *Hub) news(ctx context.Context, r *Run, rep *lspmux.Report, notes []stri
 		return a.Path < b.Path
 	})
 	return out, notes
+}
+
+// maxFixesAsked bounds the new errors of one file a server is asked quick
+// fixes for.
+const maxFixesAsked = 5
+
+// quickFixes puts on fn's new errors the title of the quick fix their
+// server offers, if it offers one (a bounded ask of a running server).
+func (h *Hub) quickFixes(ctx context.Context, fn *ledger.FileNews) {
+	var ds []lspmux.Diagnostic
+	var at []int
+	for i, r := range fn.New {
+		if r.Severity != ledger.Error || len(ds) == maxFixesAsked {
+			continue
+		}
+		ds = append(ds, lspmux.Diagnostic{Path: fn.Path, Line: r.Line, Col: r.Col, EndLine: r.EndLine, EndCol: r.EndCol,
+			Severity: r.Severity, Code: r.Code, Source: r.Source, Message: r.Message})
+		at = append(at, i)
+	}
+	if len(ds) == 0 {
+		return
+	}
+	mux, err := h.servers()
+	if err != nil {
+		return
+	}
+	for i, title := range mux.QuickFixes(ctx, fn.Path, ds) {
+		if i >= 0 && i < len(at) {
+			fn.New[at[i]].Fix = title
+		}
+	}
 }
 
 // rank orders severities for a reader: errors first.

@@ -58,6 +58,8 @@ type Place struct{ Line, Col int }
 type Reported struct {
 	Diagnostic
 	Also []Place
+	// Fix is the title of a quick fix the server offers for it, if any.
+	Fix string `json:"fix,omitempty"`
 }
 
 // FileNews is what one file's current diagnostics mean to the run.

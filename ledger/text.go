@@ -131,6 +131,9 @@ func writeReported(b *strings.Builder, r Reported) {
 	if cut {
 		b.WriteString("      …\n")
 	}
+	if r.Fix != "" {
+		fmt.Fprintf(b, "      quick fix: %s\n", clip(r.Fix))
+	}
 }
 
 // clip cuts a line of a message to maxLineRunes.

@@ -86,6 +86,16 @@ func (m *Mux) OrganizeImports(ctx context.Context, files []File) ([]File, error)
 			}
 			continue
 		}
+		// The overlays change what the server publishes: a change's
+		// job must not measure across them, so they take their turn in
+		// the server's line of changes.
+		endTurn, err := m.turn(ctx, k)
+		if err != nil {
+			for _, d := range groups[k] {
+				why.add(fmt.Sprintf("%s was busy with an earlier change for %v", o.spec.Name, m.timeout), files[d.i].Path)
+			}
+			continue
+		}
 		release := s.hold()
 		var ovs []docOverlay
 		for _, d := range groups[k] {
@@ -94,6 +104,7 @@ func (m *Mux) OrganizeImports(ctx context.Context, files []File) ([]File, error)
 		done, err := s.organize(ctx, o.lang, ovs)
 		m.restore(s, o.lang, ovs)
 		release()
+		endTurn()
 		for j, d := range groups[k] {
 			if done[j] != nil {
 				out[d.i].Data = done[j]

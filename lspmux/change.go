@@ -316,6 +316,45 @@ type settledMark struct {
 	seq uint64
 }
 
+// turn takes a place in the line of changes of the server known by key,
+// for work that changes what it publishes without being a change
+// (overlays): it waits for the change before it, up to ctx's end, and
+// holds the line until done is called. Given up, its place is released
+// only once the change before it is done, so the line keeps its order.
+func (m *Mux) turn(ctx context.Context, key string) (done func(), err error) {
+	j := &job{done: make(chan struct{})}
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil, errStopped
+	}
+	j.prev = m.lastJob[key]
+	m.lastJob[key] = j
+	m.jobs.Add(1)
+	m.mu.Unlock()
+	finish := func() {
+		m.mu.Lock()
+		if m.lastJob[key] == j {
+			delete(m.lastJob, key)
+		}
+		m.mu.Unlock()
+		close(j.done)
+		m.jobs.Done()
+	}
+	if j.prev != nil {
+		select {
+		case <-j.prev.done:
+		case <-ctx.Done():
+			go func() { // owned by the Mux (m.jobs): ends with the change before
+				<-j.prev.done
+				finish()
+			}()
+			return nil, ctx.Err()
+		}
+	}
+	return finish, nil
+}
+
 // snapshot is a copy of every diagnostic s has published, by document.
 type snapshot map[uri.URI][]protocol.Diagnostic
 

@@ -110,3 +110,19 @@ func TestMCPPendingDiagnosticsArriveWithTheNextAnswer(t *testing.T) {
 		t.Errorf("told again:\n%s", text)
 	}
 }
+
+// A new error the server has a quick fix for shows the fix's title.
+func TestMCPNewErrorShowsItsQuickFix(t *testing.T) {
+	requireGopls(t)
+	ws := copyWorkspace(t, "go")
+	cs := connect(t, newTestHub(t, ws))
+	text, isErr := callText(t, cs, "edit", map[string]any{"path": "pricing/pricing.go",
+		"old_string": "func Cents(n int64) Money { return Money(n) }",
+		"new_string": "func Cents(n int64) Money { return Money(n) }\n\nvar errNegative = errors.New(\"negative\")"})
+	if isErr {
+		t.Fatalf("edit: %s", text)
+	}
+	if !strings.Contains(text, "undefined: errors") || !strings.Contains(text, "quick fix: Add import: \"errors\"") {
+		t.Errorf("no quick fix shown:\n%s", text)
+	}
+}
