@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,8 +20,14 @@ type Options struct {
 	// Idle is how long a server may go unused before it is stopped
 	// (default 10 minutes); the next need starts it again.
 	Idle time.Duration
-	// Timeout bounds the wait for diagnostics after a write (default 5 s).
+	// Timeout bounds the wait for diagnostics after a write (default 5 s),
+	// and a diagnostics request's wait for its server to start: the start
+	// goes on for the next request.
 	Timeout time.Duration
+	// StartLimit bounds a server's start (default 60 s): one that has
+	// not answered initialize by then is killed, and counted as a failed
+	// start.
+	StartLimit time.Duration
 	// Specs replaces the built-in servers (tests); ConfigFile still
 	// applies over them.
 	Specs []Spec
@@ -36,6 +43,7 @@ type Mux struct {
 	specs    []Spec
 	idle     time.Duration
 	timeout  time.Duration
+	startLim time.Duration
 	lookPath func(string) (string, error)
 	skipped  string // what an untrusted ConfigFile named to run, in words
 	trusted  bool   // a person trusted the workspace's ConfigFile
@@ -44,7 +52,11 @@ type Mux struct {
 	servers  map[string]*server
 	starting map[string]*startCall
 	crashes  map[string]*crash
+	failures map[string]*failure // failed starts since the last good one
 	closed   bool
+	starts   sync.WaitGroup     // startFor goroutines
+	abort    context.CancelFunc // ends the starts going on: Close
+	startCtx context.Context
 	sweeping bool
 	stop     chan struct{} // closed by Close: ends the idle sweep
 	swept    sync.WaitGroup
@@ -52,9 +64,18 @@ type Mux struct {
 
 // startCall is one start that concurrent first requests share.
 type startCall struct {
-	done chan struct{}
-	s    *server
-	err  error
+	done  chan struct{}
+	began time.Time
+	s     *server
+	err   error
+}
+
+// failure is what is known of a server's failed starts since its last
+// good one.
+type failure struct {
+	count int
+	at    time.Time
+	what  string // why the last failed, as a clause
 }
 
 // crash is what is known of a server that died on its own.
@@ -78,6 +99,9 @@ func New(root *workspace.Root, opts Options) (*Mux, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 5 * time.Second
 	}
+	if opts.StartLimit <= 0 {
+		opts.StartLimit = defaultStartLimit
+	}
 	skipped, trusted, err := loadConfig(root, &opts)
 	if err != nil {
 		return nil, err
@@ -85,10 +109,11 @@ func New(root *workspace.Root, opts Options) (*Mux, error) {
 	if opts.LookPath == nil {
 		opts.LookPath = root.LookTool
 	}
+	startCtx, abort := context.WithCancel(context.Background())
 	return &Mux{
-		root: root, specs: opts.Specs, idle: opts.Idle, timeout: opts.Timeout, lookPath: opts.LookPath, skipped: skipped, trusted: trusted,
-		servers: map[string]*server{}, starting: map[string]*startCall{}, crashes: map[string]*crash{},
-		stop: make(chan struct{}),
+		root: root, specs: opts.Specs, idle: opts.Idle, timeout: opts.Timeout, startLim: opts.StartLimit, lookPath: opts.LookPath, skipped: skipped, trusted: trusted,
+		servers: map[string]*server{}, starting: map[string]*startCall{}, crashes: map[string]*crash{}, failures: map[string]*failure{},
+		stop: make(chan struct{}), startCtx: startCtx, abort: abort,
 	}, nil
 }
 
@@ -105,6 +130,21 @@ type Report struct {
 	Notes []string
 	// Servers names the servers that answered.
 	Servers []string
+	// Unchecked names what could not be checked, each with a note
+	// saying why: the files (AfterWrite, Diagnostics) or the servers
+	// (Workspace) whose server was missing, failed to start, was still
+	// starting, crashed or had not settled.
+	Unchecked []string
+}
+
+// unchecked records that what could not be checked, once.
+func (r *Report) unchecked(what string) {
+	for _, have := range r.Unchecked {
+		if have == what {
+			return
+		}
+	}
+	r.Unchecked = append(r.Unchecked, what)
 }
 
 // File is a file the hub has written (Data) or deleted (Deleted).
@@ -310,6 +350,7 @@ func (m *Mux) Workspace(ctx context.Context) (*Report, error) {
 		bin, init, un := m.binFor(spec)
 		if un != nil {
 			rep.note(un.Error())
+			rep.unchecked(spec.Name)
 			continue
 		}
 		lang := ""
@@ -322,6 +363,10 @@ func (m *Mux) Workspace(ctx context.Context) (*Report, error) {
 		}
 		if err != nil {
 			rep.note(err.Error())
+			rep.unchecked(spec.Name)
+			if ctxErr := ctx.Err(); ctxErr != nil {
+				return nil, ctxErr
+			}
 			continue
 		}
 		defer s.hold()()
@@ -343,9 +388,14 @@ func (m *Mux) Workspace(ctx context.Context) (*Report, error) {
 }
 
 // server returns the running server of o, starting it when there is none
-// (concurrent callers share one start). A server that crashed is started
-// again, after a backoff that grows with its crashes; note then says how
-// it died, once.
+// (concurrent callers share one start). It waits for the start until ctx
+// ends or the Mux's timeout passes, whichever is first; then it answers
+// that the server is still starting (ErrStarting), and the start goes on
+// for the next request, up to the start limit. A server that crashed is
+// started again, after a backoff that grows with its crashes; note then
+// says how it died, once. A server whose start failed is not started
+// again within a backoff that grows with its failed starts: the error
+// says so at once.
 func (m *Mux) server(ctx context.Context, o *owner) (*server, string, error) {
 	key := o.key()
 	m.mu.Lock()
@@ -377,40 +427,113 @@ func (m *Mux) server(ctx context.Context, o *owner) (*server, string, error) {
 	}
 	call := m.starting[key]
 	if call == nil {
-		call = &startCall{done: make(chan struct{})}
+		if f := m.failures[key]; f != nil {
+			if wait := startBackoff(f.count) - time.Since(f.at); wait > 0 {
+				m.mu.Unlock()
+				return nil, note, failedStart(o, f, wait)
+			}
+		}
+		call = &startCall{done: make(chan struct{}), began: time.Now()}
 		m.starting[key] = call
-		go m.startFor(call, key, o) // owned by the Mux: it ends with the start
+		m.starts.Add(1)
+		go m.startFor(call, key, o) // owned by the Mux: it ends with the start, at the latest at Close
 	}
 	m.mu.Unlock()
+	bound := time.NewTimer(m.timeout)
+	defer bound.Stop()
 	select {
 	case <-call.done:
 		return call.s, note, call.err
 	case <-ctx.Done():
 		return nil, note, ctx.Err()
+	case <-bound.C:
+		return nil, note, &startingError{server: o.spec.Name, since: time.Since(call.began)}
 	}
 }
 
+// ErrStarting is wrapped by the answer of a request whose server was
+// still starting when the request's bound ended: the start goes on, and a
+// later request finds the server ready.
+var ErrStarting = errors.New("lspmux: the server is still starting")
+
+type startingError struct {
+	server string
+	since  time.Duration
+}
+
+func (e *startingError) Error() string {
+	return fmt.Sprintf("%s is still starting (it has not answered initialize after %v: loading itself or the workspace); it goes on starting, and its diagnostics will come with a later answer: call diagnostics again in a few seconds (if every answer says this, raise diagnostics_timeout in %s)",
+		e.server, e.since.Round(100*time.Millisecond), ConfigFile)
+}
+
+func (e *startingError) Is(target error) bool { return target == ErrStarting }
+
+// failedStart is the answer of a request for o's server while it is not
+// started again, wait after its fth failed start.
+func failedStart(o *owner, f *failure, wait time.Duration) error {
+	return fmt.Errorf("%s failed to start %s (last: %s); it is tried again in %v; fix: %s",
+		o.spec.Name, times(f.count), f.what, wait.Round(time.Second), startFix(o))
+}
+
+// startFix says how to find why o's server does not start, and mend it.
+func startFix(o *owner) string {
+	fix := fmt.Sprintf("run %s by hand to see why", strings.Join(append([]string{o.bin}, o.spec.Args...), " "))
+	if o.spec.Install != "" {
+		fix += ", then reinstall it (" + o.spec.Install + ")"
+	}
+	return fix + fmt.Sprintf(" or correct servers[%s] in %s", o.spec.Name, ConfigFile)
+}
+
+func times(n int) string {
+	switch n {
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return fmt.Sprintf("%d times", n)
+}
+
 // startFor starts o's server for call, independent of the context of the
-// request that asked (others share the start), and records it.
+// request that asked (others share the start) but within the start limit
+// and Close, and records it, or its failure.
 func (m *Mux) startFor(call *startCall, key string, o *owner) {
+	defer m.starts.Done()
 	defer close(call.done)
 	dir := m.root.Dir()
 	if o.dir != "" {
 		dir = path.Join(dir, o.dir)
 	}
-	s, err := start(context.Background(), o, dir)
+	ctx, cancel := context.WithTimeout(m.startCtx, m.startLim)
+	s, err := start(ctx, o, dir)
+	cancel()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.starting, key)
-	if err != nil {
-		call.err = err
-		return
-	}
-	if m.closed {
-		go s.stop(time.Second)
+	if m.closed || errors.Is(err, errStopped) {
+		if s != nil {
+			// Close has begun and waits for this start: it is reaped
+			// here, outside the lock.
+			m.mu.Unlock()
+			s.stop(time.Second)
+			m.mu.Lock()
+		}
 		call.err = errStopped
 		return
 	}
+	if err != nil {
+		f := m.failures[key]
+		if f == nil {
+			f = &failure{}
+			m.failures[key] = f
+		}
+		f.count++
+		f.at = time.Now()
+		f.what = err.Error()
+		call.err = failedStart(o, f, startBackoff(f.count))
+		return
+	}
+	delete(m.failures, key)
 	m.servers[key] = s
 	call.s = s
 	if !m.sweeping {
@@ -445,6 +568,14 @@ func backoff(n int) time.Duration {
 		return 0
 	}
 	return min(time.Second<<(n-2), 30*time.Second)
+}
+
+// startBackoff is how long after its nth failed start in a row a server
+// waits to be started again: 4 s, then doubling to 30 s. A start that
+// fails is a broken install or configuration, which a restart at once
+// does not mend; a person who mends it is not kept waiting long.
+func startBackoff(n int) time.Duration {
+	return backoff(n + 3)
 }
 
 // sweep stops servers unused for m.idle, until Close.
@@ -499,6 +630,7 @@ func (m *Mux) Close() error {
 	}
 	m.closed = true
 	close(m.stop)
+	m.abort() // the starts going on end, and reap their servers
 	servers := m.servers
 	m.servers = map[string]*server{}
 	m.mu.Unlock()
@@ -511,6 +643,7 @@ func (m *Mux) Close() error {
 		}()
 	}
 	wg.Wait()
+	m.starts.Wait()
 	m.swept.Wait()
 	return nil
 }
