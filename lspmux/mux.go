@@ -462,7 +462,7 @@ type startingError struct {
 }
 
 func (e *startingError) Error() string {
-	return fmt.Sprintf("%s is still starting (it has not answered initialize after %v: loading itself or the workspace); it goes on starting, and its diagnostics will come with a later answer: call diagnostics again in a few seconds (if every answer says this, raise diagnostics_timeout in %s)",
+	return fmt.Sprintf("%s is still starting (no answer to initialize after %v: it is loading itself or the workspace); it goes on starting, so ask again in a few seconds: its diagnostics will come with a later answer (if every answer says this, raise diagnostics_timeout in %s)",
 		e.server, e.since.Round(100*time.Millisecond), ConfigFile)
 }
 

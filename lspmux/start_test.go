@@ -144,7 +144,7 @@ func TestAServerThatHangsInInitializeIsBoundedAndReaped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !hasNote(rep, "fakehang is still starting", "its diagnostics will come with a later answer: call diagnostics again in a few seconds") {
+	if !hasNote(rep, "fakehang is still starting", "ask again in a few seconds: its diagnostics will come with a later answer") {
 		t.Fatalf("notes: %q", rep.Notes)
 	}
 	o, err := m.ownerOf("pricing/pricing.go")
