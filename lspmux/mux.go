@@ -21,8 +21,8 @@ type Options struct {
 	// (default 10 minutes); the next need starts it again.
 	Idle time.Duration
 	// Timeout bounds the wait for diagnostics after a write (default 5 s),
-	// and a diagnostics request's wait for its server to start: the start
-	// goes on for the next request.
+	// and every request's wait for its server to start: the start goes
+	// on, for the next request.
 	Timeout time.Duration
 	// StartLimit bounds a server's start (default 60 s): one that has
 	// not answered initialize by then is killed, and counted as a failed
@@ -56,7 +56,7 @@ type Mux struct {
 	closed   bool
 	starts   sync.WaitGroup     // startFor goroutines
 	abort    context.CancelFunc // ends the starts going on: Close
-	startCtx context.Context
+	startCtx context.Context    // the starts' context: ended by abort
 	sweeping bool
 	stop     chan struct{} // closed by Close: ends the idle sweep
 	swept    sync.WaitGroup
