@@ -62,6 +62,24 @@ func (h *Hub) Diagnostics(ctx context.Context, r *Run, paths []string) (*Diagnos
 	})
 	res.Checked = len(rep.Files)
 	res.Servers = rep.Servers
+	// What could not be checked: what the report says, and each file
+	// asked about that a server owns but that the report leaves out
+	// (its server is missing, failed to start or is still starting).
+	unchecked := map[string]bool{}
+	for _, u := range rep.Unchecked {
+		if len(rels) == 0 || asked[u] {
+			unchecked[u] = true
+		}
+	}
+	for _, rel := range rels {
+		if _, ok := rep.Files[rel]; !ok && mux.Serves(rel) {
+			unchecked[rel] = true
+		}
+	}
+	for u := range unchecked {
+		res.Unchecked = append(res.Unchecked, u)
+	}
+	sort.Strings(res.Unchecked)
 	return res, nil
 }
 
@@ -71,6 +89,11 @@ type DiagnosticsResult struct {
 	Checked     int                 `json:"files_checked"`
 	Servers     []string            `json:"servers,omitempty"` // the servers that answered
 	Notes       []string            `json:"notes,omitempty"`
+	// Unchecked names what could not be checked (Notes say why): the
+	// files asked about, or with none asked the servers, whose server
+	// was missing, failed to start, was still starting or crashed. Their
+	// problems are not in Diagnostics: none found is not none there.
+	Unchecked []string `json:"unchecked,omitempty"`
 }
 
 // Errors counts the diagnostics of severity error.
@@ -89,6 +112,9 @@ func (r *DiagnosticsResult) Text() string {
 	var b strings.Builder
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "[%s]\n", n)
+	}
+	if len(r.Unchecked) > 0 {
+		fmt.Fprintf(&b, "not checked: %s (the notes say why)\n", strings.Join(r.Unchecked, ", "))
 	}
 	if len(r.Diagnostics) == 0 {
 		switch {

@@ -50,6 +50,9 @@ type jobResult struct {
 	current map[string][]Diagnostic // the files told, and those with news: all they have now
 	settled bool                    // the server settled after the change within jobLimit
 	notes   []string
+	// unchecked: the server could not be had, or did not settle: the
+	// job's files were not (fully) checked.
+	unchecked bool
 }
 
 // Late is what a change caused on servers that had not settled within
@@ -101,6 +104,11 @@ func (rep *Report) add(j *job) {
 	for p, n := range j.res.gone {
 		rep.Gone[p] += n
 	}
+	if j.res.unchecked || !j.res.settled {
+		for _, f := range j.files {
+			rep.unchecked(f.Path)
+		}
+	}
 	if j.res.server != "" && !contains(rep.Servers, j.res.server) {
 		rep.Servers = append(rep.Servers, j.res.server)
 		sort.Strings(rep.Servers)
@@ -134,6 +142,7 @@ func (m *Mux) AfterWrite(ctx context.Context, files []File) (*Report, error) {
 			continue
 		case errors.As(err, &un):
 			rep.note(un.Error())
+			rep.unchecked(f.Path)
 			continue
 		case err != nil:
 			return nil, err
@@ -189,6 +198,9 @@ func (m *Mux) AfterWrite(ctx context.Context, files []File) (*Report, error) {
 		rep.Late = &Late{jobs: late}
 		for _, j := range late {
 			rep.Late.Servers = append(rep.Late.Servers, j.own.spec.Name)
+			for _, f := range j.files {
+				rep.unchecked(f.Path)
+			}
 		}
 	}
 	return rep, nil
@@ -215,12 +227,16 @@ func (m *Mux) runJob(j *job) {
 			return
 		}
 	}
-	s, note, err := m.server(ctx, j.own)
+	// The job waits for its server's start however long it takes (up to
+	// its limit): the caller stopped waiting at the bound, and the news
+	// of the change comes later.
+	s, note, err := m.serverWithin(ctx, j.own, 0)
 	if note != "" {
 		j.res.notes = append(j.res.notes, note)
 	}
 	if err != nil {
 		j.res.notes = append(j.res.notes, err.Error())
+		j.res.unchecked = true
 		return
 	}
 	defer s.hold()()
@@ -498,5 +514,25 @@ func (m *Mux) published(rels []string, rep *Report) {
 		}
 		text, _ := m.root.ReadText(rel)
 		rep.Files[rel] = convert(rel, text, p.items)
+	}
+}
+
+// firstPublish waits until s has published anything at all, up to ctx's
+// end, and says whether it has.
+func (s *server) firstPublish(ctx context.Context) bool {
+	for {
+		s.mu.Lock()
+		seq, wake := s.seq, s.wake
+		s.mu.Unlock()
+		if seq > 0 {
+			return true
+		}
+		select {
+		case <-wake:
+		case <-s.exited:
+			return false
+		case <-ctx.Done():
+			return false
+		}
 	}
 }

@@ -72,6 +72,14 @@ func (m *Mux) ownerOf(rel string) (*owner, error) {
 	return &owner{spec: spec, dir: dir, lang: lang, bin: bin, init: init}, nil
 }
 
+// Serves says whether a server cchub knows (and has not disabled) owns
+// rel's kind of file, whether or not it can run here: a file it owns that
+// a report leaves out was not checked.
+func (m *Mux) Serves(rel string) bool {
+	_, err := m.ownerOf(rel)
+	return !errors.Is(err, ErrNoServer)
+}
+
 // binFor finds spec's binary and the initialization options to start it
 // with, or says why it cannot start here: its binary is missing, or it
 // would run the workspace's own code in a workspace no one trusted.

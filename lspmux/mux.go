@@ -2,9 +2,11 @@ package lspmux
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -18,8 +20,14 @@ type Options struct {
 	// Idle is how long a server may go unused before it is stopped
 	// (default 10 minutes); the next need starts it again.
 	Idle time.Duration
-	// Timeout bounds the wait for diagnostics after a write (default 5 s).
+	// Timeout bounds the wait for diagnostics after a write (default 5 s),
+	// and every request's wait for its server to start: the start goes
+	// on, for the next request.
 	Timeout time.Duration
+	// StartLimit bounds a server's start (default 60 s): one that has
+	// not answered initialize by then is killed, and counted as a failed
+	// start.
+	StartLimit time.Duration
 	// Specs replaces the built-in servers (tests); ConfigFile still
 	// applies over them.
 	Specs []Spec
@@ -35,6 +43,7 @@ type Mux struct {
 	specs    []Spec
 	idle     time.Duration
 	timeout  time.Duration
+	startLim time.Duration
 	lookPath func(string) (string, error)
 	skipped  string // what an untrusted ConfigFile named to run, in words
 	trusted  bool   // a person trusted the workspace's ConfigFile
@@ -43,7 +52,11 @@ type Mux struct {
 	servers  map[string]*server
 	starting map[string]*startCall
 	crashes  map[string]*crash
+	failures map[string]*failure // failed starts since the last good one
 	closed   bool
+	starts   sync.WaitGroup     // startFor goroutines
+	abort    context.CancelFunc // ends the starts going on: Close
+	startCtx context.Context    // the starts' context: ended by abort
 	sweeping bool
 	stop     chan struct{} // closed by Close: ends the idle sweep
 	swept    sync.WaitGroup
@@ -59,9 +72,18 @@ type Mux struct {
 
 // startCall is one start that concurrent first requests share.
 type startCall struct {
-	done chan struct{}
-	s    *server
-	err  error
+	done  chan struct{}
+	began time.Time
+	s     *server
+	err   error
+}
+
+// failure is what is known of a server's failed starts since its last
+// good one.
+type failure struct {
+	count int
+	at    time.Time
+	what  string // why the last failed, as a clause
 }
 
 // crash is what is known of a server that died on its own.
@@ -85,6 +107,9 @@ func New(root *workspace.Root, opts Options) (*Mux, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 5 * time.Second
 	}
+	if opts.StartLimit <= 0 {
+		opts.StartLimit = defaultStartLimit
+	}
 	skipped, trusted, err := loadConfig(root, &opts)
 	if err != nil {
 		return nil, err
@@ -93,11 +118,12 @@ func New(root *workspace.Root, opts Options) (*Mux, error) {
 		opts.LookPath = root.LookTool
 	}
 	life, endLife := context.WithCancel(context.Background())
+	startCtx, abort := context.WithCancel(context.Background())
 	return &Mux{
 		life: life, endLife: endLife, lastJob: map[string]*job{}, settledAt: map[string]settledMark{},
-		root: root, specs: opts.Specs, idle: opts.Idle, timeout: opts.Timeout, lookPath: opts.LookPath, skipped: skipped, trusted: trusted,
-		servers: map[string]*server{}, starting: map[string]*startCall{}, crashes: map[string]*crash{},
-		stop: make(chan struct{}),
+		root: root, specs: opts.Specs, idle: opts.Idle, timeout: opts.Timeout, startLim: opts.StartLimit, lookPath: opts.LookPath, skipped: skipped, trusted: trusted,
+		servers: map[string]*server{}, starting: map[string]*startCall{}, crashes: map[string]*crash{}, failures: map[string]*failure{},
+		stop: make(chan struct{}), startCtx: startCtx, abort: abort,
 	}, nil
 }
 
@@ -123,6 +149,21 @@ type Report struct {
 	// Late holds what servers that had not settled within the Timeout
 	// will say of the change; nil when all did.
 	Late *Late
+	// Unchecked names what could not be checked, each with a note
+	// saying why: the files (AfterWrite, Diagnostics) or the servers
+	// (Workspace) whose server was missing, failed to start, was still
+	// starting, crashed or had not settled.
+	Unchecked []string
+}
+
+// unchecked records that what could not be checked, once.
+func (r *Report) unchecked(what string) {
+	for _, have := range r.Unchecked {
+		if have == what {
+			return
+		}
+	}
+	r.Unchecked = append(r.Unchecked, what)
 }
 
 // File is a file the hub has written (Data) or deleted (Deleted). Old is
@@ -241,6 +282,7 @@ func (m *Mux) Workspace(ctx context.Context) (*Report, error) {
 		bin, init, un := m.binFor(spec)
 		if un != nil {
 			rep.note(un.Error())
+			rep.unchecked(spec.Name)
 			continue
 		}
 		lang := ""
@@ -253,6 +295,10 @@ func (m *Mux) Workspace(ctx context.Context) (*Report, error) {
 		}
 		if err != nil {
 			rep.note(err.Error())
+			rep.unchecked(spec.Name)
+			if ctxErr := ctx.Err(); ctxErr != nil {
+				return nil, ctxErr
+			}
 			continue
 		}
 		defer s.hold()()
@@ -262,11 +308,16 @@ func (m *Mux) Workspace(ctx context.Context) (*Report, error) {
 	wctx, cancel := context.WithTimeout(ctx, m.timeout)
 	defer cancel()
 	for _, s := range servers {
-		if !s.settleAll(wctx, 500*time.Millisecond) {
+		// A server that has published nothing yet has not looked at the
+		// workspace: quiet is not settled (pyright's first publish comes
+		// over a second after it is initialized).
+		ready := s.firstPublish(wctx) && s.settleAll(wctx, 500*time.Millisecond)
+		if !ready {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			rep.note(fmt.Sprintf("diagnostics not ready after %v: %s was still loading the workspace; what it had said so far is shown, and may be incomplete", m.timeout, s.own.spec.Name))
+			rep.note(fmt.Sprintf("diagnostics not ready after %v: %s was still loading the workspace; what it had said so far is shown, and may be incomplete: call diagnostics again in a few seconds", m.timeout, s.own.spec.Name))
+			rep.unchecked(s.own.spec.Name)
 		}
 		m.collect(s, nil, rep)
 	}
@@ -274,10 +325,22 @@ func (m *Mux) Workspace(ctx context.Context) (*Report, error) {
 }
 
 // server returns the running server of o, starting it when there is none
-// (concurrent callers share one start). A server that crashed is started
-// again, after a backoff that grows with its crashes; note then says how
-// it died, once.
+// (concurrent callers share one start). It waits for the start until ctx
+// ends or the Mux's timeout passes, whichever is first; then it answers
+// that the server is still starting (ErrStarting), and the start goes on
+// for the next request, up to the start limit. A server that crashed is
+// started again, after a backoff that grows with its crashes; note then
+// says how it died, once. A server whose start failed is not started
+// again within a backoff that grows with its failed starts: the error
+// says so at once.
 func (m *Mux) server(ctx context.Context, o *owner) (*server, string, error) {
+	return m.serverWithin(ctx, o, m.timeout)
+}
+
+// serverWithin is server with the wait for a start bounded by bound as
+// well as ctx (0: by ctx alone, for a change's job, which goes on in the
+// background).
+func (m *Mux) serverWithin(ctx context.Context, o *owner, bound time.Duration) (*server, string, error) {
 	key := o.key()
 	m.mu.Lock()
 	if m.closed {
@@ -308,40 +371,117 @@ func (m *Mux) server(ctx context.Context, o *owner) (*server, string, error) {
 	}
 	call := m.starting[key]
 	if call == nil {
-		call = &startCall{done: make(chan struct{})}
+		if f := m.failures[key]; f != nil {
+			if wait := startBackoff(f.count) - time.Since(f.at); wait > 0 {
+				m.mu.Unlock()
+				return nil, note, failedStart(o, f, wait)
+			}
+		}
+		call = &startCall{done: make(chan struct{}), began: time.Now()}
 		m.starting[key] = call
-		go m.startFor(call, key, o) // owned by the Mux: it ends with the start
+		m.starts.Add(1)
+		go m.startFor(call, key, o) // owned by the Mux: it ends with the start, at the latest at Close
 	}
 	m.mu.Unlock()
+	var expired <-chan time.Time
+	if bound > 0 {
+		t := time.NewTimer(bound)
+		defer t.Stop()
+		expired = t.C
+	}
 	select {
 	case <-call.done:
 		return call.s, note, call.err
 	case <-ctx.Done():
 		return nil, note, ctx.Err()
+	case <-expired:
+		return nil, note, &startingError{server: o.spec.Name, since: time.Since(call.began)}
 	}
 }
 
+// ErrStarting is wrapped by the answer of a request whose server was
+// still starting when the request's bound ended: the start goes on, and a
+// later request finds the server ready.
+var ErrStarting = errors.New("lspmux: the server is still starting")
+
+type startingError struct {
+	server string
+	since  time.Duration
+}
+
+func (e *startingError) Error() string {
+	return fmt.Sprintf("%s is still starting (no answer to initialize after %v: it is loading itself or the workspace); it goes on starting, so ask again in a few seconds: its diagnostics will come with a later answer (if every answer says this, raise diagnostics_timeout in %s)",
+		e.server, e.since.Round(100*time.Millisecond), ConfigFile)
+}
+
+func (e *startingError) Is(target error) bool { return target == ErrStarting }
+
+// failedStart is the answer of a request for o's server while it is not
+// started again, wait after its fth failed start.
+func failedStart(o *owner, f *failure, wait time.Duration) error {
+	return fmt.Errorf("%s failed to start %s (last: %s); it is tried again in %v; fix: %s",
+		o.spec.Name, times(f.count), f.what, wait.Round(time.Second), startFix(o))
+}
+
+// startFix says how to find why o's server does not start, and mend it.
+func startFix(o *owner) string {
+	fix := fmt.Sprintf("run %s by hand to see why", strings.Join(append([]string{o.bin}, o.spec.Args...), " "))
+	if o.spec.Install != "" {
+		fix += ", then reinstall it (" + o.spec.Install + ")"
+	}
+	return fix + fmt.Sprintf(" or correct servers[%s] in %s", o.spec.Name, ConfigFile)
+}
+
+func times(n int) string {
+	switch n {
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return fmt.Sprintf("%d times", n)
+}
+
 // startFor starts o's server for call, independent of the context of the
-// request that asked (others share the start), and records it.
+// request that asked (others share the start) but within the start limit
+// and Close, and records it, or its failure.
 func (m *Mux) startFor(call *startCall, key string, o *owner) {
+	defer m.starts.Done()
 	defer close(call.done)
 	dir := m.root.Dir()
 	if o.dir != "" {
 		dir = path.Join(dir, o.dir)
 	}
-	s, err := start(context.Background(), o, dir)
+	ctx, cancel := context.WithTimeout(m.startCtx, m.startLim)
+	s, err := start(ctx, o, dir)
+	cancel()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.starting, key)
-	if err != nil {
-		call.err = err
-		return
-	}
-	if m.closed {
-		go s.stop(time.Second)
+	if m.closed || errors.Is(err, errStopped) {
+		if s != nil {
+			// Close has begun and waits for this start: it is reaped
+			// here, outside the lock.
+			m.mu.Unlock()
+			s.stop(time.Second)
+			m.mu.Lock()
+		}
 		call.err = errStopped
 		return
 	}
+	if err != nil {
+		f := m.failures[key]
+		if f == nil {
+			f = &failure{}
+			m.failures[key] = f
+		}
+		f.count++
+		f.at = time.Now()
+		f.what = err.Error()
+		call.err = failedStart(o, f, startBackoff(f.count))
+		return
+	}
+	delete(m.failures, key)
 	m.servers[key] = s
 	call.s = s
 	if !m.sweeping {
@@ -376,6 +516,14 @@ func backoff(n int) time.Duration {
 		return 0
 	}
 	return min(time.Second<<(n-2), 30*time.Second)
+}
+
+// startBackoff is how long after its nth failed start in a row a server
+// waits to be started again: 4 s, then doubling to 30 s. A start that
+// fails is a broken install or configuration, which a restart at once
+// does not mend; a person who mends it is not kept waiting long.
+func startBackoff(n int) time.Duration {
+	return backoff(n + 3)
 }
 
 // sweep stops servers unused for m.idle, until Close.
@@ -431,6 +579,7 @@ func (m *Mux) Close() error {
 	m.closed = true
 	close(m.stop)
 	m.endLife()
+	m.abort() // the starts going on end, and reap their servers
 	servers := m.servers
 	m.servers = map[string]*server{}
 	m.mu.Unlock()
@@ -443,6 +592,7 @@ func (m *Mux) Close() error {
 		}()
 	}
 	wg.Wait()
+	m.starts.Wait()
 	m.swept.Wait()
 	m.jobs.Wait()
 	return nil

@@ -24,6 +24,12 @@ type Spec struct {
 	RootMarkers []string `json:"root_markers"`
 	// InitOptions are sent as initializationOptions.
 	InitOptions map[string]any `json:"init_options,omitempty"`
+	// Settings answer the server's workspace/configuration requests,
+	// keyed by section ("python"); a section inside one ("python.analysis")
+	// is found in it. A section not given is answered null, as are all of
+	// a server without Settings. Not read from ConfigFile: settings can
+	// name programs (an interpreter, build flags).
+	Settings map[string]any `json:"-"`
 	// Install says how to get the binary, for the message when it is
 	// missing.
 	Install string `json:"install,omitempty"`
@@ -55,6 +61,30 @@ func (s *Spec) quiet() time.Duration {
 	return defaultQuiet
 }
 
+// setting is the answer to a workspace/configuration request for
+// section: the value of its key, or found inside the key of an enclosing
+// section ("python.analysis" in "python"); nil when neither is given.
+func (s *Spec) setting(section string) any {
+	if v, ok := s.Settings[section]; ok {
+		return v
+	}
+	parts := strings.Split(section, ".")
+	for i := len(parts) - 1; i > 0; i-- {
+		v, ok := s.Settings[strings.Join(parts[:i], ".")]
+		if !ok {
+			continue
+		}
+		for _, p := range parts[i:] {
+			m, _ := v.(map[string]any)
+			if v, ok = m[p]; !ok {
+				return nil
+			}
+		}
+		return v
+	}
+	return nil
+}
+
 // languageOf is the LSP language id of rel for s, or "" when s does not
 // own it.
 func (s *Spec) languageOf(rel string) string {
@@ -84,6 +114,20 @@ func Builtin() []Spec {
 			Languages:   map[string]string{".py": "python", ".pyi": "python"},
 			RootMarkers: []string{"pyrightconfig.json", "pyproject.toml", "setup.py", "setup.cfg", "requirements.txt"},
 			Install:     "npm install -g pyright",
+			// pyright checks only open files unless told otherwise: a
+			// signature changed in one file would report none of its
+			// callers in others. It reads python.analysis from section
+			// "python" (1.1.4xx) or "python.analysis"; given an analysis
+			// object, it takes a missing autoSearchPaths for false.
+			Settings: map[string]any{
+				"python": map[string]any{
+					"analysis": map[string]any{"diagnosticMode": "workspace", "autoSearchPaths": true},
+				},
+			},
+			// It publishes the callers of an edited file in other files
+			// up to about 400 ms after the file itself, and its progress
+			// does not cover that: the quiet spans it.
+			QuietMS: 750,
 		},
 		{
 			Name: "typescript-language-server", Command: "typescript-language-server", Args: []string{"--stdio"},

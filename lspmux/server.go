@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,11 +49,15 @@ type published struct {
 	items   []protocol.Diagnostic
 }
 
-// initTimeout bounds the initialize request: a server that does not
-// answer it in time is taken for a hung one.
-const initTimeout = 60 * time.Second
+// defaultStartLimit bounds a server's start (Options.StartLimit): one that
+// has not answered initialize in time is taken for a hung one, killed and
+// counted as a failed start.
+const defaultStartLimit = 60 * time.Second
 
-// start runs the owner's server in dir and initializes it.
+// start runs the owner's server in dir and initializes it, within ctx
+// (the start limit). Its error says, as a clause, what went wrong: the
+// program could not be run, exited (with its last words), did not answer
+// in time, or refused; the process is reaped before it returns.
 func start(ctx context.Context, o *owner, dir string) (*server, error) {
 	c := proc.Command(o.bin, o.spec.Args...)
 	c.Dir = dir
@@ -77,7 +82,7 @@ func start(ctx context.Context, o *owner, dir string) (*server, error) {
 	c.Stderr = s.stderr
 	// The server outlives the request that starts it: the Mux stops it.
 	if s.proc, err = c.Start(context.Background()); err != nil {
-		return nil, fmt.Errorf("lspmux: start %s: %w", o.spec.Name, err)
+		return nil, fmt.Errorf("%s could not be run (%v)", o.bin, err)
 	}
 	s.exited = s.proc.Done()
 	s.conn = jsonrpc2.NewConn(newStream(o.spec.Name, stdout, stdin))
@@ -89,9 +94,18 @@ func start(ctx context.Context, o *owner, dir string) (*server, error) {
 	return s, nil
 }
 
+// initialize sends initialize and initialized, within ctx. A server that
+// exits meanwhile ends the wait at once (the connection alone would not).
 func (s *server) initialize(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, initTimeout)
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	go func() { // ends with initialize: cancel is deferred
+		select {
+		case <-s.exited:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	root := uri.File(s.dir)
 	params := map[string]any{
 		"processId": os.Getpid(),
@@ -129,15 +143,53 @@ func (s *server) initialize(ctx context.Context) error {
 	if s.own.init != nil {
 		params["initializationOptions"] = s.own.init
 	}
+	began := time.Now()
 	var result json.RawMessage
 	if _, err := s.conn.Call(ctx, "initialize", params, &result); err != nil {
-		return s.failed("initialize", err)
+		return s.startFailed("initialize", began, err)
 	}
 	s.pulls = offersPull(result)
+	s.mu.Lock()
+	s.last = time.Now() // its quiet begins when it is ready
+	s.mu.Unlock()
 	if err := s.conn.Notify(ctx, "initialized", map[string]any{}); err != nil {
-		return s.failed("initialized", err)
+		return s.startFailed("initialized", began, err)
 	}
 	return nil
+}
+
+// startFailed says, as a clause, why the start failed at what.
+func (s *server) startFailed(what string, began time.Time, err error) error {
+	if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+		// A write to a server that has just exited fails before its
+		// reaper has said how it exited: give it a moment.
+		t := time.NewTimer(time.Second)
+		select {
+		case <-s.exited:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	select {
+	case <-s.exited:
+		return fmt.Errorf("it exited during %s (%s)%s", what, exitText(s.proc.Wait()), lastWords(s.stderr))
+	default:
+	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("it did not answer %s within %v and was killed%s", what, time.Since(began).Round(time.Second), lastWords(s.stderr))
+	case errors.Is(err, context.Canceled):
+		return errStopped
+	}
+	return fmt.Errorf("it answered %s with an error (%v)%s", what, err, lastWords(s.stderr))
+}
+
+// exitText is how a process exited, in words.
+func exitText(err error) string {
+	if err == nil {
+		return "exit status 0"
+	}
+	return err.Error()
 }
 
 // failed is the error for a request that failed, with the server's last
@@ -177,7 +229,15 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			Items []json.RawMessage `json:"items"`
 		}
 		_ = json.Unmarshal(req.Params(), &p)
-		return reply(ctx, make([]any, len(p.Items)), nil)
+		out := make([]any, len(p.Items))
+		for i, it := range p.Items {
+			var item struct {
+				Section string `json:"section"`
+			}
+			_ = json.Unmarshal(it, &item)
+			out[i] = s.own.spec.setting(item.Section)
+		}
+		return reply(ctx, out, nil)
 	case "window/workDoneProgress/create", "client/registerCapability", "client/unregisterCapability",
 		"window/showMessageRequest", "window/showDocument", "workspace/workspaceFolders":
 		return reply(ctx, nil, nil)
@@ -277,11 +337,11 @@ const lastWordsBytes = 500
 
 // lastWords is the end of what the server wrote to stderr, as a clause.
 func lastWords(stderr *proc.Tail) string {
-	b := stderr.Bytes()
-	if len(b) == 0 {
+	b := strings.TrimSpace(string(stderr.Bytes()))
+	if b == "" {
 		return ""
 	}
-	return "; its last words: " + string(b)
+	return "; its last words: " + b
 }
 
 var errStopped = errors.New("lspmux: closed")
