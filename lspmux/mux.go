@@ -311,7 +311,8 @@ func (m *Mux) Workspace(ctx context.Context) (*Report, error) {
 		// A server that has published nothing yet has not looked at the
 		// workspace: quiet is not settled (pyright's first publish comes
 		// over a second after it is initialized).
-		ready := s.firstPublish(wctx) && s.settleAll(wctx, 500*time.Millisecond)
+		// gopls reports its load as progress, which settleAll waits for.
+		ready := (s.own.spec.ProgressSettles || s.firstPublish(wctx)) && s.settleAll(wctx, 500*time.Millisecond)
 		if !ready {
 			if err := ctx.Err(); err != nil {
 				return nil, err
