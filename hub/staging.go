@@ -29,6 +29,20 @@ type StagedOutcome struct {
 	policy      Approval
 }
 
+// ImportsText says what became of the changed files' imports: organized
+// by the language server (part of the diff), or why not. "" when there
+// was nothing to organize.
+func (o *StagedOutcome) ImportsText() string {
+	var b strings.Builder
+	if o.ImportsOrganized > 0 {
+		fmt.Fprintf(&b, "imports organized by the language server in %s; that is part of the diff.\n", Count(o.ImportsOrganized, "file"))
+	}
+	if o.ImportsNote != "" {
+		b.WriteString(o.ImportsNote + "\n")
+	}
+	return b.String()
+}
+
 // Text is the report a model reads: the counts, the places, how to
 // resolve, then the diff (last, so a bound cuts the diff, never the rest).
 func (o *StagedOutcome) Text() string {
@@ -52,12 +66,7 @@ func (o *StagedOutcome) Text() string {
 	b.WriteString(o.howToResolve())
 	// What the imports are comes next: the reviewer reads the diff
 	// knowing it.
-	if o.ImportsOrganized > 0 {
-		fmt.Fprintf(&b, "imports organized by the language server in %s; that is part of the diff.\n", Count(o.ImportsOrganized, "file"))
-	}
-	if o.ImportsNote != "" {
-		b.WriteString(o.ImportsNote + "\n")
-	}
+	b.WriteString(o.ImportsText())
 	for _, l := range s.Locations {
 		fmt.Fprintf(&b, "  %s:%d: %s\n", l.Path, l.Line, l.Text)
 	}

@@ -145,6 +145,7 @@ func decide(c *cobra.Command, g *globals, h *hub.Hub, s *hub.StagedOutcome) erro
 			return err
 		}
 		var notes strings.Builder
+		notes.WriteString(s.ImportsText())
 		if s.Nested > 0 {
 			fmt.Fprintf(&notes, "%s inside rewritten ones not rewritten: apply, then run the same rewrite again.\n", hub.Count(s.Nested, "nested match"))
 		}
