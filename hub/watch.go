@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"cchub/lspmux"
 	"cchub/workspace"
 )
 
@@ -15,10 +16,11 @@ import (
 // from the moment it may start a language server, and tells the running
 // servers of every file another process changed (lspmux.DiskChanged).
 //
-// The other views need nothing from it: the parse cache keys trees by the
-// SHA-256 of the content its callers read from disk, and the code graph
-// stats every file on each use (Index.Update) and reads again those whose
-// size or mtime changed.
+// The parse cache needs nothing from it: it keys trees by the SHA-256 of
+// the content its callers read from disk. The code graph stats every file
+// on each use (Index.Update) and reads again those whose size or mtime
+// changed; the watcher adds the files rewritten with both kept (cp -p,
+// tar, rsync -t), which it marks for reading again (Index.Suspect).
 
 // diskWatch is the hub's watcher of the workspace and what it did.
 type diskWatch struct {
@@ -48,8 +50,8 @@ type DiskWatchStats struct {
 }
 
 // watchDisk starts the watcher of the workspace, once, for a hub that
-// lives longer than one call; it is called when the hub's Mux is made,
-// before any server starts.
+// lives longer than one call; it is called when the hub's Mux or code
+// graph is made, before any server starts or file is indexed.
 func (h *Hub) watchDisk() {
 	if h.oneShot {
 		return // a single call: its servers start after every change it sees
@@ -72,19 +74,28 @@ func (h *Hub) watchDisk() {
 // diskChanged hands a batch of changes made by other processes to the
 // running servers; called from the watcher's goroutine.
 func (h *Hub) diskChanged(ctx context.Context, b workspace.Batch) {
-	mux := h.lsp
-	if !h.lspMade.Load() || mux == nil {
-		return
-	}
-	changes := b.Changes
-	if b.Overflow {
-		// Events were lost: every open document is compared with the
-		// disk (what is unchanged is not sent).
-		for _, rel := range mux.OpenDocuments() {
-			changes = append(changes, workspace.Change{Path: rel, Kind: workspace.Changed})
+	var rep *lspmux.DiskReport
+	if mux := h.lsp; h.lspMade.Load() && mux != nil {
+		changes := b.Changes
+		if b.Overflow {
+			// Events were lost: every open document is compared with the
+			// disk (what is unchanged is not sent).
+			for _, rel := range mux.OpenDocuments() {
+				changes = append(changes, workspace.Change{Path: rel, Kind: workspace.Changed})
+			}
 		}
+		rep, _ = mux.DiskChanged(ctx, changes) // a server that failed says so at its next use
 	}
-	rep, _ := mux.DiskChanged(ctx, changes) // a server that failed says so at its next use
+	h.graphMu.Lock()
+	graph := h.graph
+	h.graphMu.Unlock()
+	if graph != nil {
+		var rels []string
+		for _, c := range b.Changes {
+			rels = append(rels, c.Path)
+		}
+		graph.Suspect(rels)
+	}
 	d := &h.disk
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -103,13 +114,7 @@ func (h *Hub) diskChanged(ctx context.Context, b workspace.Batch) {
 // handed over, and open documents no watch covers are compared with the
 // disk.
 func (h *Hub) flushDisk(ctx context.Context) {
-	d := &h.disk
-	d.mu.Lock()
-	w, failed := d.w, d.failed
-	d.mu.Unlock()
-	if w != nil {
-		_ = w.Flush(ctx) // only ctx ends it early; the answer then says what it can
-	}
+	w, failed := h.flushWatcher(ctx)
 	if !h.lspMade.Load() || h.lsp == nil || (w == nil && !failed) {
 		return
 	}
@@ -129,6 +134,7 @@ func (h *Hub) flushDisk(ctx context.Context) {
 	if len(changes) > 0 {
 		_, _ = h.lsp.DiskChanged(ctx, changes)
 	}
+	d := &h.disk
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.stats.Polled += len(changes)
@@ -139,6 +145,20 @@ func (h *Hub) flushDisk(ctx context.Context) {
 		d.said = true
 		fmt.Fprintln(os.Stderr, "cchub:", d.note)
 	}
+}
+
+// flushWatcher waits until the watcher has handed over every change made
+// before it was called (none when no watcher runs), and returns the
+// watcher and whether it failed to start.
+func (h *Hub) flushWatcher(ctx context.Context) (*workspace.Watcher, bool) {
+	d := &h.disk
+	d.mu.Lock()
+	w, failed := d.w, d.failed
+	d.mu.Unlock()
+	if w != nil {
+		_ = w.Flush(ctx) // only ctx ends it early; the answer then says what it can
+	}
+	return w, failed
 }
 
 // DiskWatch says what the hub's watcher of the workspace has done.

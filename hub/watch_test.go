@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"cchub/locate"
+	"cchub/outline"
 	"cchub/textedit"
 )
 
@@ -195,5 +196,53 @@ func TestOneShotHubWatchesNothing(t *testing.T) {
 	}
 	if st := h.DiskWatch(); st.Watching {
 		t.Fatalf("a one-shot hub watches: %+v", st)
+	}
+}
+
+// The parse cache and the code graph never serve a file's old content
+// after another process rewrote it, even with its size and mtime kept.
+func TestViewsFollowTheDisk(t *testing.T) {
+	ws := t.TempDir()
+	p := filepath.Join(ws, "a.go")
+	if err := os.WriteFile(p, []byte("package a\n\nfunc Alpha() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Minute) // older than the graph's racy window
+	os.Chtimes(p, old, old)
+	h, err := Open(ws, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx := context.Background()
+	symbols := func(name string) int {
+		t.Helper()
+		res, err := h.Graph(ctx, GraphQuery{Op: "symbols", Name: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(res.Definitions)
+	}
+	outline := func() string {
+		t.Helper()
+		res, err := h.Outline(ctx, "a.go", outline.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Text()
+	}
+	if symbols("Alpha") != 1 || !strings.Contains(outline(), "Alpha") {
+		t.Fatal("Alpha is not found at the start")
+	}
+	// Same size, same mtime: as cp -p, tar or rsync -t leave a file.
+	if err := os.WriteFile(p, []byte("package a\n\nfunc Omega() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(p, old, old)
+	if n := symbols("Omega"); n != 1 || symbols("Alpha") != 0 {
+		t.Fatalf("the graph after a.go was rewritten: Omega %d, Alpha %d", n, symbols("Alpha"))
+	}
+	if text := outline(); !strings.Contains(text, "Omega") || strings.Contains(text, "Alpha") {
+		t.Fatalf("the outline after a.go was rewritten:\n%s", text)
 	}
 }
