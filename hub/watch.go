@@ -33,6 +33,9 @@ type diskWatch struct {
 	stats  DiskWatchStats
 }
 
+// watchOptions tune the hub's watchers (tests bound them).
+var watchOptions workspace.WatchOptions
+
 // DiskWatchStats is what the hub's watcher of the workspace has done.
 type DiskWatchStats struct {
 	Watching bool `json:"watching"`         // a watcher runs
@@ -62,7 +65,7 @@ func (h *Hub) watchDisk() {
 	if d.closed || d.w != nil || d.failed {
 		return
 	}
-	w, err := h.Root.Watch(workspace.WatchOptions{}, h.diskChanged)
+	w, err := h.Root.Watch(watchOptions, h.diskChanged)
 	if err != nil {
 		d.failed = true
 		d.note = err.Error() + "; instead, the files the language servers have open are compared with the disk before each diagnostics answer"

@@ -246,3 +246,40 @@ func TestViewsFollowTheDisk(t *testing.T) {
 		t.Fatalf("the outline after a.go was rewritten:\n%s", text)
 	}
 }
+
+// Past the bound on watched directories, the documents the servers have
+// open in unwatched ones are compared with the disk before a diagnostics
+// answer, and the limit is said.
+func TestUnwatchedOpenDocumentsArePolled(t *testing.T) {
+	requireGopls(t)
+	watchOptions.MaxDirs = 1 // the root only
+	t.Cleanup(func() { watchOptions.MaxDirs = 0 })
+	ws := t.TempDir()
+	for rel, text := range map[string]string{
+		"go.mod":  "module m\n\ngo 1.22\n",
+		"p/a.go":  "package p\n\nfunc F(x int) int { return x }\n",
+		"main.go": "package m\n\nimport \"m/p\"\n\nvar V = p.F(1)\n",
+	} {
+		os.MkdirAll(filepath.Dir(filepath.Join(ws, rel)), 0o755)
+		if err := os.WriteFile(filepath.Join(ws, rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := newTestHub(t, ws)
+	if errs := errorsIn(t, h, "p/a.go"); len(errs) != 0 { // now open
+		t.Fatalf("p/a.go at the start: %v", errs)
+	}
+	if errs := errorsIn(t, h, "main.go"); len(errs) != 0 {
+		t.Fatalf("main.go at the start: %v", errs)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "p/a.go"), []byte("package p\n\nfunc F(x, y int) int { return x + y }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if errs := errorsIn(t, h, "main.go"); len(errs) != 1 || !strings.Contains(errs[0], "not enough arguments") {
+		t.Fatalf("main.go after p/a.go changed in an unwatched directory: %v", errs)
+	}
+	st := h.DiskWatch()
+	if st.Dirs != 1 || st.Polled == 0 || !strings.Contains(st.Note, "more than 1 directories") {
+		t.Fatalf("the limit was not said or open documents not polled: %+v", st)
+	}
+}

@@ -372,7 +372,7 @@ func (w *Watcher) watch(rel string) bool {
 	}
 	if len(w.dirs) >= w.opts.MaxDirs {
 		if w.limited == "" {
-			w.limited = fmt.Sprintf("the workspace has more than %d directories: files other programs change in the rest are not noticed until a diagnostics call checks the open files", w.opts.MaxDirs)
+			w.limited = fmt.Sprintf("the workspace has more than %d directories, the most cchub watches: of the files other programs change in the rest, only those a language server has open are seen, when a diagnostics call compares them with the disk; listing generated directories in .gitignore brings the workspace under the bound", w.opts.MaxDirs)
 		}
 		return false
 	}
@@ -380,7 +380,7 @@ func (w *Watcher) watch(rel string) bool {
 	switch {
 	case errors.Is(err, syscall.ENOSPC):
 		if w.limited == "" {
-			w.limited = fmt.Sprintf("the system's limit on watched directories was reached after %d (raise fs.inotify.max_user_watches): files other programs change in the rest are not noticed until a diagnostics call checks the open files", len(w.dirs))
+			w.limited = fmt.Sprintf("the system's limit on watched directories was reached after %d: of the files other programs change in the rest, only those a language server has open are seen, when a diagnostics call compares them with the disk; raise fs.inotify.max_user_watches (sysctl) to watch them all", len(w.dirs))
 		}
 		return false
 	case err != nil:
