@@ -74,6 +74,7 @@ var externals = map[string][]string{
 	"go.lsp.dev/":                            {"framing", "lspmux"},
 	"github.com/google/go-dap":               {"dapsession"},
 	"github.com/spf13/cobra":                 {"cchub"},
+	"github.com/fsnotify/fsnotify":           {"workspace"},
 }
 
 // groundPackages must not link a tree-sitter grammar, directly or through

@@ -19,6 +19,7 @@ func (h *Hub) Diagnostics(ctx context.Context, r *Run, paths []string) (*Diagnos
 	if err != nil {
 		return nil, err
 	}
+	h.flushDisk(ctx) // what other processes changed reaches the servers first
 	var rels []string
 	for _, p := range paths {
 		_, rel, err := h.Root.Resolve(p)

@@ -45,6 +45,7 @@ func (h *Hub) codeGraph(ctx context.Context) *codegraph.Index {
 	defer h.graphMu.Unlock()
 	if h.graph == nil {
 		h.graph = codegraph.NewIndex(h.Root, h.Parses)
+		h.watchDisk() // files rewritten keeping size and mtime are read again
 		if db, err := h.state(ctx); err == nil {
 			h.graph.Persist(db)
 		}
@@ -62,6 +63,7 @@ func (h *Hub) Index(ctx context.Context, progress func(done, total int)) (codegr
 // Graph answers one question of the code graph.
 func (h *Hub) Graph(ctx context.Context, q GraphQuery) (*GraphResult, error) {
 	x := h.codeGraph(ctx)
+	h.flushWatcher(ctx) // what other processes changed is marked first
 	if _, err := x.Update(ctx); err != nil {
 		return nil, err
 	}

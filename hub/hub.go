@@ -37,6 +37,8 @@ type Hub struct {
 	dbErr error
 
 	notice string // the state notice (StateNotice), decided at Open
+
+	disk diskWatch // the watcher of the workspace, started with the Mux (watch.go)
 }
 
 // Options tunes a hub; the zero value is the default.
@@ -84,6 +86,7 @@ func (h *Hub) Close() error {
 		r.endDebug("the hub stopped")
 	}
 	h.lspOnce.Do(func() {}) // no Mux is made after Close
+	h.stopWatch()
 	if h.lsp != nil {
 		h.lsp.Close()
 	}

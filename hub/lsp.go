@@ -212,6 +212,9 @@ func (h *Hub) servers() (*lspmux.Mux, error) {
 	h.lspOnce.Do(func() {
 		h.lsp, h.lspErr = lspmux.New(h.Root, lspmux.Options{})
 		h.lspMade.Store(true)
+		if h.lspErr == nil {
+			h.watchDisk() // before any server starts: none misses a change
+		}
 	})
 	if h.lspErr != nil {
 		return nil, fmt.Errorf("language servers are off: %w; fix %s", h.lspErr, lspmux.ConfigFile)

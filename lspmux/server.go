@@ -2,6 +2,7 @@ package lspmux
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,6 +41,10 @@ type server struct {
 	busy     int             // requests using it now: not idle, whatever used says
 	stopping bool            // Close asked it to stop: its exit is no crash
 	pulls    bool            // it offers pull diagnostics (set before first use)
+
+	// held is the SHA-256 of what each open document was last given
+	// (watched.go); s.mu guards it.
+	held map[uri.URI][sha256.Size]byte
 }
 
 // published is what the server last said of one document.

@@ -23,6 +23,7 @@ func (s *server) tell(ctx context.Context, u uri.URI, lang string, text []byte) 
 	v, open := s.docs[u]
 	v++
 	s.docs[u] = v
+	s.remember(u, text)
 	since.version = v
 	s.used = time.Now()
 	s.mu.Unlock()
@@ -58,6 +59,7 @@ func (s *server) forget(ctx context.Context, u uri.URI) error {
 	s.mu.Lock()
 	_, open := s.docs[u]
 	delete(s.docs, u)
+	delete(s.held, u)
 	delete(s.diags, u)
 	s.mu.Unlock()
 	if open {
