@@ -39,6 +39,7 @@ func (h *Hub) Edit(ctx context.Context, path string, ch textedit.Change, r *Run)
 		return nil, err
 	}
 	old := h.before(path)
+	defer h.writing(h.rel(path))()
 	res, err := h.files.Edit(ctx, path, ch, r.Seen)
 	if err != nil {
 		return nil, err
@@ -53,6 +54,7 @@ func (h *Hub) Write(ctx context.Context, path, content string, opts textedit.Wri
 		return nil, err
 	}
 	old := h.before(path)
+	defer h.writing(h.rel(path))()
 	res, err := h.files.Write(ctx, path, content, opts, r.Seen)
 	if err != nil {
 		return nil, err
@@ -70,11 +72,13 @@ func (h *Hub) ApplyPatch(ctx context.Context, patch string, r *Run) (*PatchOutco
 	if err := h.join(ctx, r); err != nil {
 		return nil, err
 	}
-	olds := map[string][]byte{}
-	res, err := h.files.ApplyPatch(context.WithValue(ctx, oldContentKey{}, olds), patch, r.Seen)
+	call := &patchCall{olds: map[string][]byte{}}
+	defer call.finish()
+	res, err := h.files.ApplyPatch(context.WithValue(ctx, patchCallKey{}, call), patch, r.Seen)
 	if err != nil {
 		return nil, err
 	}
+	olds := call.olds
 	var files []lspmux.File
 	for _, f := range res.Files {
 		files = append(files, h.patched(f)...)
@@ -83,6 +87,16 @@ func (h *Hub) ApplyPatch(ctx context.Context, patch string, r *Run) (*PatchOutco
 		files[i].Old = olds[files[i].Path]
 	}
 	return &PatchOutcome{res, h.afterWrite(ctx, r, files)}, nil
+}
+
+// rel is path (as an agent gives it) relative to the root, or "" when it
+// is not in the workspace.
+func (h *Hub) rel(path string) string {
+	_, rel, err := h.Root.Resolve(path)
+	if err != nil {
+		return ""
+	}
+	return rel
 }
 
 // before is the text of the file at path (as an agent gives it) before a
@@ -99,9 +113,22 @@ func (h *Hub) before(path string) []byte {
 	return data
 }
 
-// oldContentKey carries, through a patch's commit, a map that commitPatch
-// fills with each file's content before the patch.
-type oldContentKey struct{}
+// patchCallKey carries a *patchCall through a patch's commit.
+type patchCallKey struct{}
+
+// patchCall is what commitPatch tells ApplyPatch: each file's content
+// before the patch, and the marks of the hub's own writes to undo once
+// the servers have the change.
+type patchCall struct {
+	olds map[string][]byte
+	done []func()
+}
+
+func (c *patchCall) finish() {
+	for _, d := range c.done {
+		d()
+	}
+}
 
 // written is the file at rel as it is on disk now, for its server.
 func (h *Hub) written(rel string) []lspmux.File {

@@ -39,6 +39,7 @@ type Hub struct {
 	notice string // the state notice (StateNotice), decided at Open
 
 	disk diskWatch // the watcher of the workspace, started with the Mux (watch.go)
+	own  ownWrites // paths being written by the hub, not by another process
 }
 
 // Options tunes a hub; the zero value is the default.

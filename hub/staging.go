@@ -193,13 +193,16 @@ func (h *Hub) Apply(ctx context.Context, id string, r *Run) (*AppliedOutcome, er
 		return nil, err
 	}
 	olds := map[string][]byte{}
+	var paths []string
 	if staged, err := st.StagedChange(ctx, id); err == nil {
 		for _, f := range staged.Files {
+			paths = append(paths, f.Path)
 			if data, err := h.Root.ReadText(f.Path); err == nil {
 				olds[f.Path] = data
 			}
 		}
 	}
+	defer h.writing(paths...)()
 	c, err := astedit.Commit(ctx, h.Root, st, id)
 	if err != nil {
 		return nil, err
@@ -231,10 +234,11 @@ func (h *Hub) commitPatch(ctx context.Context, files []textedit.PlannedFile) err
 		return err
 	}
 	c := &astedit.Change{Kind: "patch", Title: "apply_patch"}
-	olds, _ := ctx.Value(oldContentKey{}).(map[string][]byte)
+	call, _ := ctx.Value(patchCallKey{}).(*patchCall)
 	for _, f := range files {
-		if olds != nil && f.Old != nil {
-			olds[f.Path] = f.Old
+		if call != nil {
+			call.olds[f.Path] = f.Old
+			call.done = append(call.done, h.writing(f.Path))
 		}
 		c.Files = append(c.Files, astedit.FileEdit{Path: f.Path, Old: f.Old, New: f.New, Mode: f.Mode})
 	}

@@ -74,12 +74,57 @@ func (h *Hub) watchDisk() {
 	d.w = w
 }
 
+// writing marks paths the hub is writing: until their change is handed to
+// the servers (afterWrite), the watcher's events for them are the hub's
+// own, not another process's; done unmarks them.
+func (h *Hub) writing(paths ...string) (done func()) {
+	h.own.mu.Lock()
+	defer h.own.mu.Unlock()
+	if h.own.paths == nil {
+		h.own.paths = map[string]int{}
+	}
+	for _, p := range paths {
+		h.own.paths[p]++
+	}
+	return func() {
+		h.own.mu.Lock()
+		defer h.own.mu.Unlock()
+		for _, p := range paths {
+			if h.own.paths[p]--; h.own.paths[p] <= 0 {
+				delete(h.own.paths, p)
+			}
+		}
+	}
+}
+
+// notOwnWrites is changes without the paths the hub is writing now.
+func (h *Hub) notOwnWrites(changes []workspace.Change) []workspace.Change {
+	h.own.mu.Lock()
+	defer h.own.mu.Unlock()
+	if len(h.own.paths) == 0 {
+		return changes
+	}
+	var out []workspace.Change
+	for _, c := range changes {
+		if h.own.paths[c.Path] == 0 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ownWrites are the paths the hub is writing (writing).
+type ownWrites struct {
+	mu    sync.Mutex
+	paths map[string]int
+}
+
 // diskChanged hands a batch of changes made by other processes to the
 // running servers; called from the watcher's goroutine.
 func (h *Hub) diskChanged(ctx context.Context, b workspace.Batch) {
 	var rep *lspmux.DiskReport
 	if mux := h.lsp; h.lspMade.Load() && mux != nil {
-		changes := b.Changes
+		changes := h.notOwnWrites(b.Changes)
 		if b.Overflow {
 			// Events were lost: every open document is compared with the
 			// disk (what is unchanged is not sent).

@@ -142,8 +142,9 @@ func TestOutsideChangesReachTheServers(t *testing.T) {
 		t.Fatalf("b.go after checking out one again: %v", errs)
 	}
 
-	// (6) The hub's own edit: gopls is told by the edit, and the watcher
-	// finds the file as gopls holds it.
+	// (6) The hub's own edit: gopls is told by the edit; the watcher's
+	// event for it is the hub's own (dropped while the write is in
+	// flight, or found as gopls holds it) and tells nothing.
 	r := NewRun()
 	if _, err := h.Read(context.Background(), locate.ReadOptions{Path: "a.go"}, r); err != nil {
 		t.Fatal(err)
@@ -156,7 +157,7 @@ func TestOutsideChangesReachTheServers(t *testing.T) {
 		t.Fatalf("b.go after the hub's own edit: %v", errs)
 	}
 	after = h.DiskWatch()
-	if after.Told != before.Told || after.Same <= before.Same {
+	if after.Told != before.Told {
 		t.Fatalf("the hub's own edit was told as an outside change: before %+v, after %+v", before, after)
 	}
 

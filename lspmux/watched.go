@@ -40,9 +40,16 @@ func (m *Mux) DiskChanged(ctx context.Context, changes []workspace.Change) (*Dis
 	rep := &DiskReport{}
 	changed, closed := map[string]bool{}, map[string]bool{}
 	for _, s := range m.running() {
+		// What another process did must not be measured as a change's
+		// doing: it takes its turn in the server's line of changes.
+		endTurn, err := m.turn(ctx, s.own.key())
+		if err != nil {
+			return rep, err
+		}
 		release := s.hold()
 		n, err := m.diskChanged(ctx, s, changes, rep, changed, closed)
 		release()
+		endTurn()
 		if n > 0 {
 			rep.Servers++
 		}
