@@ -76,7 +76,7 @@ func corpora(tools string) []*corpus {
 				edit{Path: "jwt/utils.py", Old: "def base64url_decode(input: Union[str, bytes]) -> bytes:", New: "def base64url_decode(input: Union[str, bytes], padded: bool) -> bytes:"},
 				edit{Path: "jwt/api_jws.py", Old: "header_data = base64url_decode(header_segment)", New: "header_data = base64url_decode(header_segment, True)"},
 				edit{Path: "jwt/algorithms.py", Old: "RSASSA-PKCS-v1_5 and the specified hash function.\n        \"\"\"\n\n        SHA256 = hashes.SHA256\n", New: "RSASSA-PKCS-v1_5 and the specified hash function.\n        \"\"\"\n\n        SHA256 = hashes.SHA256\n        SHA224 = hashes.SHA224\n"},
-				edit{Path: "jwt/api_jwt.py", Old: "import json\n", New: ""},
+				edit{Path: "jwt/api_jwt.py", Old: "import json\nimport warnings\n", New: "import warnings\n"},
 			),
 			warm: map[string]any{"op": "workspace_symbols", "path": "jwt/utils.py", "query": "base64url_decode"},
 		},
