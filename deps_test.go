@@ -62,7 +62,7 @@ mcpserver, review, demo < cchub;
 
 # Benchmark drivers use one feature alone.
 locate < grepbench;
-proc, trust < diagtruth;
+framing, proc, trust < diagtruth;
 `
 
 // externals says which of the project's packages may import a module

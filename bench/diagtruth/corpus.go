@@ -167,13 +167,45 @@ func makeGo(ctx context.Context, dir string) error {
 	return nil
 }
 
-// pyDir is where PyJWT is: Debian's package installed, or unpacked into
-// the tools directory by `make bench`.
+// pyDir is where PyJWT is: Debian's package, pinned, unpacked into the
+// tools directory (fetchPy).
 var pyDir string
+
+const pyDebVersion = "2.6.0-1+deb12u1"
+
+// fetchPy unpacks python3-jwt into tools/deb (once), fetched with
+// apt-get download into tools/debs; without it, an installed
+// python3-jwt is used.
+func fetchPy(ctx context.Context, tools string) string {
+	dir := filepath.Join(tools, "deb", "usr", "lib", "python3", "dist-packages", "jwt")
+	if fileExists(filepath.Join(dir, "api_jwt.py")) {
+		return dir
+	}
+	debs := filepath.Join(tools, "debs")
+	os.MkdirAll(debs, 0o755)
+	spec := pyDeb + "=" + pyDebVersion
+	find := func() []string { m, _ := filepath.Glob(filepath.Join(debs, pyDeb+"_*.deb")); return m }
+	if len(find()) == 0 {
+		if run(ctx, debs, nil, "apt-get", "download", spec); len(find()) == 0 {
+			run(ctx, debs, nil, "apt-get", "update", "-qq")
+			run(ctx, debs, nil, "apt-get", "download", spec)
+		}
+	}
+	if m := find(); len(m) > 0 {
+		run(ctx, debs, nil, "dpkg", "-x", m[0], filepath.Join(tools, "deb"))
+	}
+	if fileExists(filepath.Join(dir, "api_jwt.py")) {
+		return dir
+	}
+	if sys := "/usr/lib/python3/dist-packages/jwt"; fileExists(filepath.Join(sys, "api_jwt.py")) {
+		return sys
+	}
+	return ""
+}
 
 func makePython(ctx context.Context, dir string) error {
 	if pyDir == "" {
-		return fmt.Errorf("PyJWT not found: apt-get install %s, or run `make bench`, which unpacks it into .tools/deb", pyDeb)
+		return fmt.Errorf("PyJWT not found: apt-get download %s=%s failed (is apt-get there?); apt-get install %s works too", pyDeb, pyDebVersion, pyDeb)
 	}
 	if err := copyTree(pyDir, filepath.Join(dir, "jwt"), func(rel string, d fs.DirEntry) bool { return d.Name() == "__pycache__" }); err != nil {
 		return err

@@ -15,12 +15,16 @@
 //
 // Then the same edits are made through `cchub mcp`, as an agent's
 // client makes them (newline-delimited JSON-RPC on stdio, the edit tool),
-// in three conditions:
+// in four conditions:
 //
 //   - warm: one session; the server is loaded (an lsp call) before the
 //     first edit;
-//   - cold: a new `cchub mcp` process for every edit, joined to one
-//     named run (--run), so each edit starts its server;
+//   - cold: a new process for every edit, the CLI's `cchub edit` in one
+//     named run (--run), so each edit starts its server and the run's
+//     ledger is kept in the store between them;
+//   - first: a new `cchub mcp` process for every edit, so each edit is
+//     the first of an agent's session (MCP sessions do not join named
+//     runs);
 //   - loaded: as warm, with both cores kept busy by a child process
 //     spinning two goroutines.
 //
@@ -29,7 +33,7 @@
 // ("and N more"), whether the missed ones arrived in the next answer, and
 // the time the edit call took beyond a bare write of the same change.
 //
-//	go run ./bench/diagtruth [-lang go,py,ts] [-cond warm,cold,loaded] [-json] [-v]
+//	go run ./bench/diagtruth [-lang go,py,ts] [-cond warm,cold,first,loaded] [-json] [-v]
 package main
 
 import (
@@ -72,6 +76,7 @@ type result struct {
 	CallMs   float64  `json:"call_ms"`
 	BareMs   float64  `json:"bare_write_ms"`
 	AddedMs  float64  `json:"added_ms"`
+	SettleMs float64  `json:"bare_settle_ms"` // the same edit straight to the server, warm (settle.go)
 	Answer   string   `json:"answer,omitempty"`
 	// What was judged wrong, as "path: message ×N".
 	OldList    []string `json:"old_as_new_list,omitempty"`
@@ -82,20 +87,21 @@ type result struct {
 
 func main() {
 	langs := flag.String("lang", "go,py,ts", "languages to run, comma-separated: go (gopls on cobra), py (pyright on PyJWT), ts (typescript-language-server on immer)")
-	conds := flag.String("cond", "warm,cold,loaded", "conditions, comma-separated: warm, cold, loaded")
+	conds := flag.String("cond", "warm,cold,first,loaded", "conditions, comma-separated: warm, cold, first, loaded")
 	asJSON := flag.Bool("json", false, "print every edit's record and the summary as JSON instead of the tables")
 	verbose := flag.Bool("v", false, "print each answer and its truth to stderr")
 	cchub := flag.String("cchub", "", "the cchub binary to measure (default: built from the checkout in the current directory)")
 	tools := flag.String("tools", ".tools", "the tools directory: bin/ (gopls, pyright-langserver, typescript-language-server), lsp/node_modules (pyright, tsc), deb/ (PyJWT)")
 	keep := flag.Bool("keep", false, "keep the temporary copies (their path is printed)")
 	callTimeout := flag.Duration("timeout", 3*time.Minute, "bound of one tool call")
+	settle := flag.Bool("settle", true, "also time each edit straight through the language server, without cchub (the bare settle)")
 	spin := flag.Int("spin", 0, "internal: spin this many goroutines until stopped (the loaded condition's child)")
 	flag.Parse()
 	if *spin > 0 {
 		spinForever(*spin)
 	}
 	ctx := context.Background()
-	if err := mainErr(ctx, split(*langs), split(*conds), *asJSON, *verbose, *cchub, *tools, *keep, *callTimeout); err != nil {
+	if err := mainErr(ctx, split(*langs), split(*conds), *asJSON, *verbose, *cchub, *tools, *keep, *settle, *callTimeout); err != nil {
 		fmt.Fprintln(os.Stderr, "diagtruth:", err)
 		os.Exit(1)
 	}
@@ -111,10 +117,10 @@ func split(s string) []string {
 	return out
 }
 
-func mainErr(ctx context.Context, langs, conds []string, asJSON, verbose bool, cchub, tools string, keep bool, callTimeout time.Duration) error {
+func mainErr(ctx context.Context, langs, conds []string, asJSON, verbose bool, cchub, tools string, keep, settle bool, callTimeout time.Duration) error {
 	for _, c := range conds {
-		if !slices.Contains([]string{"warm", "cold", "loaded"}, c) {
-			return fmt.Errorf("unknown condition %q: use warm, cold or loaded", c)
+		if !slices.Contains([]string{"warm", "cold", "first", "loaded"}, c) {
+			return fmt.Errorf("unknown condition %q: use warm, cold, first or loaded", c)
 		}
 	}
 	tools, err := filepath.Abs(tools)
@@ -140,22 +146,20 @@ func mainErr(ctx context.Context, langs, conds []string, asJSON, verbose bool, c
 	env := append(os.Environ(),
 		"PATH="+filepath.Join(tools, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"),
 		trust.EnvDir+"="+filepath.Join(tmp, "config"))
-	for _, d := range []string{"/usr/lib/python3/dist-packages/jwt", filepath.Join(tools, "deb", "usr", "lib", "python3", "dist-packages", "jwt")} {
-		if fileExists(filepath.Join(d, "api_jwt.py")) {
-			pyDir = d
-		}
-	}
 	var all []*result
 	for _, c := range corpora(tools) {
 		if !slices.Contains(langs, c.Lang) {
 			continue
+		}
+		if c.Lang == "py" {
+			pyDir = fetchPy(ctx, tools)
 		}
 		if c.Lang == "ts" {
 			if tsDir, err = fetchTS(ctx, filepath.Join(tools, "corpus")); err != nil {
 				return err
 			}
 		}
-		rs, err := runCorpus(ctx, c, conds, tmp, cchub, env, verbose, callTimeout)
+		rs, err := runCorpus(ctx, c, conds, tmp, cchub, env, verbose, settle, callTimeout)
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.Lang, err)
 		}
@@ -179,7 +183,7 @@ type state struct {
 	bare  time.Duration
 }
 
-func runCorpus(ctx context.Context, c *corpus, conds []string, tmp, cchub string, env []string, verbose bool, callTimeout time.Duration) ([]*result, error) {
+func runCorpus(ctx context.Context, c *corpus, conds []string, tmp, cchub string, env []string, verbose, settle bool, callTimeout time.Duration) ([]*result, error) {
 	base := filepath.Join(tmp, c.Lang, "base")
 	if err := os.MkdirAll(base, 0o755); err != nil {
 		return nil, err
@@ -219,6 +223,17 @@ func runCorpus(ctx context.Context, c *corpus, conds []string, tmp, cchub string
 	if verbose {
 		fmt.Fprintf(os.Stderr, "%s: %d errors and warnings before the first edit\n", c.Lang, d0.total())
 	}
+	var settles []time.Duration
+	if settle {
+		fmt.Fprintf(os.Stderr, "%s: the bare settle, straight through %s…\n", c.Lang, c.Server)
+		dir := filepath.Join(tmp, c.Lang, "bare")
+		if err := copyTree(base, dir, nil); err != nil {
+			return nil, err
+		}
+		if settles, err = bareSettle(ctx, c, dir, env); err != nil {
+			return nil, fmt.Errorf("bare settle: %w", err)
+		}
+	}
 	var out []*result
 	for _, cond := range conds {
 		fmt.Fprintf(os.Stderr, "%s: %s…\n", c.Lang, cond)
@@ -229,6 +244,11 @@ func runCorpus(ctx context.Context, c *corpus, conds []string, tmp, cchub string
 		rs, err := runCondition(ctx, c, cond, dir, cchub, env, states, verbose, callTimeout)
 		if err != nil {
 			return nil, err
+		}
+		for _, r := range rs {
+			if r.N <= len(settles) {
+				r.SettleMs = ms(settles[r.N-1])
+			}
 		}
 		out = append(out, rs...)
 	}
@@ -251,7 +271,7 @@ func runCondition(ctx context.Context, c *corpus, cond, dir, cchub string, env [
 	}
 	var s *session
 	var err error
-	if cond != "cold" {
+	if cond == "warm" || cond == "loaded" {
 		if s, err = startSession(ctx, cchub, dir, env); err != nil {
 			return nil, err
 		}
@@ -269,17 +289,23 @@ func runCondition(ctx context.Context, c *corpus, cond, dir, cchub string, env [
 	var prev *result
 	for i, e := range c.edits {
 		r := &result{Lang: c.Lang, Server: c.Server, Cond: cond, N: i + 1, Kind: e.Kind, Path: e.Path}
-		if cond == "cold" {
-			if s, err = startSession(ctx, cchub, dir, env, "--run", "diagtruth"); err != nil {
+		if cond == "first" {
+			if s, err = startSession(ctx, cchub, dir, env); err != nil {
 				return nil, err
 			}
 		}
 		cctx, cancel := context.WithTimeout(ctx, callTimeout)
 		start := time.Now()
-		text, isErr, err := s.tool(cctx, "edit", map[string]any{"path": e.Path, "old_string": e.Old, "new_string": e.New})
+		var text string
+		var isErr bool
+		if cond == "cold" {
+			text, isErr, err = cliEdit(cctx, cchub, dir, env, e)
+		} else {
+			text, isErr, err = s.tool(cctx, "edit", map[string]any{"path": e.Path, "old_string": e.Old, "new_string": e.New})
+		}
 		took := time.Since(start)
 		cancel()
-		if cond == "cold" {
+		if cond == "first" {
 			s.close()
 		}
 		r.CallMs, r.BareMs = ms(took), ms(states[i+1].bare)
@@ -308,6 +334,24 @@ func runCondition(ctx context.Context, c *corpus, cond, dir, cchub string, env [
 		prev = r
 	}
 	return out, nil
+}
+
+// cliEdit makes e with the CLI, `cchub edit`, in the named run
+// "diagtruth": a new process, so a cold server, but one run across the
+// edits (the store keeps what it was told).
+func cliEdit(ctx context.Context, cchub, dir string, env []string, e edit) (string, bool, error) {
+	var out, errOut tailBuf
+	out.max, errOut.max = 1<<20, 8<<10
+	cmd := proc.Command(cchub, "--root", dir, "--run", "diagtruth", "edit", e.Path, "--old", e.Old, "--new", e.New)
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = dir, env, &out, &errOut
+	p, err := cmd.Start(ctx)
+	if err != nil {
+		return "", false, err
+	}
+	if err := p.Wait(); err != nil {
+		return out.String() + "\n" + errOut.String(), true, ctx.Err()
+	}
+	return out.String(), false, nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -399,12 +443,14 @@ type row struct {
 	Noted      int     `json:"answers_with_notes"`
 	P50AddedMs float64 `json:"p50_added_ms"`
 	P90AddedMs float64 `json:"p90_added_ms"`
+	P50Settle  float64 `json:"p50_bare_settle_ms"`
 }
 
 func summarize(rs []*result) []row {
 	var rows []row
 	idx := map[string]int{}
 	added := map[string][]float64{}
+	settles := map[string][]float64{}
 	for _, r := range rs {
 		id := r.Server + "\x00" + r.Cond
 		i, ok := idx[id]
@@ -430,12 +476,18 @@ func summarize(rs []*result) []row {
 			w.Noted++
 		}
 		added[id] = append(added[id], r.AddedMs)
+		if r.SettleMs > 0 {
+			settles[id] = append(settles[id], r.SettleMs)
+		}
 	}
 	for id, i := range idx {
 		a := added[id]
 		sort.Float64s(a)
 		rows[i].P50AddedMs = quantile(a, 0.5)
 		rows[i].P90AddedMs = quantile(a, 0.9)
+		st := settles[id]
+		sort.Float64s(st)
+		rows[i].P50Settle = quantile(st, 0.5)
 	}
 	return rows
 }
@@ -450,22 +502,24 @@ func quantile(a []float64, q float64) float64 {
 }
 
 func printTable(rows []row) {
-	fmt.Printf("%-28s %-7s %5s %6s %5s %5s %5s %6s %6s %4s %4s %5s %9s %9s\n",
-		"server", "cond", "edits", "truly", "rep", "ok", "old", "other", "missed", "cut", "late", "notes", "p50 add", "p90 add")
+	fmt.Printf("%-28s %-7s %5s %6s %5s %5s %5s %6s %6s %4s %4s %5s %9s %9s %9s\n",
+		"server", "cond", "edits", "truly", "rep", "ok", "old", "other", "missed", "cut", "late", "notes", "p50 add", "p90 add", "p50 bare")
 	for _, w := range rows {
 		edits := fmt.Sprint(w.Edits)
 		if w.Failed > 0 {
 			edits = fmt.Sprintf("%d!%d", w.Edits, w.Failed)
 		}
-		fmt.Printf("%-28s %-7s %5s %6d %5d %5d %5d %6d %6d %4d %4d %5d %8.0fms %8.0fms\n",
-			w.Server, w.Cond, edits, w.TrulyNew, w.Reported, w.Correct, w.OldAsNew, w.Other, w.Missed, w.Cut, w.Late, w.Noted, w.P50AddedMs, w.P90AddedMs)
+		fmt.Printf("%-28s %-7s %5s %6d %5d %5d %5d %6d %6d %4d %4d %5d %7.0fms %7.0fms %7.0fms\n",
+			w.Server, w.Cond, edits, w.TrulyNew, w.Reported, w.Correct, w.OldAsNew, w.Other, w.Missed, w.Cut, w.Late, w.Noted, w.P50AddedMs, w.P90AddedMs, w.P50Settle)
 	}
 	fmt.Println(`
 truly: errors and warnings the checker has more of after the edit (count per file and message)
 rep: what the answers called new; ok: of those, truly new; old: present before the edit, called new;
 other: called new, unknown to the checker; missed: truly new, not in the edit's answer (cut or absent);
 late: of missed, in the next answer; cut: the answers' "and N more"; notes: answers with a note
-(not ready, …); add: the edit call's time minus a bare write of the same change. "N!F": F edits failed.
+(not ready, …); add: the edit call's time minus a bare write of the same change; bare: the same edits
+sent straight to the server, warm, from didChange to its last diagnostics before 1.5 s of quiet
+(edits after which it published nothing are left out). "N!F": F edits failed.
 Targets (issue 23): old = 0; ok + late = truly; p50 add <= 1.2 x the server's bare settle.`)
 }
 
