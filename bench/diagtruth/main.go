@@ -56,28 +56,30 @@ import (
 
 // result is one edit in one condition.
 type result struct {
-	Lang     string   `json:"lang"`
-	Server   string   `json:"server"`
-	Cond     string   `json:"cond"`
-	N        int      `json:"n"` // 1-based position in the run
-	Kind     string   `json:"kind"`
-	Path     string   `json:"path"`
-	TrulyNew int      `json:"truly_new"`       // errors and warnings the checker has more of after the edit
-	Reported int      `json:"reported"`        // errors and warnings the answer called new (copies counted)
-	Correct  int      `json:"correct"`         // reported and truly new
-	OldAsNew int      `json:"old_as_new"`      // reported, but present before the edit (and not a late arrival)
-	Other    int      `json:"other"`           // reported, but not what the checker has (a server's own analysis)
-	Missed   int      `json:"missed"`          // truly new, not in this answer
-	Late     int      `json:"late_arrived"`    // of Missed, in the next answer
-	Cut      int      `json:"cut"`             // the answer's "and N more"
-	Hints    int      `json:"hints_reported"`  // infos and hints called new (not judged)
-	Notes    []string `json:"notes,omitempty"` // the answer's notes: not ready, …
-	Error    string   `json:"error,omitempty"` // the call failed or the file came out other than a plain replace
-	CallMs   float64  `json:"call_ms"`
-	BareMs   float64  `json:"bare_write_ms"`
-	AddedMs  float64  `json:"added_ms"`
-	SettleMs float64  `json:"bare_settle_ms"` // the same edit straight to the server, warm (settle.go)
-	Answer   string   `json:"answer,omitempty"`
+	Lang         string   `json:"lang"`
+	Server       string   `json:"server"`
+	Cond         string   `json:"cond"`
+	N            int      `json:"n"` // 1-based position in the run
+	Kind         string   `json:"kind"`
+	Path         string   `json:"path"`
+	TrulyNew     int      `json:"truly_new"`       // errors and warnings the checker has more of after the edit, beyond what the run began with
+	Back         int      `json:"back"`            // more after the edit, but only back to what the run began with
+	ReportedBack int      `json:"reported_back"`   // of Back, called new
+	Reported     int      `json:"reported"`        // errors and warnings the answer called new (copies counted)
+	Correct      int      `json:"correct"`         // reported and truly new
+	OldAsNew     int      `json:"old_as_new"`      // reported, but present before the edit (and not a late arrival)
+	Other        int      `json:"other"`           // reported, but not what the checker has (a server's own analysis)
+	Missed       int      `json:"missed"`          // truly new, not in this answer
+	Late         int      `json:"late_arrived"`    // of Missed, in the next answer
+	Cut          int      `json:"cut"`             // the answer's "and N more"
+	Hints        int      `json:"hints_reported"`  // infos and hints called new (not judged)
+	Notes        []string `json:"notes,omitempty"` // the answer's notes: not ready, …
+	Error        string   `json:"error,omitempty"` // the call failed or the file came out other than a plain replace
+	CallMs       float64  `json:"call_ms"`
+	BareMs       float64  `json:"bare_write_ms"`
+	AddedMs      float64  `json:"added_ms"`
+	SettleMs     float64  `json:"bare_settle_ms"` // the same edit straight to the server, warm (settle.go)
+	Answer       string   `json:"answer,omitempty"`
 	// What was judged wrong, as "path: message ×N".
 	OldList    []string `json:"old_as_new_list,omitempty"`
 	OtherList  []string `json:"other_list,omitempty"`
@@ -322,7 +324,7 @@ func runCondition(ctx context.Context, c *corpus, cond, dir, cchub string, env [
 				r.Error = "the file differs from a plain replace of the same text"
 			}
 		}
-		judge(r, parseAnswer(text), states[i].diags, states[i+1].diags, prev)
+		judge(r, parseAnswer(text), states[0].diags, states[i].diags, states[i+1].diags, prev)
 		if verbose {
 			fmt.Fprintf(os.Stderr, "--- %s %s #%d %s %s (%.0f ms)\n%s\n    truly new: %v\n    old as new: %q\n    other: %q\n    missed: %q\n", c.Lang, cond, r.N, e.Kind, e.Path, r.CallMs, strings.TrimSpace(text), diff(states[i].diags, states[i+1].diags), r.OldList, r.OtherList, r.MissedList)
 		}
@@ -362,11 +364,26 @@ func firstLine(s string) string {
 }
 
 // judge sorts what answer a called new against the truth: the checker's
-// diagnostics before and after the edit. What the previous answer missed
-// and this one reports is a late arrival, credited to the previous edit.
-func judge(r *result, a answer, before, after counts, prev *result) {
-	truly := diff(before, after)
-	r.TrulyNew = truly.total()
+// diagnostics before and after the edit, and at the start of the run
+// (base). What the edit adds is truly new, except copies that only come
+// back to what the project had before the run began (a warning the
+// checker could not see while an earlier edit broke its package, an
+// error an undo restores): those are "back", neither required nor
+// wrong to report, since "new" and "never repeat news" disagree on
+// them. What the previous answer missed and this one reports is a late
+// arrival, credited to the previous edit.
+func judge(r *result, a answer, base, before, after counts, prev *result) {
+	truly, back := counts{}, counts{}
+	for k, n := range diff(before, after) {
+		beyond := max(0, after[k]-max(before[k], base[k]))
+		if beyond > 0 {
+			truly[k] = beyond
+		}
+		if n > beyond {
+			back[k] = n - beyond
+		}
+	}
+	r.TrulyNew, r.Back = truly.total(), back.total()
 	r.Cut, r.Hints, r.Notes = a.Cut, a.Hints, a.Notes
 	rep := counts{}
 	for k, n := range a.New {
@@ -377,6 +394,9 @@ func judge(r *result, a answer, before, after counts, prev *result) {
 		ok := min(n, truly[k])
 		r.Correct += ok
 		excess := n - ok
+		b := min(excess, back[k])
+		r.ReportedBack += b
+		excess -= b
 		if prev != nil && prev.missedSet[k] > 0 {
 			l := min(excess, prev.missedSet[k])
 			prev.Late += l
@@ -433,6 +453,8 @@ type row struct {
 	Edits      int     `json:"edits"`
 	Failed     int     `json:"failed"`
 	TrulyNew   int     `json:"truly_new"`
+	Back       int     `json:"back"`
+	RepBack    int     `json:"reported_back"`
 	Reported   int     `json:"reported"`
 	Correct    int     `json:"correct"`
 	OldAsNew   int     `json:"old_as_new"`
@@ -465,6 +487,8 @@ func summarize(rs []*result) []row {
 			w.Failed++
 		}
 		w.TrulyNew += r.TrulyNew
+		w.Back += r.Back
+		w.RepBack += r.ReportedBack
 		w.Reported += r.Reported
 		w.Correct += r.Correct
 		w.OldAsNew += r.OldAsNew
@@ -502,19 +526,20 @@ func quantile(a []float64, q float64) float64 {
 }
 
 func printTable(rows []row) {
-	fmt.Printf("%-28s %-7s %5s %6s %5s %5s %5s %6s %6s %4s %4s %5s %9s %9s %9s\n",
-		"server", "cond", "edits", "truly", "rep", "ok", "old", "other", "missed", "cut", "late", "notes", "p50 add", "p90 add", "p50 bare")
+	fmt.Printf("%-28s %-7s %5s %6s %5s %5s %5s %5s %6s %6s %4s %4s %5s %9s %9s %9s\n",
+		"server", "cond", "edits", "truly", "back", "rep", "ok", "old", "other", "missed", "cut", "late", "notes", "p50 add", "p90 add", "p50 bare")
 	for _, w := range rows {
 		edits := fmt.Sprint(w.Edits)
 		if w.Failed > 0 {
 			edits = fmt.Sprintf("%d!%d", w.Edits, w.Failed)
 		}
-		fmt.Printf("%-28s %-7s %5s %6d %5d %5d %5d %6d %6d %4d %4d %5d %7.0fms %7.0fms %7.0fms\n",
-			w.Server, w.Cond, edits, w.TrulyNew, w.Reported, w.Correct, w.OldAsNew, w.Other, w.Missed, w.Cut, w.Late, w.Noted, w.P50AddedMs, w.P90AddedMs, w.P50Settle)
+		fmt.Printf("%-28s %-7s %5s %6d %5s %5d %5d %5d %6d %6d %4d %4d %5d %7.0fms %7.0fms %7.0fms\n",
+			w.Server, w.Cond, edits, w.TrulyNew, fmt.Sprintf("%d/%d", w.RepBack, w.Back), w.Reported, w.Correct, w.OldAsNew, w.Other, w.Missed, w.Cut, w.Late, w.Noted, w.P50AddedMs, w.P90AddedMs, w.P50Settle)
 	}
 	fmt.Println(`
-truly: errors and warnings the checker has more of after the edit (count per file and message)
-rep: what the answers called new; ok: of those, truly new; old: present before the edit, called new;
+truly: errors and warnings the checker has more of after the edit (count per file and message), beyond
+what the run began with; back: reported/all of those that only came back to what the run began with
+(neither required nor wrong); rep: what the answers called new; ok: of those, truly new; old: present before the edit, called new;
 other: called new, unknown to the checker; missed: truly new, not in the edit's answer (cut or absent);
 late: of missed, in the next answer; cut: the answers' "and N more"; notes: answers with a note
 (not ready, …); add: the edit call's time minus a bare write of the same change; bare: the same edits

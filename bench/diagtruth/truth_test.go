@@ -47,14 +47,20 @@ func TestJudge(t *testing.T) {
 	before := counts{k1: 1}
 	after := counts{k1: 2, k2: 1, k3: 1}
 	first := &result{}
-	judge(first, answer{New: counts{k1: 2, k2: 1}}, before, after, nil)
+	judge(first, answer{New: counts{k1: 2, k2: 1}}, before, before, after, nil)
 	if first.TrulyNew != 3 || first.Correct != 2 || first.OldAsNew != 1 || first.Missed != 1 {
 		t.Fatalf("first: %+v", first)
 	}
 	next := &result{}
-	judge(next, answer{New: counts{k3: 1}}, after, after, first)
+	judge(next, answer{New: counts{k3: 1}}, before, after, after, first)
 	if first.Late != 1 || next.OldAsNew != 0 || next.Other != 0 || next.TrulyNew != 0 {
 		t.Errorf("late %d, next %+v: want the missed one credited late to the first edit", first.Late, next)
+	}
+	// An undo that brings an old error back: back, not truly new.
+	undo := &result{}
+	judge(undo, answer{New: counts{}}, counts{k1: 1}, counts{}, counts{k1: 1}, nil)
+	if undo.TrulyNew != 0 || undo.Back != 1 || undo.Missed != 0 {
+		t.Errorf("undo: %+v, want one back and nothing missed", undo)
 	}
 }
 
