@@ -97,10 +97,24 @@ func main() {
 	keep := flag.Bool("keep", false, "keep the temporary copies (their path is printed)")
 	callTimeout := flag.Duration("timeout", 3*time.Minute, "bound of one tool call")
 	settle := flag.Bool("settle", true, "also time each edit straight through the language server, without cchub (the bare settle)")
+	from := flag.String("from", "", "print the tables of a run saved with -json (FILE) instead of running")
 	spin := flag.Int("spin", 0, "internal: spin this many goroutines until stopped (the loaded condition's child)")
 	flag.Parse()
 	if *spin > 0 {
 		spinForever(*spin)
+	}
+	if *from != "" {
+		b, err := os.ReadFile(*from)
+		var saved struct{ Edits []*result }
+		if err == nil {
+			err = json.Unmarshal(b, &saved)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "diagtruth: -from %s: %v (give a file written by -json)\n", *from, err)
+			os.Exit(1)
+		}
+		printTable(summarize(saved.Edits))
+		return
 	}
 	ctx := context.Background()
 	if err := mainErr(ctx, split(*langs), split(*conds), *asJSON, *verbose, *cchub, *tools, *keep, *settle, *callTimeout); err != nil {
