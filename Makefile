@@ -92,7 +92,7 @@ $(TOOLS)/npm/node_modules/.bin/ast-grep:
 
 tools-bench: $(BIN)/rg $(BIN)/hyperfine $(BIN)/ctags $(TOOLS)/npm/node_modules/.bin/ast-grep
 
-bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv
+bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv $(LSP_STAMP)
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./locate/ ./outline/ ./textedit/ ./structsearch/
 	$(GO) test -run '^$$' -bench EditDiagnostics -benchtime 20x ./lspmux/
 	$(GO) test -run '^$$' -bench 'Dlv|TTL' -benchtime 10x ./dapsession/
@@ -103,6 +103,7 @@ bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv
 	bash bench/search-vs-astgrep.sh
 	bash bench/context-bytes.sh
 	bash bench/mistakes.sh
+	$(GO) run ./bench/diagtruth -cchub $(BIN)/cchub
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

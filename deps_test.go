@@ -62,6 +62,7 @@ mcpserver, review, demo < cchub;
 
 # Benchmark drivers use one feature alone.
 locate < grepbench;
+framing, proc, trust < diagtruth;
 `
 
 // externals says which of the project's packages may import a module
