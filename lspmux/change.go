@@ -33,6 +33,11 @@ import (
 // after the change.
 const jobLimit = 2 * time.Minute
 
+// coldQuiet is how long a server started for a change, which reports no
+// progress, must have said nothing before what it says counts as the
+// workspace as it was.
+const coldQuiet = 2 * time.Second
+
 // job is one change told to one server.
 type job struct {
 	own   *owner
@@ -230,6 +235,9 @@ func (m *Mux) runJob(j *job) {
 	// The job waits for its server's start however long it takes (up to
 	// its limit): the caller stopped waiting at the bound, and the news
 	// of the change comes later.
+	m.mu.Lock()
+	cold := m.servers[j.own.key()] == nil
+	m.mu.Unlock()
 	s, note, err := m.serverWithin(ctx, j.own, 0)
 	if note != "" {
 		j.res.notes = append(j.res.notes, note)
@@ -263,7 +271,15 @@ func (m *Mux) runJob(j *job) {
 	if len(old) > 0 {
 		s.settle(ctx, old)
 	}
-	if !m.stillSettled(j.own.key(), s) {
+	switch {
+	case cold && !s.own.spec.ProgressSettles:
+		// A server that just started goes on analysing the workspace
+		// after it has answered for the files opened; without progress
+		// to say when it is done, its first publish and a longer quiet
+		// do (pyright publishes file after file, well within it).
+		s.firstPublish(ctx)
+		s.settleAll(ctx, coldQuiet)
+	case !m.stillSettled(j.own.key(), s):
 		s.settleAll(ctx, s.own.spec.quiet())
 	}
 	before := s.snapshot()
