@@ -203,6 +203,12 @@ func (m *Mux) AfterWrite(ctx context.Context, files []File) (*Report, error) {
 		rep.Late = &Late{jobs: late}
 		for _, j := range late {
 			rep.Late.Servers = append(rep.Late.Servers, j.own.spec.Name)
+			m.mu.Lock()
+			call := m.starting[j.own.key()]
+			m.mu.Unlock()
+			if call != nil {
+				rep.note((&startingError{server: j.own.spec.Name, since: time.Since(call.began)}).Error())
+			}
 			for _, f := range j.files {
 				rep.unchecked(f.Path)
 			}
@@ -275,9 +281,14 @@ func (m *Mux) runJob(j *job) {
 	case cold && !s.own.spec.ProgressSettles:
 		// A server that just started goes on analysing the workspace
 		// after it has answered for the files opened; without progress
-		// to say when it is done, its first publish and a longer quiet
-		// do (pyright publishes file after file, well within it).
-		s.firstPublish(ctx)
+		// to say when it is done, a longer quiet does (pyright publishes
+		// file after file, well within it). With no file opened yet, its
+		// first publish, if it makes one unasked, starts the quiet.
+		if len(old) == 0 {
+			fctx, cancel := context.WithTimeout(ctx, coldQuiet)
+			s.firstPublish(fctx)
+			cancel()
+		}
 		s.settleAll(ctx, coldQuiet)
 	case !m.stillSettled(j.own.key(), s):
 		s.settleAll(ctx, s.own.spec.quiet())
@@ -481,7 +492,7 @@ func (m *Mux) compare(j *job, before, after snapshot, told map[uri.URI]told) {
 			j.res.gone[rel] = gone
 		}
 		_, isTold := told[u]
-		if len(caused) == 0 && !isTold {
+		if len(caused) == 0 && !isTold && gone == 0 {
 			continue
 		}
 		text, _ := m.root.ReadText(rel) // positions need the text; a file gone has none

@@ -72,11 +72,14 @@ func TestPyrightReportsFilesNotOpen(t *testing.T) {
 	m := newPyrightMux(t, root, nil)
 	ctx := context.Background()
 	changed := "def total(price: int, qty: int, tax: int) -> int:\n    return price * qty + tax\n"
-	rep, err := m.AfterWrite(ctx, []File{write(t, dir, "shop/utils.py", changed)})
+	old := read(t, dir, "shop/utils.py")
+	f := write(t, dir, "shop/utils.py", changed)
+	f.Old = []byte(old) // pyright starts for this change: it is told the file as it was first
+	rep, err := m.AfterWrite(ctx, []File{f})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !findDiag(rep.Files["shop/caller.py"], "error", `Argument missing for parameter "tax"`) {
+	if !findDiag(rep.New["shop/caller.py"], "error", `Argument missing for parameter "tax"`) {
 		t.Fatalf("the broken caller in shop/caller.py, never opened, is not reported: %+v", rep)
 	}
 	if len(rep.Notes) != 0 {

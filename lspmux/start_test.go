@@ -235,7 +235,10 @@ func TestAStartOutlastsTheRequestThatBeganIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hasNote(rep, "starting") || len(rep.Servers) != 1 {
+	// It is answered by the running server, or (its change queued
+	// behind the first one, still settling) pending on it: never started
+	// again.
+	if hasNote(rep, "starting") || len(rep.Servers) != 1 && (rep.Late == nil || rep.Late.Servers[0] != "fakegopls") {
 		t.Errorf("the next request: %+v", rep)
 	}
 	if n := len(startPids(t, starts)); n != 1 {

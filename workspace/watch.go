@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"path"
 	"strings"
 	"sync"
 	"syscall"
@@ -433,7 +434,7 @@ func (w *Watcher) hand(b *burst) {
 		default:
 			kind = Deleted
 		}
-		if w.root.ignoredIn(pats, rel, err == nil && st.IsDir() || p.wasDir) {
+		if w.root.ignoredIn(pats, rel, err == nil && st.IsDir() || p.wasDir) || isOwnTemp(rel) {
 			continue
 		}
 		changes = append(changes, Change{Path: rel, Kind: kind})
@@ -494,4 +495,25 @@ func (r *Root) patternsIn(pats map[string][]gitignore.Pattern, dir []string) []g
 	}
 	pats[key] = p
 	return p
+}
+
+// isOwnTemp says whether rel names a temporary file cchub's own writes
+// make beside their target (".name.cchub-<hex>", see write.go and
+// twophase.go): a burst cut in two must not report it as a change.
+func isOwnTemp(rel string) bool {
+	base := path.Base(rel)
+	i := strings.LastIndex(base, ".cchub-")
+	if !strings.HasPrefix(base, ".") || i <= 0 {
+		return false
+	}
+	tag := base[i+len(".cchub-"):]
+	if tag == "" {
+		return false
+	}
+	for _, c := range tag {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z') {
+			return false
+		}
+	}
+	return true
 }
