@@ -499,8 +499,12 @@ func (r *Root) patternsIn(pats map[string][]gitignore.Pattern, dir []string) []g
 
 // isOwnTemp says whether rel names a temporary file cchub's own writes
 // make beside their target (".name.cchub-<hex>", see write.go and
-// twophase.go): a burst cut in two must not report it as a change.
+// twophase.go), or is inside a state directory being made: a burst cut
+// in two must not report it as a change.
 func isOwnTemp(rel string) bool {
+	if strings.HasPrefix(rel, StateDir+".new-") {
+		return true // a state directory being made (state.go), renamed into place whole
+	}
 	base := path.Base(rel)
 	i := strings.LastIndex(base, ".cchub-")
 	if !strings.HasPrefix(base, ".") || i <= 0 {
