@@ -103,8 +103,8 @@ func (w *walker) dir(ctx context.Context, abs string, comps []string, pats []git
 	}
 	for _, e := range entries {
 		name := e.Name()
-		if name == ".git" || name == StateDir {
-			continue
+		if name == ".git" || name == StateDir || len(comps) == 0 && strings.HasPrefix(name, StateDir+".new-") {
+			continue // a state directory being made (state.go) is state too
 		}
 		child := append(comps[:len(comps):len(comps)], name)
 		childAbs := filepath.Join(abs, name)

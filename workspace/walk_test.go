@@ -352,3 +352,18 @@ func TestUnreadableDirsNote(t *testing.T) {
 		t.Errorf("seven:\n got %q\nwant %q", got, want)
 	}
 }
+
+// A state directory being made beside the root (renamed into place whole)
+// is state, not a workspace file: the walk never shows it.
+func TestWalkSkipsAStateDirectoryBeingMade(t *testing.T) {
+	root := walkTree(t)
+	if err := os.MkdirAll(filepath.Join(root.Dir(), workspace.StateDir+".new-0a1b2c"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root.Dir(), workspace.StateDir+".new-0a1b2c", "owner"), []byte("x"), 0o644)
+	for _, p := range walked(t, root, ".") {
+		if strings.HasPrefix(p, workspace.StateDir) {
+			t.Errorf("walked %s", p)
+		}
+	}
+}
