@@ -9,9 +9,4 @@ import (
 
 // Every test runs with a cchub directory of its own (the user id that
 // stamps state): see wstest.PrivateConfig.
-func TestMain(m *testing.M) {
-	done := wstest.PrivateConfig()
-	code := m.Run()
-	done()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(wstest.Private(m)) }

@@ -32,10 +32,7 @@ func TestMain(m *testing.M) {
 		fmt.Printf("ready %d %d %d %s %s\n", s.proc.proc.Pid(), s.proc.pid, daemon, s.built, s.Containment())
 		time.Sleep(time.Hour)
 	}
-	done := wstest.PrivateConfig()
-	code := m.Run()
-	done()
-	os.Exit(code)
+	os.Exit(wstest.Private(m))
 }
 
 // launchDaemon debugs testdata/daemon and returns once its setsid

@@ -76,7 +76,7 @@ func (h *Hub) afterWrite(ctx context.Context, r *Run, files []lspmux.File) *Writ
 	if rep.Late != nil && h.oneShot {
 		wctx, cancel := context.WithTimeout(ctx, lateWaitOneShot)
 		if more, ok := rep.Late.Wait(wctx); ok {
-			merge(rep, more)
+			rep.Merge(more)
 			rep.Late = nil
 		}
 		cancel()
@@ -87,36 +87,12 @@ func (h *Hub) afterWrite(ctx context.Context, r *Run, files []lspmux.File) *Writ
 		r.addLate(describe(files), rep.Late)
 	}
 	d.News, d.Notes = h.news(ctx, r, rep, d.Notes)
-	out := r.noted(d)
-	if out == nil && len(d.Pending) > 0 {
-		return &WriteDiagnostics{Pending: d.Pending, Timeout: d.Timeout}
-	}
-	if out != nil {
-		out.Pending, out.Timeout = d.Pending, d.Timeout
-	}
-	return out
+	return r.noted(d)
 }
 
 // lateWaitOneShot bounds how long a CLI command waits for a server that
 // had not settled in the usual bound.
 const lateWaitOneShot = 60 * time.Second
-
-// merge adds what late jobs found to rep.
-func merge(rep, more *lspmux.Report) {
-	for _, n := range more.Notes {
-		rep.Notes = append(rep.Notes, n)
-	}
-	for p, ds := range more.Files {
-		rep.Files[p] = ds
-	}
-	for p, ds := range more.New {
-		rep.New[p] = append(rep.New[p], ds...)
-	}
-	for p, n := range more.Gone {
-		rep.Gone[p] += n
-	}
-	rep.Servers = append(rep.Servers, more.Servers...)
-}
 
 // describe names a change by its files, for late news.
 func describe(files []lspmux.File) string {
@@ -141,7 +117,8 @@ func (h *Hub) news(ctx context.Context, r *Run, rep *lspmux.Report, notes []stri
 		return out, notes
 	}
 	caused := map[ledger.Key]bool{}
-	for _, ds := range toLedger(rep.New) {
+	newAll, nowAll := toLedger(rep.New), toLedger(rep.Files)
+	for _, ds := range newAll {
 		for _, d := range ds {
 			caused[d.Key] = true
 		}
@@ -149,7 +126,7 @@ func (h *Hub) news(ctx context.Context, r *Run, rep *lspmux.Report, notes []stri
 	led, id, err := h.ledgerFor(ctx, r)
 	var ln ledger.News
 	if err == nil {
-		ln, err = led.ReportCaused(ctx, id, toLedger(rep.Files), caused)
+		ln, err = led.ReportCaused(ctx, id, nowAll, caused)
 	}
 	if err != nil {
 		notes = append(notes, "diagnostics could not be checked against what this run was told ("+err.Error()+"); what the change caused is listed")
@@ -178,7 +155,7 @@ func (h *Hub) news(ctx context.Context, r *Run, rep *lspmux.Report, notes []stri
 	}
 	for p := range paths {
 		fn := ledger.FileNews{Path: p, Gone: rep.Gone[p], Already: already[p]}
-		caused := toLedger(map[string][]lspmux.Diagnostic{p: rep.New[p]})[p]
+		caused := newAll[p]
 		// Copies each key had before the change: a key with some is a
 		// new copy of an old problem, news whatever the ledger says.
 		causedCount := map[ledger.Key]int{}
@@ -186,7 +163,7 @@ func (h *Hub) news(ctx context.Context, r *Run, rep *lspmux.Report, notes []stri
 			causedCount[d.Key]++
 		}
 		nowCount := map[ledger.Key]int{}
-		for _, d := range toLedger(map[string][]lspmux.Diagnostic{p: rep.Files[p]})[p] {
+		for _, d := range nowAll[p] {
 			nowCount[d.Key]++
 		}
 		byKey := map[ledger.Key]int{}
@@ -204,8 +181,8 @@ func (h *Hub) news(ctx context.Context, r *Run, rep *lspmux.Report, notes []stri
 		}
 		sort.SliceStable(fn.New, func(i, j int) bool {
 			a, b := fn.New[i], fn.New[j]
-			if rank(a.Severity) != rank(b.Severity) {
-				return rank(a.Severity) < rank(b.Severity)
+			if ledger.Rank(a.Severity) != ledger.Rank(b.Severity) {
+				return ledger.Rank(a.Severity) < ledger.Rank(b.Severity)
 			}
 			if a.Line != b.Line {
 				return a.Line < b.Line
@@ -219,7 +196,7 @@ func (h *Hub) news(ctx context.Context, r *Run, rep *lspmux.Report, notes []stri
 	}
 	sort.Slice(out.Files, func(i, j int) bool {
 		a, b := out.Files[i], out.Files[j]
-		if wa, wb := worst(a), worst(b); wa != wb {
+		if wa, wb := a.Worst(), b.Worst(); wa != wb {
 			return wa < wb
 		}
 		return a.Path < b.Path
@@ -256,27 +233,6 @@ func (h *Hub) quickFixes(ctx context.Context, fn *ledger.FileNews) {
 			fn.New[at[i]].Fix = title
 		}
 	}
-}
-
-// rank orders severities for a reader: errors first.
-func rank(severity string) int {
-	switch severity {
-	case ledger.Error:
-		return 0
-	case ledger.Warning:
-		return 1
-	case ledger.Info:
-		return 2
-	}
-	return 3
-}
-
-// worst is the rank of a file's most severe news; files with none last.
-func worst(f ledger.FileNews) int {
-	if len(f.New) == 0 {
-		return 4
-	}
-	return rank(f.New[0].Severity)
 }
 
 // addLate keeps a change's late diagnostics for a later answer.
@@ -363,8 +319,8 @@ func (r *Run) noted(d *WriteDiagnostics) *WriteDiagnostics {
 		}
 	}
 	d.Notes = kept
-	if len(d.Notes) == 0 && len(d.News.Files) == 0 {
-		return nil
+	if len(d.Notes) == 0 && len(d.News.Files) == 0 && len(d.Pending) == 0 {
+		return nil // pending is said every time: it is not a note
 	}
 	return d
 }

@@ -38,8 +38,9 @@ func (h *Hub) Edit(ctx context.Context, path string, ch textedit.Change, r *Run)
 	if err := h.join(ctx, r); err != nil {
 		return nil, err
 	}
-	old := h.before(path)
-	defer h.writing(h.rel(path))()
+	rel := h.rel(path)
+	old := h.before(rel)
+	defer h.writing(rel)()
 	res, err := h.files.Edit(ctx, path, ch, r.Seen)
 	if err != nil {
 		return nil, err
@@ -53,8 +54,9 @@ func (h *Hub) Write(ctx context.Context, path, content string, opts textedit.Wri
 	if err := h.join(ctx, r); err != nil {
 		return nil, err
 	}
-	old := h.before(path)
-	defer h.writing(h.rel(path))()
+	rel := h.rel(path)
+	old := h.before(rel)
+	defer h.writing(rel)()
 	res, err := h.files.Write(ctx, path, content, opts, r.Seen)
 	if err != nil {
 		return nil, err
@@ -99,11 +101,10 @@ func (h *Hub) rel(path string) string {
 	return rel
 }
 
-// before is the text of the file at path (as an agent gives it) before a
-// change, for a server that has not seen it yet; nil when there is none.
-func (h *Hub) before(path string) []byte {
-	_, rel, err := h.Root.Resolve(path)
-	if err != nil {
+// before is the text of the file at rel before a change, for a server
+// that has not seen it yet; nil when there is none.
+func (h *Hub) before(rel string) []byte {
+	if rel == "" {
 		return nil
 	}
 	data, err := h.Root.ReadText(rel)

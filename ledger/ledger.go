@@ -20,8 +20,8 @@ const (
 	Hint    = "hint"
 )
 
-// rank orders severities for a reader: errors first.
-func rank(severity string) int {
+// Rank orders severities for a reader: errors first.
+func Rank(severity string) int {
 	switch severity {
 	case Error:
 		return 0
@@ -175,7 +175,7 @@ func (l *Ledger) report(ctx context.Context, run store.RunID, current map[string
 		return News{}, err
 	}
 	slices.SortStableFunc(news.Files, func(a, b FileNews) int {
-		return cmp.Compare(worst(a), worst(b)) // paths are already in order
+		return cmp.Compare(a.Worst(), b.Worst()) // paths are already in order
 	})
 	return news, nil
 }
@@ -191,13 +191,13 @@ func (l *Ledger) Reset(ctx context.Context, run store.RunID) error {
 	})
 }
 
-// worst is the rank of a file's most severe news; files without news
+// Worst is the rank of a file's most severe news; files without news
 // come after every file with some.
-func worst(f FileNews) int {
+func (f FileNews) Worst() int {
 	if len(f.New) == 0 {
 		return 4
 	}
-	return rank(f.New[0].Severity)
+	return Rank(f.New[0].Severity)
 }
 
 // fileNow is one file's current diagnostics, one entry per key.
@@ -229,7 +229,7 @@ func group(p string, ds []Diagnostic) (fileNow, error) {
 	}
 	slices.SortStableFunc(sorted, func(a, b Diagnostic) int {
 		return cmp.Or(
-			cmp.Compare(rank(a.Severity), rank(b.Severity)),
+			cmp.Compare(Rank(a.Severity), Rank(b.Severity)),
 			cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col),
 			strings.Compare(a.Code, b.Code), strings.Compare(a.Message, b.Message))
 	})

@@ -148,7 +148,7 @@ func clip(s string) string {
 func bySeverity(rs []Reported) string {
 	var counts [4]int
 	for _, r := range rs {
-		counts[rank(r.Severity)]++
+		counts[Rank(r.Severity)]++
 	}
 	names := [4][2]string{{"error", "errors"}, {"warning", "warnings"}, {"info", "infos"}, {"hint", "hints"}}
 	var parts []string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -114,19 +115,36 @@ func (rep *Report) add(j *job) {
 			rep.unchecked(f.Path)
 		}
 	}
-	if j.res.server != "" && !contains(rep.Servers, j.res.server) {
+	if j.res.server != "" && !slices.Contains(rep.Servers, j.res.server) {
 		rep.Servers = append(rep.Servers, j.res.server)
 		sort.Strings(rep.Servers)
 	}
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+// Merge adds what another report of the same change found (its Late
+// jobs, once ready) to rep.
+func (rep *Report) Merge(more *Report) {
+	for _, n := range more.Notes {
+		rep.note(n)
+	}
+	for p, ds := range more.Files {
+		rep.Files[p] = ds
+	}
+	for p, ds := range more.New {
+		rep.New[p] = append(rep.New[p], ds...)
+	}
+	for p, n := range more.Gone {
+		rep.Gone[p] += n
+	}
+	for _, s := range more.Servers {
+		if !slices.Contains(rep.Servers, s) {
+			rep.Servers = append(rep.Servers, s)
 		}
 	}
-	return false
+	sort.Strings(rep.Servers)
+	for _, u := range more.Unchecked {
+		rep.unchecked(u)
+	}
 }
 
 // AfterWrite tells each file's server of its new content and reports what

@@ -9,9 +9,4 @@ import (
 
 // TestMain gives the tests a cchub directory of their own (the user's id
 // that stamps state, trust records), never the person's.
-func TestMain(m *testing.M) {
-	done := wstest.PrivateConfig()
-	code := m.Run()
-	done()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(wstest.Private(m)) }

@@ -33,3 +33,10 @@ func PrivateConfig() (done func()) {
 	os.Unsetenv(stateHome) // state outside workspaces goes under conf
 	return func() { os.RemoveAll(conf) }
 }
+
+// Private runs a package's tests with PrivateConfig; a TestMain calls
+// os.Exit(wstest.Private(m)).
+func Private(m interface{ Run() int }) int {
+	defer PrivateConfig()()
+	return m.Run()
+}
