@@ -18,22 +18,43 @@ import (
 	"cchub/workspace"
 )
 
-// Confidence classes of an edge, most certain first.
+// Evidence of an edge, most certain first.
 const (
-	Exact    = "exact"     // same package or file, or a method of the enclosing type
-	Imported = "import"    // through the file's imports
-	NameOnly = "name-only" // the name alone
+	Confirmed = "confirmed" // the language server agrees (set by a confirmation, never by resolution)
+	Exact     = "exact"     // same package or file, a method of the enclosing or the inferred type
+	Imported  = "import"    // through the file's imports
+	NameOnly  = "name-only" // the name alone
+	// Possible is a call the graph could not resolve that names a
+	// definition (a name shared by too many to link, say): never dropped,
+	// listed apart.
+	Possible = "possible"
+	// Refuted is an edge the language server says is not one: left out of
+	// answers, and counted.
+	Refuted = "refuted"
 )
 
+// Evidences are the evidence classes an edge can have, most certain first.
+var Evidences = []string{Confirmed, Exact, Imported, NameOnly, Possible}
+
+// rank orders evidence, most certain first (Refuted and unknown last).
 func rank(c string) int {
 	switch c {
-	case Exact:
+	case Confirmed:
 		return 0
-	case Imported:
+	case Exact:
 		return 1
+	case Imported:
+		return 2
+	case NameOnly:
+		return 3
+	case Possible:
+		return 4
 	}
-	return 2
+	return 5
 }
+
+// Rank orders evidence for callers: lower is surer.
+func Rank(evidence string) int { return rank(evidence) }
 
 // Index is the graph of one workspace, kept up to date by Update: a file
 // whose size and modification time did not change is not read again, and
