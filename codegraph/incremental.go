@@ -74,16 +74,14 @@ func (b *built) unlink(p string, f *File) {
 				if b.crowded[s.Call.Name]--; b.crowded[s.Call.Name] <= 0 {
 					delete(b.crowded, s.Call.Name)
 				}
+				b.crowdIn[s.Call.Name] = without(b.crowdIn[s.Call.Name], p)
+				if len(b.crowdIn[s.Call.Name]) == 0 {
+					delete(b.crowdIn, s.Call.Name)
+				}
 			}
 			for _, t := range s.Targets {
 				delete(b.edges, [2]string{caller, t.key})
-				in := b.callIn[t.key]
-				kept := in[:0:0]
-				for _, c := range in {
-					if c.path != p {
-						kept = append(kept, c)
-					}
-				}
+				kept := without(b.callIn[t.key], p)
 				if len(kept) == 0 {
 					delete(b.callIn, t.key)
 				} else {
@@ -93,4 +91,15 @@ func (b *built) unlink(p string, f *File) {
 		}
 		delete(b.calls, caller)
 	}
+}
+
+// without is the calls of in not made in file p.
+func without(in []incoming, p string) []incoming {
+	kept := in[:0:0]
+	for _, c := range in {
+		if c.path != p {
+			kept = append(kept, c)
+		}
+	}
+	return kept
 }

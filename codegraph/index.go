@@ -93,6 +93,9 @@ type built struct {
 	// crowded counts, per name, the calls left unlinked because the name
 	// alone matched more than maxNameOnly definitions.
 	crowded map[string]int
+	// crowdIn holds those calls by name: each a possible call of every
+	// definition so named.
+	crowdIn map[string][]incoming
 	r       *resolver // kept to resolve one file's calls again (patch)
 }
 

@@ -204,66 +204,297 @@ func sortEdges(es []Edge) {
 type Reached struct {
 	Def        Def      `json:"def"`
 	Distance   int      `json:"distance"`
-	Via        []string `json:"via"` // qualified names from the changed definition outward
-	Confidence string   `json:"confidence"`
+	Via        []string `json:"via"`        // qualified names from the changed definition outward
+	Confidence string   `json:"confidence"` // the evidence of the path: its least sure edge
+	// Call is where it makes the call that reached it (path:LINE:COL).
+	Call string `json:"call,omitempty"`
+}
+
+// A Confirmer asks a language server about call edges: for each edge, in
+// order, Confirmed, Refuted or "" (no answer). note says why some went
+// unanswered ("" when none did).
+type Confirmer func(ctx context.Context, edges []Edge) (verdicts []string, note string)
+
+// BlastOptions say how far a blast radius goes and how sure it must be.
+type BlastOptions struct {
+	Depth int // calls away: 0 is 3, negative is no limit
+	// MinEvidence is the least sure edge followed: exact, import,
+	// name-only or possible ("" follows all).
+	MinEvidence string
+	// Confirm, if set, is asked about the name-only and possible edges
+	// the radius follows, all at once; refuted ones are left out.
+	Confirm Confirmer
+}
+
+// BlastAnswer is a blast radius and what it is made of.
+type BlastAnswer struct {
+	Starts  []Def     `json:"definitions"`
+	Reached []Reached `json:"reached"`
+	// Counts are the reached definitions by evidence.
+	Counts map[string]int `json:"counts"`
+	// TopLevel are the calls, at a file's top level (a package variable's
+	// initialiser, a module's body), of the changed or reached definitions:
+	// they run when the package or module is loaded.
+	TopLevel []Edge `json:"top_level,omitempty"`
+	// Asked is how many edges the confirmation asked about; Refuted how
+	// many it refuted (left out).
+	Asked   int `json:"asked,omitempty"`
+	Refuted int `json:"refuted,omitempty"`
+	// Unconfirmed says why edges stayed unconfirmed (no server, out of
+	// time), "" when none did or none was asked.
+	Unconfirmed string `json:"unconfirmed,omitempty"`
 }
 
 // Blast is the transitive callers of the definitions names name, to
 // depth, through edges at least minConfidence sure ("" takes all).
 func (x *Index) Blast(names []string, depth int, minConfidence string) ([]Def, []Reached, error) {
-	b, release, err := x.graph(context.Background())
+	a, err := x.BlastWith(context.Background(), names, BlastOptions{Depth: depth, MinEvidence: minConfidence})
 	if err != nil {
 		return nil, nil, err
 	}
-	defer release()
-	if depth <= 0 {
+	return a.Starts, a.Reached, nil
+}
+
+// radiusIn is the part of the graph a blast radius can follow: the calls
+// of each definition it may reach, copied, so that a confirmation can run
+// without holding the graph.
+type radiusIn struct {
+	defs map[string]*Def
+	in   map[string][]incoming
+}
+
+// BlastWith is the transitive callers of the definitions names name.
+// Possible edges (a call too widely named to link) are followed only into
+// the named definitions: a call that names a changed definition, not
+// every call of every name on the way.
+func (x *Index) BlastWith(ctx context.Context, names []string, o BlastOptions) (*BlastAnswer, error) {
+	depth := o.Depth
+	if depth == 0 {
 		depth = 3
 	}
-	limit := rank(NameOnly)
-	if minConfidence != "" {
-		limit = rank(minConfidence)
+	if depth < 0 {
+		depth = int(^uint(0) >> 1)
 	}
-	var starts []Def
+	limit := rank(Possible)
+	if o.MinEvidence != "" {
+		if limit = rank(o.MinEvidence); limit > rank(Possible) {
+			return nil, fmt.Errorf("unknown evidence %q: one of %s", o.MinEvidence, strings.Join(Evidences[1:], ", "))
+		}
+	}
+	b, release, err := x.graph(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a := &BlastAnswer{Counts: map[string]int{}}
+	var keys []string
+	for _, n := range names {
+		k, err := b.find(n)
+		if err != nil {
+			release()
+			return nil, err
+		}
+		keys = append(keys, k)
+		a.Starts = append(a.Starts, *b.defs[k])
+	}
+	sub := b.radiusIn(keys, depth, limit)
+	release()
+
+	verdict := map[string]string{}
+	if o.Confirm != nil {
+		var ask []Edge
+		seen := map[string]bool{}
+		for k, ins := range sub.in {
+			for _, in := range ins {
+				if in.confidence != NameOnly && in.confidence != Possible {
+					continue
+				}
+				id := in.id(k)
+				if seen[id] {
+					continue
+				}
+				seen[id] = true
+				e := Edge{Callee: copyDef(sub.defs[k]), Name: sub.defs[k].Name, Path: in.path, Line: in.line, Col: in.col, Confidence: in.confidence}
+				e.Caller = copyDef(sub.defs[in.caller])
+				ask = append(ask, e)
+			}
+		}
+		sortEdges(ask)
+		if len(ask) > 0 {
+			vs, note := o.Confirm(ctx, ask)
+			a.Asked, a.Unconfirmed = len(ask), note
+			for i, e := range ask {
+				if i < len(vs) && vs[i] != "" {
+					verdict[edgeID(e.Callee.key, e.Path, e.Line, e.Col, callerKey(e))] = vs[i]
+					if vs[i] == Refuted {
+						a.Refuted++
+					}
+				}
+			}
+		}
+	}
+	a.Reached, a.TopLevel = sub.walk(keys, depth, verdict)
+	for _, r := range a.Reached {
+		a.Counts[r.Confidence]++
+	}
+	return a, nil
+}
+
+// callerKey is the key of an edge's caller ("path:" at top level).
+func callerKey(e Edge) string {
+	if e.Caller != nil {
+		return e.Caller.key
+	}
+	return e.Path + ":"
+}
+
+func edgeID(callee, path string, line, col int, caller string) string {
+	return fmt.Sprintf("%s\x00%s:%d:%d\x00%s", callee, path, line, col, caller)
+}
+
+func (in incoming) id(callee string) string {
+	return edgeID(callee, in.path, in.line, in.col, in.caller)
+}
+
+// radiusIn collects, for every definition within depth-1 calls of keys,
+// its calls no less sure than limit: what any walk of the radius, with
+// some of those edges refuted, can follow.
+func (b *built) radiusIn(keys []string, depth, limit int) *radiusIn {
+	sub := &radiusIn{defs: map[string]*Def{}, in: map[string][]incoming{}}
+	start := map[string]bool{}
+	for _, k := range keys {
+		start[k] = true
+	}
+	seen := map[string]bool{}
+	frontier := append([]string(nil), keys...)
+	for _, k := range keys {
+		seen[k] = true
+		sub.defs[k] = copyDef(b.defs[k])
+	}
+	for dist := 1; dist <= depth && len(frontier) > 0; dist++ {
+		var next []string
+		for _, k := range frontier {
+			ins := b.callIn[k]
+			if start[k] && limit >= rank(Possible) {
+				ins = append(ins[:len(ins):len(ins)], b.possibleIn(b.defs[k])...)
+			}
+			var kept []incoming
+			for _, in := range ins {
+				if rank(in.confidence) > limit {
+					continue
+				}
+				kept = append(kept, in)
+				d := b.defs[in.caller]
+				if d == nil {
+					continue
+				}
+				if _, ok := sub.defs[in.caller]; !ok {
+					sub.defs[in.caller] = copyDef(d)
+				}
+				if !seen[in.caller] {
+					seen[in.caller] = true
+					next = append(next, in.caller)
+				}
+			}
+			sub.in[k] = kept
+		}
+		frontier = next
+	}
+	return sub
+}
+
+// possibleIn is the calls that may reach d although the graph could not
+// link them: calls of its name left unlinked as too widely named, on a
+// value for a method, bare for a function.
+func (b *built) possibleIn(d *Def) []incoming {
+	var out []incoming
+	for _, in := range b.crowdIn[d.Name] {
+		if s := b.siteOf(in); s != nil && (s.Call.Qualifier != "") == (d.Type != "") {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// siteOf is the site of a crowded call.
+func (b *built) siteOf(in incoming) *site {
+	for i, s := range b.calls[in.caller] {
+		if s.Path == in.path && s.Call.Line == in.line && s.Call.Col == in.col {
+			return &b.calls[in.caller][i]
+		}
+	}
+	return nil
+}
+
+// walk is the radius of keys over sub, breadth first, each definition at
+// its least distance and, among the paths of that length, the surest;
+// verdict overrides the evidence of the edges a confirmation answered
+// (refuted ones are not followed). It also returns the top-level calls of
+// what it reached.
+func (sub *radiusIn) walk(keys []string, depth int, verdict map[string]string) ([]Reached, []Edge) {
 	type state struct {
 		via  []string
 		conf string
 		dist int
+		call string
 	}
 	seen := map[string]state{}
 	var frontier []string
-	for _, n := range names {
-		k, err := b.find(n)
-		if err != nil {
-			return nil, nil, err
+	for _, k := range keys {
+		if _, ok := seen[k]; ok {
+			continue
 		}
-		starts = append(starts, *b.defs[k])
-		seen[k] = state{via: []string{b.defs[k].Qual()}, conf: Exact}
+		seen[k] = state{via: []string{sub.defs[k].Qual()}, conf: Confirmed}
 		frontier = append(frontier, k)
 	}
-	var out []Reached
+	var top []Edge
 	for dist := 1; dist <= depth && len(frontier) > 0; dist++ {
-		var next []string
+		best := map[string]state{}
+		var order []string
 		for _, k := range frontier {
 			from := seen[k]
-			for _, in := range b.callIn[k] {
-				if rank(in.confidence) > limit || b.defs[in.caller] == nil {
+			for _, in := range sub.in[k] {
+				ev := in.confidence
+				if v, ok := verdict[in.id(k)]; ok {
+					if v == Refuted {
+						continue
+					}
+					ev = v
+				}
+				conf := from.conf
+				if rank(ev) > rank(conf) {
+					conf = ev
+				}
+				d := sub.defs[in.caller]
+				if d == nil {
+					top = append(top, Edge{Callee: copyDef(sub.defs[k]), Name: sub.defs[k].Name, Path: in.path, Line: in.line, Col: in.col, Confidence: conf})
 					continue
 				}
 				if _, done := seen[in.caller]; done {
 					continue
 				}
-				conf := from.conf
-				if rank(in.confidence) > rank(conf) {
-					conf = in.confidence
+				st := state{via: append(append([]string(nil), from.via...), d.Qual()), conf: conf, dist: dist,
+					call: fmt.Sprintf("%s:%d:%d", in.path, in.line, in.col)}
+				if old, ok := best[in.caller]; !ok {
+					order = append(order, in.caller)
+					best[in.caller] = st
+				} else if rank(conf) < rank(old.conf) {
+					best[in.caller] = st
 				}
-				d := b.defs[in.caller]
-				st := state{via: append(append([]string(nil), from.via...), d.Qual()), conf: conf, dist: dist}
-				seen[in.caller] = st
-				next = append(next, in.caller)
-				out = append(out, Reached{Def: *d, Distance: dist, Via: st.via, Confidence: conf})
 			}
 		}
+		var next []string
+		for _, k := range order {
+			seen[k] = best[k]
+			next = append(next, k)
+		}
 		frontier = next
+	}
+	var out []Reached
+	for k, st := range seen {
+		if st.dist == 0 {
+			continue
+		}
+		out = append(out, Reached{Def: *sub.defs[k], Distance: st.dist, Via: st.via, Confidence: st.conf, Call: st.call})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Distance != out[j].Distance {
@@ -274,7 +505,8 @@ func (x *Index) Blast(names []string, depth int, minConfidence string) ([]Def, [
 		}
 		return out[i].Def.Start < out[j].Def.Start
 	})
-	return starts, out, nil
+	sortEdges(top)
+	return out, top
 }
 
 // Graph returns the definitions and the calls between them as a graph

@@ -15,7 +15,7 @@ const maxNameOnly = 8
 
 // resolve turns the files' calls into edges.
 func resolve(files map[string]*File) *built {
-	b := &built{defs: map[string]*Def{}, byName: map[string][]*Def{}, calls: map[string][]site{}, callIn: map[string][]incoming{}, crowded: map[string]int{},
+	b := &built{defs: map[string]*Def{}, byName: map[string][]*Def{}, calls: map[string][]site{}, callIn: map[string][]incoming{}, crowded: map[string]int{}, crowdIn: map[string][]incoming{},
 		g: graph.New(graph.StringHash, graph.Directed())}
 	r := &resolver{built: b, files: files}
 	paths := make([]string, 0, len(files))
@@ -78,6 +78,9 @@ func (r *resolver) link(p string, f *File) {
 			b.crowded[c.Name]++
 		}
 		b.calls[caller] = append(b.calls[caller], site{Path: p, Call: c, Targets: ts, Crowd: crowd})
+		if crowd > 0 {
+			b.crowdIn[c.Name] = append(b.crowdIn[c.Name], incoming{caller: caller, path: p, line: c.Line, col: c.Col, confidence: Possible})
+		}
 		for _, t := range ts {
 			b.callIn[t.key] = append(b.callIn[t.key], incoming{caller: caller, path: p, line: c.Line, col: c.Col, confidence: t.confidence})
 			if in != nil {
