@@ -12,7 +12,7 @@ import (
 // changes other than through the query files (which are part of the
 // format by their content): an index stored by another version is read
 // again rather than trusted.
-const extractVersion = 1
+const extractVersion = 2
 
 // Format identifies the encoding and extraction of stored files.
 var Format = func() int {
@@ -73,6 +73,14 @@ func encode(f *File) []byte {
 	for _, im := range f.Imports {
 		u(str(im.Alias))
 		u(str(im.Target))
+	}
+	u(uint64(len(f.Binds)))
+	for _, bd := range f.Binds {
+		u(uint64(bd.In + 1))
+		u(uint64(bd.Kind))
+		u(str(bd.Owner))
+		u(str(bd.Name))
+		u(str(bd.Expr))
 	}
 	out := binary.AppendUvarint(nil, uint64(len(strs)))
 	for _, s := range strs {
@@ -147,6 +155,19 @@ func decode(rel string, b []byte, intern map[string]string) (*File, error) {
 	}
 	for i := range f.Imports {
 		f.Imports[i].Alias, f.Imports[i].Target = str(), str()
+	}
+	if n := d.count(5); n > 0 {
+		f.Binds = make([]Bind, n)
+	}
+	for i := range f.Binds {
+		bd := &f.Binds[i]
+		bd.In = d.int() - 1
+		k := d.uvarint()
+		bd.Owner, bd.Name, bd.Expr = str(), str(), str()
+		if bd.In >= len(f.Defs) || k > 0x7f {
+			d.fail()
+		}
+		bd.Kind = byte(k)
 	}
 	if d.err == nil && len(d.b) != 0 {
 		d.fail()

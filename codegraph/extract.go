@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"path"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 
@@ -75,6 +74,7 @@ type File struct {
 	Defs     []Def
 	Calls    []Call
 	Imports  []Import
+	Binds    []Bind // type facts (types.go), read by the native readers
 	hash     [32]byte
 }
 
@@ -390,25 +390,7 @@ func (f *File) setIn(heads []testHead) {
 // index, of those starting on the same line): painted in that order, it
 // is the one painted last.
 func (f *File) setInByLine() {
-	var order []int
-	end := 0
-	for i, d := range f.Defs {
-		if d.Kind == "func" || d.Kind == "method" || d.Kind == "test" {
-			order = append(order, i)
-			end = max(end, d.End)
-		}
-	}
-	sort.SliceStable(order, func(a, b int) bool { return f.Defs[order[a]].Start < f.Defs[order[b]].Start })
-	in := make([]int32, end+1)
-	for i := range in {
-		in[i] = -1
-	}
-	for _, i := range order {
-		d := &f.Defs[i]
-		for l := max(d.Start, 0); l <= d.End; l++ {
-			in[l] = int32(i)
-		}
-	}
+	in := f.inByLine()
 	for i := range f.Calls {
 		c := &f.Calls[i]
 		c.In = -1

@@ -24,7 +24,20 @@ func sameSurface(a, b *File) bool {
 			return false
 		}
 	}
-	return true
+	return slices.Equal(surfaceFacts(a), surfaceFacts(b))
+}
+
+// surfaceFacts are the type facts of f other files' calls can depend on:
+// fields, embedded types, results, package variables (a function's own
+// variables matter only to its own calls).
+func surfaceFacts(f *File) []Bind {
+	var out []Bind
+	for _, bd := range f.Binds {
+		if bd.Kind != 'v' || bd.In < 0 {
+			out = append(out, bd)
+		}
+	}
+	return out
 }
 
 // patch brings b up to date with files, where changed holds the version
@@ -53,8 +66,11 @@ func (b *built) patch(files map[string]*File, changed map[string]*File) bool {
 			old.Defs[i] = nw.Defs[i]
 			old.Defs[i].key, old.Defs[i].dir = key, dir
 		}
-		old.Calls, old.hash = nw.Calls, nw.hash
+		old.Calls, old.Binds, old.hash = nw.Calls, nw.Binds, nw.hash
 		files[p] = old
+		if b.r.types != nil {
+			delete(b.r.types.locals, p) // its own variables are read again
+		}
 		b.r.link(p, old)
 	}
 	b.once, b.g = sync.Once{}, nil

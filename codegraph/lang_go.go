@@ -101,5 +101,8 @@ func (r *resolver) goTargets(f *File, in *Def, c Call) []target {
 		}
 		return r.pick(c.Name, Imported, func(d *Def) bool { return funcIn(d, pd) })
 	}
+	if ts := r.typedTargets(f, c); len(ts) > 0 {
+		return ts
+	}
 	return r.pick(c.Name, NameOnly, func(d *Def) bool { return d.Language == "go" && d.Type != "" })
 }

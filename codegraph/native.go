@@ -179,11 +179,18 @@ func (r *flatReader) imp(f *File, imp, alias, from uint32) {
 //	(import_spec name: (package_identifier) @alias path: (interpreted_string_literal) @import)
 //	(import_spec !name path: (interpreted_string_literal) @import)
 var goNative = nativeLang{
-	scm:      "bc2ca6448e9a78b981501cbea92bde44d8d3840797af1ca9502bfbb71fe5ea2d",
-	names:    []string{"call_expression", "identifier", "selector_expression", "field_identifier", "import_spec", "package_identifier", "interpreted_string_literal"},
-	fields:   []string{"function", "operand", "field", "name", "path"},
-	fieldsIn: []string{"call_expression", "selector_expression", "import_spec"},
-	read:     goRead,
+	scm: "bc2ca6448e9a78b981501cbea92bde44d8d3840797af1ca9502bfbb71fe5ea2d",
+	names: []string{"call_expression", "identifier", "selector_expression", "field_identifier", "import_spec", "package_identifier", "interpreted_string_literal",
+		// type facts (goFacts)
+		"field_declaration", "parameter_declaration", "variadic_parameter_declaration", "short_var_declaration", "var_spec",
+		"type_spec", "function_declaration", "method_declaration", "parameter_list", "expression_list", "field_declaration_list",
+		"struct_type", "range_clause", "func_literal", "type_identifier", "type_switch_statement", "receive_statement"},
+	fields: []string{"function", "operand", "field", "name", "path",
+		"type", "left", "right", "value", "result", "receiver", "parameters", "alias"},
+	fieldsIn: []string{"call_expression", "selector_expression", "import_spec",
+		"field_declaration", "parameter_declaration", "variadic_parameter_declaration", "short_var_declaration", "var_spec",
+		"type_spec", "function_declaration", "method_declaration", "range_clause", "func_literal", "type_switch_statement", "receive_statement"},
+	read: goRead,
 }
 
 func goRead(r *flatReader, f *File) {
@@ -232,6 +239,7 @@ func goRead(r *flatReader, f *File) {
 			}
 		}
 	}
+	goFacts(r, f)
 }
 
 // pythonNative is queries/python.scm:
@@ -243,11 +251,16 @@ func goRead(r *flatReader, f *File) {
 //	(import_from_statement module_name: (_) @from name: (dotted_name) @import)
 //	(import_from_statement module_name: (_) @from name: (aliased_import name: (dotted_name) @import alias: (identifier) @alias))
 var pythonNative = nativeLang{
-	scm:      "f6900ba1dfc3cedcaf6ae627648fad23606581a9d95071db731f26f67dd0d8e3",
-	names:    []string{"call", "identifier", "attribute", "import_statement", "import_from_statement", "dotted_name", "aliased_import"},
-	fields:   []string{"function", "object", "attribute", "name", "alias", "module_name"},
-	fieldsIn: []string{"call", "attribute", "import_statement", "import_from_statement", "aliased_import"},
-	read:     pythonRead,
+	scm: "f6900ba1dfc3cedcaf6ae627648fad23606581a9d95071db731f26f67dd0d8e3",
+	names: []string{"call", "identifier", "attribute", "import_statement", "import_from_statement", "dotted_name", "aliased_import",
+		// type facts (pythonFacts)
+		"assignment", "typed_parameter", "typed_default_parameter", "function_definition", "class_definition",
+		"argument_list", "for_statement", "pattern_list", "tuple_pattern", "type"},
+	fields: []string{"function", "object", "attribute", "name", "alias", "module_name",
+		"left", "right", "type", "return_type", "superclasses"},
+	fieldsIn: []string{"call", "attribute", "import_statement", "import_from_statement", "aliased_import",
+		"assignment", "typed_parameter", "typed_default_parameter", "function_definition", "class_definition", "for_statement"},
+	read: pythonRead,
 }
 
 func pythonRead(r *flatReader, f *File) {
@@ -318,4 +331,5 @@ func pythonRead(r *flatReader, f *File) {
 			}
 		}
 	}
+	pythonFacts(r, f)
 }

@@ -138,6 +138,10 @@ func checkNative(t *testing.T, rel string, src []byte, full bool) {
 	if query, err = extractQuery(ctx, query, tree); err != nil {
 		t.Fatal(err)
 	}
+	// The type facts are the native readers' own (the queries have none).
+	facts := native.Binds
+	native.Binds = nil
+	defer func() { native.Binds = facts }()
 	if !bytes.Equal(encode(native), encode(query)) {
 		t.Errorf("%s: native reader finds\n%+v\n%+v\nthe query\n%+v\n%+v", rel, native.Calls, native.Imports, query.Calls, query.Imports)
 	} else if full && (len(query.Calls) == 0 || len(query.Imports) == 0) {

@@ -109,6 +109,7 @@ type resolver struct {
 	goDirs    map[string]string   // Go import path → package directory, "" outside
 	goPkgs    map[string]bool     // directories that hold Go files
 	py        *pyIndex            // Python lookups
+	types     *typeIndex          // type facts
 
 	// crowd is set by a resolution that found more definitions by name
 	// alone than maxNameOnly, without listing them.
@@ -217,7 +218,11 @@ func (r *resolver) goPythonTargets(f *File, in *Def, c Call) []target {
 		}
 		return r.inModule(strings.TrimLeft(imp.Target, "."), c.Name) // nil: an import from outside the workspace
 	}
-	// value.Method: every method of the name.
+	// value.Method: the methods of value's type, when it can be told;
+	// otherwise every method of the name.
+	if ts := r.typedTargets(f, c); len(ts) > 0 {
+		return ts
+	}
 	return r.byNameOnly(py.methods, f.Language, c.Name)
 }
 

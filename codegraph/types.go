@@ -1,0 +1,575 @@
+package codegraph
+
+import (
+	"path"
+	"strings"
+)
+
+// Type facts: what a file says about the types of names, read without a
+// type checker, so that value.Method() can reach the methods of value's
+// type instead of every method of the name. Each is a Bind:
+//
+//	'v' a variable or parameter of definition In (-1: the file's top level), Expr its value or type
+//	'f' a field Name of type Owner, Expr its type (Python: the value assigned to self.Name in method In)
+//	'e' a type Owner embeds (Go) or inherits from (Python), Expr the type
+//	'r' the result of definition In, Expr its type
+//
+// An Expr is a type when it starts with ':' (":*Command", ":git.Repository")
+// and a value otherwise, written as a chain with call arguments and
+// literal bodies left out ("NewFoo()", "c.Root()", "&Foo{}", "self.repo").
+// A binding the resolver cannot follow (a slice, a map, an index, a
+// closure's result) leaves the call as the name alone said: nothing is
+// lost by a fact it cannot read.
+type Bind struct {
+	In    int
+	Kind  byte
+	Owner string
+	Name  string
+	Expr  string
+}
+
+// maxExpr bounds the text of one binding's expression.
+const maxExpr = 160
+
+// simplify writes a value expression as a chain: argument lists and
+// literal bodies emptied, generic arguments before a call or literal
+// dropped, spaces removed. "" when it is too long or not a chain.
+func simplify(text string) string {
+	var b strings.Builder
+	depth, open := 0, byte(0)
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if depth > 0 {
+			switch c {
+			case '(', '{', '[':
+				depth++
+			case ')', '}', ']':
+				depth--
+				if depth == 0 {
+					b.WriteByte(closer(open))
+				}
+			}
+			continue
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '(', '{':
+			open, depth = c, 1
+			b.WriteByte(c)
+			continue
+		case '[':
+			// Generic arguments (New[int]()) are dropped; an index
+			// (xs[0]) makes the chain unreadable.
+			j, d := i, 0
+			for ; j < len(text); j++ {
+				if text[j] == '[' {
+					d++
+				} else if text[j] == ']' {
+					if d--; d == 0 {
+						break
+					}
+				}
+			}
+			if j+1 < len(text) && (text[j+1] == '(' || text[j+1] == '{') {
+				i = j
+				continue
+			}
+			return ""
+		}
+		b.WriteByte(c)
+		if b.Len() > maxExpr {
+			return ""
+		}
+	}
+	if depth != 0 {
+		return ""
+	}
+	return b.String()
+}
+
+func closer(open byte) byte {
+	if open == '(' {
+		return ')'
+	}
+	return '}'
+}
+
+// typeName is a type expression's named type, without pointers, generic
+// arguments or spaces ("*git.Repository[T]" → "git.Repository"), or ""
+// for a type that has no methods of its own to find (a slice, a map, a
+// function, a channel, a literal struct or interface).
+func typeName(text string) string {
+	t := strings.Join(strings.Fields(text), "")
+	t = strings.TrimLeft(t, "*&")
+	if i := strings.IndexByte(t, '['); i >= 0 {
+		if i == 0 {
+			return ""
+		}
+		t = t[:i]
+	}
+	if t == "" || strings.HasPrefix(t, "map") && !isIdent(t) || strings.HasPrefix(t, "func") && !isIdent(t) || strings.HasPrefix(t, "chan") && !isIdent(t) {
+		return ""
+	}
+	for _, part := range strings.Split(t, ".") {
+		if !isIdent(part) {
+			return ""
+		}
+	}
+	return t
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 0x7f || i > 0 && r >= '0' && r <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// chain splits a simplified expression at its top-level dots:
+// "c.Root().Execute" → c, Root(), Execute.
+func chain(expr string) []string {
+	var parts []string
+	depth, start := 0, 0
+	for i := 0; i < len(expr); i++ {
+		switch expr[i] {
+		case '(', '{', '[':
+			depth++
+		case ')', '}', ']':
+			depth--
+		case '.':
+			if depth == 0 {
+				parts = append(parts, expr[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(parts, expr[start:])
+}
+
+// typeKinds are the kinds of definition a value can have as its type.
+func isTypeDef(d *Def) bool {
+	switch d.Kind {
+	case "struct", "type", "interface", "class", "record", "enum":
+		return true
+	}
+	return false
+}
+
+// typeIndex is what type inference looks up, made once per resolve.
+type typeIndex struct {
+	types   map[string][]*Def // "dir\x00Name": Go types of a package; "path\x00Name": Python classes of a file
+	fields  map[string][]fact // "typeKey\x00field"
+	embeds  map[string][]fact // typeKey → the types it embeds or inherits
+	results map[string]fact   // def key → its result type
+	pkgVars map[string][]fact // "dir\x00name": a Go package's variables
+	locals  map[string]map[string][]fact
+}
+
+// fact is a binding with the file it was written in (its imports and
+// package give its names meaning) and the definition it is in.
+type fact struct {
+	f    *File
+	in   int
+	expr string
+}
+
+func (r *resolver) typeIndex() *typeIndex {
+	if r.types != nil {
+		return r.types
+	}
+	ix := &typeIndex{types: map[string][]*Def{}, fields: map[string][]fact{}, embeds: map[string][]fact{},
+		results: map[string]fact{}, pkgVars: map[string][]fact{}, locals: map[string]map[string][]fact{}}
+	for _, f := range r.files {
+		for i := range f.Defs {
+			if d := &f.Defs[i]; isTypeDef(d) {
+				k := typeScope(d) + "\x00" + d.Name
+				ix.types[k] = append(ix.types[k], d)
+			}
+		}
+	}
+	for _, f := range r.files {
+		for _, bd := range f.Binds {
+			ft := fact{f: f, in: bd.In, expr: bd.Expr}
+			switch bd.Kind {
+			case 'f', 'e':
+				for _, td := range ix.types[scopeOf(f)+"\x00"+bd.Owner] {
+					if f.Language == "python" && td.Path != f.Path {
+						continue
+					}
+					if bd.Kind == 'f' {
+						ix.fields[td.key+"\x00"+bd.Name] = append(ix.fields[td.key+"\x00"+bd.Name], ft)
+					} else {
+						ix.embeds[td.key] = append(ix.embeds[td.key], ft)
+					}
+				}
+			case 'r':
+				if bd.In >= 0 && bd.In < len(f.Defs) {
+					ix.results[f.Defs[bd.In].key] = ft
+				}
+			case 'v':
+				if bd.In < 0 && f.Language == "go" {
+					k := path.Dir(f.Path) + "\x00" + bd.Name
+					ix.pkgVars[k] = append(ix.pkgVars[k], ft)
+				}
+			}
+		}
+	}
+	r.types = ix
+	return ix
+}
+
+// typeScope is where a type's name is looked up: a Go package's
+// directory, a Python file.
+func typeScope(d *Def) string {
+	if d.Language == "go" {
+		return d.dir
+	}
+	return d.Path
+}
+
+func scopeOf(f *File) string {
+	if f.Language == "go" {
+		return path.Dir(f.Path)
+	}
+	return f.Path
+}
+
+// localsOf is a file's variables by definition and name, made on first need.
+func (ix *typeIndex) localsOf(f *File) map[string][]fact {
+	m, ok := ix.locals[f.Path]
+	if !ok {
+		m = map[string][]fact{}
+		for _, bd := range f.Binds {
+			if bd.Kind == 'v' {
+				k := localKey(bd.In, bd.Name)
+				m[k] = append(m[k], fact{f: f, in: bd.In, expr: bd.Expr})
+			}
+		}
+		ix.locals[f.Path] = m
+	}
+	return m
+}
+
+func localKey(in int, name string) string {
+	return string(rune(in+1)) + "\x00" + name
+}
+
+// maxInfer bounds how many bindings one inference follows.
+const maxInfer = 8
+
+// typeOf is the type definition of a value expression written in
+// definition in of file f, or nil when it cannot be told.
+func (r *resolver) typeOf(f *File, in int, expr string, depth int) *Def {
+	if depth > maxInfer || expr == "" {
+		return nil
+	}
+	if expr[0] == ':' {
+		return r.namedType(f, expr[1:])
+	}
+	expr = strings.TrimLeft(expr, "&*")
+	for len(expr) > 1 && expr[0] == '(' && expr[len(expr)-1] == ')' && balanced(expr[1:len(expr)-1]) {
+		expr = strings.TrimLeft(expr[1:len(expr)-1], "&*")
+	}
+	parts := chain(expr)
+	var t *Def
+	i := 1
+	head := parts[0]
+	switch {
+	case strings.HasPrefix(head, "new(") && strings.HasSuffix(head, ")"):
+		t = r.namedType(f, head[4:len(head)-1])
+	case strings.HasSuffix(head, "{}"):
+		t = r.namedType(f, head[:len(head)-2])
+	case strings.HasSuffix(head, "()"):
+		t = r.called(f, scopeOf(f), head[:len(head)-2], depth)
+	case isIdent(head):
+		if mod, ok := r.moduleAlias(f, head); ok && len(parts) > 1 {
+			next := parts[1]
+			i = 2
+			switch {
+			case strings.HasSuffix(next, "{}"):
+				t = r.typeIn(f.Language, mod, next[:len(next)-2])
+			case strings.HasSuffix(next, "()"):
+				t = r.called(f, mod, next[:len(next)-2], depth)
+			}
+			break
+		}
+		t = r.variable(f, in, head, depth)
+	}
+	for ; t != nil && i < len(parts); i++ {
+		p := parts[i]
+		if strings.HasSuffix(p, "()") {
+			ms := r.methodsOf(t, p[:len(p)-2], 0)
+			if len(ms) != 1 {
+				return nil
+			}
+			t = r.resultOf(ms[0], depth+1)
+			continue
+		}
+		if !isIdent(p) {
+			return nil
+		}
+		t = r.fieldOf(t, p, depth+1)
+	}
+	return t
+}
+
+func balanced(s string) bool {
+	d := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			d++
+		case ')':
+			if d--; d < 0 {
+				return false
+			}
+		}
+	}
+	return d == 0
+}
+
+// moduleAlias says whether name is a package or module f imports, and
+// returns its scope (a Go package's directory, a Python module's name
+// prefixed "py:").
+func (r *resolver) moduleAlias(f *File, name string) (string, bool) {
+	for _, imp := range f.Imports {
+		if imp.Alias != name {
+			continue
+		}
+		if f.Language == "go" {
+			return r.goPackageDir(imp.Target), true
+		}
+		return "py:" + strings.TrimLeft(imp.Target, "."), true
+	}
+	return "", false
+}
+
+// typeIn is the type named name in scope mod (see moduleAlias).
+func (r *resolver) typeIn(lang, mod, name string) *Def {
+	if mod == "" {
+		return nil
+	}
+	if strings.HasPrefix(mod, "py:") {
+		for _, d := range r.pyIndex().byModule[mod[3:]+"\x00"+name] {
+			if isTypeDef(d) {
+				return d
+			}
+		}
+		return nil
+	}
+	return one(r.typeIndex().types[mod+"\x00"+name])
+}
+
+func one(ds []*Def) *Def {
+	if len(ds) == 1 {
+		return ds[0]
+	}
+	return nil
+}
+
+// namedType is the definition of a type as file f writes it.
+func (r *resolver) namedType(f *File, text string) *Def {
+	t := typeName(text)
+	if t == "" {
+		return nil
+	}
+	if i := strings.LastIndexByte(t, '.'); i >= 0 {
+		mod, ok := r.moduleAlias(f, t[:i])
+		if !ok {
+			return nil
+		}
+		return r.typeIn(f.Language, mod, t[i+1:])
+	}
+	if d := one(r.typeIndex().types[scopeOf(f)+"\x00"+t]); d != nil {
+		return d
+	}
+	if f.Language == "python" {
+		return r.pyImportedType(f, t)
+	}
+	return nil
+}
+
+// pyImportedType is the class a Python file imported as name.
+func (r *resolver) pyImportedType(f *File, name string) *Def {
+	for _, imp := range f.Imports {
+		if imp.Alias == name && strings.Contains(imp.Target, ".") {
+			dot := strings.LastIndexByte(imp.Target, '.')
+			return r.typeIn("python", "py:"+strings.TrimLeft(imp.Target[:dot], "."), imp.Target[dot+1:])
+		}
+	}
+	return nil
+}
+
+// called is the type of calling name in scope (a function's result, or a
+// type: a conversion in Go, a construction in Python).
+func (r *resolver) called(f *File, scope, name string, depth int) *Def {
+	if f.Language == "python" && scope == scopeOf(f) {
+		if t := r.namedType(f, name); t != nil {
+			return t
+		}
+	} else if t := r.typeIn(f.Language, scope, name); t != nil {
+		return t
+	}
+	var fn *Def
+	if strings.HasPrefix(scope, "py:") {
+		fn = one(r.pyIndex().byModule[scope[3:]+"\x00"+name])
+	} else if f.Language == "go" {
+		var ds []*Def
+		for _, d := range r.byName[name] {
+			if d.Language == "go" && d.dir == scope && d.Type == "" && d.Kind == "func" {
+				ds = append(ds, d)
+			}
+		}
+		fn = one(ds)
+	} else {
+		fn = one(r.pyIndex().byFile[f.Path+"\x00"+name])
+		if fn == nil {
+			for _, imp := range f.Imports {
+				if imp.Alias == name && strings.Contains(imp.Target, ".") {
+					dot := strings.LastIndexByte(imp.Target, '.')
+					fn = one(r.pyIndex().byModule[strings.TrimLeft(imp.Target[:dot], ".")+"\x00"+imp.Target[dot+1:]])
+				}
+			}
+		}
+	}
+	if fn == nil || isTypeDef(fn) && f.Language != "python" {
+		return nil
+	}
+	if isTypeDef(fn) {
+		return fn
+	}
+	return r.resultOf(fn, depth+1)
+}
+
+// resultOf is the type a function or method returns.
+func (r *resolver) resultOf(fn *Def, depth int) *Def {
+	ft, ok := r.typeIndex().results[fn.key]
+	if !ok {
+		return nil
+	}
+	return r.typeOf(ft.f, ft.in, ft.expr, depth)
+}
+
+// variable is the type of name in definition in of f: its bindings there
+// (a parameter, an assignment), the receiver, a package variable. All
+// bindings that can be told must agree.
+func (r *resolver) variable(f *File, in int, name string, depth int) *Def {
+	if in >= 0 && in < len(f.Defs) {
+		d := &f.Defs[in]
+		if d.recv == name && d.Type != "" {
+			if t := one(r.typeIndex().types[scopeOf(f)+"\x00"+d.Type]); t != nil {
+				return t
+			}
+		}
+		if (name == "self" || name == "cls") && d.Type != "" && f.Language == "python" {
+			return r.namedType(f, d.Type)
+		}
+	}
+	ix := r.typeIndex()
+	facts := ix.localsOf(f)[localKey(in, name)]
+	if len(facts) == 0 && in >= 0 {
+		facts = ix.localsOf(f)[localKey(-1, name)]
+	}
+	if len(facts) == 0 && f.Language == "go" {
+		facts = ix.pkgVars[path.Dir(f.Path)+"\x00"+name]
+	}
+	var t *Def
+	for _, ft := range facts {
+		if ft.expr == "" {
+			return nil // a binding that cannot be read: it may be anything
+		}
+		u := r.typeOf(ft.f, ft.in, ft.expr, depth+1)
+		if u == nil || t != nil && u != t {
+			return nil
+		}
+		t = u
+	}
+	return t
+}
+
+// methodsOf is the methods named name of type t, its own or (none of its
+// own) those of the types it embeds or inherits from.
+func (r *resolver) methodsOf(t *Def, name string, depth int) []*Def {
+	if depth > maxInfer {
+		return nil
+	}
+	var out []*Def
+	for _, d := range r.pyIndex().members[t.dir+"\x00"+t.Name+"\x00"+name] {
+		if d.Language == t.Language && (t.Language == "go" || d.Path == t.Path) && d.Kind != "class" {
+			out = append(out, d)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, e := range r.typeIndex().embeds[t.key] {
+		if u := r.typeOf(e.f, e.in, e.expr, depth+1); u != nil && u != t {
+			out = append(out, r.methodsOf(u, name, depth+1)...)
+		}
+	}
+	return out
+}
+
+// fieldOf is the type of field name of t, its own or promoted.
+func (r *resolver) fieldOf(t *Def, name string, depth int) *Def {
+	if depth > maxInfer {
+		return nil
+	}
+	ix := r.typeIndex()
+	if fs := ix.fields[t.key+"\x00"+name]; len(fs) > 0 {
+		var u *Def
+		for _, ft := range fs {
+			v := r.typeOf(ft.f, ft.in, ft.expr, depth+1)
+			if v == nil || u != nil && v != u {
+				return nil
+			}
+			u = v
+		}
+		return u
+	}
+	for _, e := range ix.embeds[t.key] {
+		// An embedded field is named by its type: x.Base is the Base.
+		if typeName(e.expr[min(1, len(e.expr)):]) != "" && lastName(e.expr) == name {
+			return r.typeOf(e.f, e.in, e.expr, depth+1)
+		}
+		if u := r.typeOf(e.f, e.in, e.expr, depth+1); u != nil && u != t {
+			if v := r.fieldOf(u, name, depth+1); v != nil {
+				return v
+			}
+		}
+	}
+	return nil
+}
+
+func lastName(expr string) string {
+	t := typeName(strings.TrimPrefix(expr, ":"))
+	if i := strings.LastIndexByte(t, '.'); i >= 0 {
+		return t[i+1:]
+	}
+	return t
+}
+
+// typedTargets resolves value.Name() by the type of value: the methods of
+// that name of its type (exact), or nil when the type cannot be told, is
+// an interface, or has no such method the workspace defines.
+func (r *resolver) typedTargets(f *File, c Call) []target {
+	if c.Qualifier == "" {
+		return nil
+	}
+	t := r.typeOf(f, c.In, simplify(c.Qualifier), 0)
+	if t == nil || t.Kind == "interface" {
+		return nil
+	}
+	var out []target
+	for _, d := range r.methodsOf(t, c.Name, 0) {
+		out = append(out, target{d.key, Exact})
+	}
+	return out
+}

@@ -1,0 +1,198 @@
+package codegraph
+
+import (
+	"sort"
+
+	"cchub/syntax"
+)
+
+// goFacts reads a Go file's type facts (types.go) from its flat tree:
+// struct fields and embedded types, parameters and results, variables
+// declared with := and var, and range variables (as unreadable: they
+// shadow).
+func goFacts(r *flatReader, f *File) {
+	s, fl := r.ids.sym, r.ids.field
+	ident, fieldIdent := s[1], s[3]
+	fieldDecl, paramDecl, variadic, shortVar, varSpec := s[7], s[8], s[9], s[10], s[11]
+	typeSpec, funcDecl, methodDecl, paramList, exprList, fieldList := s[12], s[13], s[14], s[15], s[16], s[17]
+	structType, rangeClause, typeIdent, typeSwitch, receive := s[18], s[19], s[21], s[22], s[23]
+	fAlias := fl[12]
+	fName := fl[3]
+	fType, fLeft, fRight, fValue, fResult := fl[5], fl[6], fl[7], fl[8], fl[9]
+	nodes := r.nodes
+	in := f.inByLine()
+	inAt := func(i uint32) int {
+		if row := int(nodes[i].Row) + 1; row < len(in) {
+			return int(in[row])
+		}
+		return -1
+	}
+	add := func(b Bind) { f.Binds = append(f.Binds, b) }
+	typeOf := func(i uint32) string {
+		if i == syntax.NoParent {
+			return ""
+		}
+		if t := typeName(r.text(i)); t != "" {
+			return ":" + t
+		}
+		return ""
+	}
+	// children are the children of p in field (any field: 0 takes all named).
+	children := func(p uint32, field uint16, sym uint16) []uint32 {
+		var out []uint32
+		for c := p + 1; c < nodes[p].Next; c = nodes[c].Next {
+			if (field == 0 || nodes[c].Field == field) && (sym == 0 || nodes[c].Symbol == sym) && nodes[c].Named {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	// vars binds the names of lefts to the values of rights, pairwise, or
+	// the first to a single value (x, err := f()); the others unreadable.
+	vars := func(at uint32, lefts, rights []uint32) {
+		for k, l := range lefts {
+			name := r.text(l)
+			if name == "_" {
+				continue
+			}
+			expr := ""
+			switch {
+			case len(rights) == len(lefts):
+				expr = simplify(r.text(rights[k]))
+			case len(rights) == 1 && k == 0:
+				expr = simplify(r.text(rights[0]))
+			}
+			add(Bind{In: inAt(at), Kind: 'v', Name: name, Expr: expr})
+		}
+	}
+	for i := range nodes {
+		n := &nodes[i]
+		at := uint32(i)
+		switch n.Symbol {
+		case fieldDecl:
+			list, ok := r.parentIs(at, fieldList)
+			if !ok {
+				continue
+			}
+			st, ok := r.parentIs(list, structType)
+			if !ok || nodes[st].Field != fType {
+				continue
+			}
+			spec, ok := r.parentIs(st, typeSpec)
+			if !ok {
+				continue
+			}
+			owner := r.child(spec, fName)
+			if owner == syntax.NoParent || nodes[owner].Symbol != typeIdent {
+				continue
+			}
+			typ := typeOf(r.child(at, fType))
+			names := children(at, fName, fieldIdent)
+			if len(names) == 0 {
+				if typ != "" {
+					add(Bind{In: -1, Kind: 'e', Owner: r.text(owner), Expr: typ})
+				}
+				continue
+			}
+			for _, nm := range names {
+				add(Bind{In: -1, Kind: 'f', Owner: r.text(owner), Name: r.text(nm), Expr: typ})
+			}
+		case paramDecl, variadic:
+			list, ok := r.parentIs(at, paramList)
+			if !ok {
+				continue
+			}
+			typ := typeOf(r.child(at, fType))
+			if n.Symbol == variadic {
+				typ = "" // a slice
+			}
+			if nodes[list].Field == fResult {
+				decl := nodes[list].Parent
+				if decl == syntax.NoParent || nodes[decl].Symbol != funcDecl && nodes[decl].Symbol != methodDecl {
+					continue
+				}
+				if first := children(list, 0, 0); len(first) > 0 && first[0] == at && typ != "" {
+					add(Bind{In: inAt(decl), Kind: 'r', Expr: typ})
+				}
+				for _, nm := range children(at, fName, ident) { // named results are variables
+					add(Bind{In: inAt(at), Kind: 'v', Name: r.text(nm), Expr: typ})
+				}
+				continue
+			}
+			for _, nm := range children(at, fName, ident) {
+				add(Bind{In: inAt(at), Kind: 'v', Name: r.text(nm), Expr: typ})
+			}
+		case funcDecl, methodDecl:
+			res := r.child(at, fResult)
+			if res != syntax.NoParent && nodes[res].Symbol != paramList {
+				if typ := typeOf(res); typ != "" {
+					add(Bind{In: inAt(at), Kind: 'r', Expr: typ})
+				}
+			}
+		case shortVar:
+			l, rt := r.child(at, fLeft), r.child(at, fRight)
+			if l == syntax.NoParent || rt == syntax.NoParent || nodes[l].Symbol != exprList {
+				continue
+			}
+			rights := children(rt, 0, 0)
+			if nodes[rt].Symbol != exprList {
+				rights = []uint32{rt}
+			}
+			vars(at, children(l, 0, ident), rights)
+		case varSpec:
+			names := children(at, fName, ident)
+			if typ := typeOf(r.child(at, fType)); typ != "" || r.child(at, fType) != syntax.NoParent {
+				for _, nm := range names {
+					add(Bind{In: inAt(at), Kind: 'v', Name: r.text(nm), Expr: typ})
+				}
+				continue
+			}
+			v := r.child(at, fValue)
+			var rights []uint32
+			if v != syntax.NoParent {
+				rights = children(v, 0, 0)
+			}
+			vars(at, names, rights)
+		case rangeClause, typeSwitch, receive:
+			field := fLeft
+			if n.Symbol == typeSwitch {
+				field = fAlias
+			}
+			l := r.child(at, field)
+			if l == syntax.NoParent {
+				continue
+			}
+			for _, id := range children(l, 0, ident) {
+				if name := r.text(id); name != "_" {
+					add(Bind{In: inAt(at), Kind: 'v', Name: name})
+				}
+			}
+		}
+	}
+}
+
+// inByLine is, for each line, the index of the innermost function,
+// method or test holding it (-1: none), as enclosing finds it: the
+// definitions painted in the order enclosing prefers them.
+func (f *File) inByLine() []int32 {
+	var order []int
+	end := 0
+	for i, d := range f.Defs {
+		if d.Kind == "func" || d.Kind == "method" || d.Kind == "test" {
+			order = append(order, i)
+			end = max(end, d.End)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return f.Defs[order[a]].Start < f.Defs[order[b]].Start })
+	in := make([]int32, end+1)
+	for i := range in {
+		in[i] = -1
+	}
+	for _, i := range order {
+		d := &f.Defs[i]
+		for l := max(d.Start, 0); l <= d.End; l++ {
+			in[l] = int32(i)
+		}
+	}
+	return in
+}

@@ -1,0 +1,112 @@
+package codegraph
+
+import "cchub/syntax"
+
+// pythonFacts reads a Python file's type facts (types.go) from its flat
+// tree: self.attr = value in a method (a field of its class), name =
+// value and annotated names, annotated parameters, return annotations,
+// base classes; for and unpacking targets as unreadable (they shadow).
+func pythonFacts(r *flatReader, f *File) {
+	s, fl := r.ids.sym, r.ids.field
+	ident, attribute := s[1], s[2]
+	assignment, typedParam, typedDefault, funcDef, classDef := s[7], s[8], s[9], s[10], s[11]
+	argList, forStmt, patternList, tuplePattern := s[12], s[13], s[14], s[15]
+	fObject, fAttribute, fName := fl[1], fl[2], fl[3]
+	fLeft, fRight, fType, fReturn, fSuper := fl[6], fl[7], fl[8], fl[9], fl[10]
+	nodes := r.nodes
+	in := f.inByLine()
+	inAt := func(i uint32) int {
+		if row := int(nodes[i].Row) + 1; row < len(in) {
+			return int(in[row])
+		}
+		return -1
+	}
+	add := func(b Bind) { f.Binds = append(f.Binds, b) }
+	typeOf := func(i uint32) string {
+		if i == syntax.NoParent {
+			return ""
+		}
+		if t := typeName(r.text(i)); t != "" {
+			return ":" + t
+		}
+		return ""
+	}
+	named := func(p uint32, sym uint16) []uint32 {
+		var out []uint32
+		for c := p + 1; c < nodes[p].Next; c = nodes[c].Next {
+			if nodes[c].Named && (sym == 0 || nodes[c].Symbol == sym) {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	unreadable := func(at, target uint32) {
+		switch nodes[target].Symbol {
+		case ident:
+			add(Bind{In: inAt(at), Kind: 'v', Name: r.text(target)})
+		case patternList, tuplePattern:
+			for _, id := range named(target, ident) {
+				add(Bind{In: inAt(at), Kind: 'v', Name: r.text(id)})
+			}
+		}
+	}
+	for i := range nodes {
+		n := &nodes[i]
+		at := uint32(i)
+		switch n.Symbol {
+		case assignment:
+			left, right, typ := r.child(at, fLeft), r.child(at, fRight), r.child(at, fType)
+			if left == syntax.NoParent {
+				continue
+			}
+			expr := ""
+			if typ != syntax.NoParent {
+				expr = typeOf(typ)
+			} else if right != syntax.NoParent {
+				expr = simplify(r.text(right))
+			}
+			switch nodes[left].Symbol {
+			case ident:
+				add(Bind{In: inAt(at), Kind: 'v', Name: r.text(left), Expr: expr})
+			case attribute:
+				obj, attr := r.child(left, fObject), r.child(left, fAttribute)
+				m := inAt(at)
+				if obj == syntax.NoParent || attr == syntax.NoParent || r.text(obj) != "self" || m < 0 || f.Defs[m].Type == "" {
+					continue
+				}
+				add(Bind{In: m, Kind: 'f', Owner: f.Defs[m].Type, Name: r.text(attr), Expr: expr})
+			default:
+				unreadable(at, left)
+			}
+		case forStmt:
+			if left := r.child(at, fLeft); left != syntax.NoParent {
+				unreadable(at, left)
+			}
+		case typedParam, typedDefault:
+			name := r.child(at, fName)
+			if name == syntax.NoParent {
+				if ids := named(at, ident); len(ids) > 0 && nodes[ids[0]].Field != fType {
+					name = ids[0]
+				}
+			}
+			if name == syntax.NoParent || nodes[name].Symbol != ident {
+				continue
+			}
+			add(Bind{In: inAt(at), Kind: 'v', Name: r.text(name), Expr: typeOf(r.child(at, fType))})
+		case funcDef:
+			if typ := typeOf(r.child(at, fReturn)); typ != "" {
+				add(Bind{In: inAt(at), Kind: 'r', Expr: typ})
+			}
+		case classDef:
+			name, sup := r.child(at, fName), r.child(at, fSuper)
+			if name == syntax.NoParent || sup == syntax.NoParent || nodes[sup].Symbol != argList {
+				continue
+			}
+			for _, b := range named(sup, 0) {
+				if t := typeOf(b); t != "" && (nodes[b].Symbol == ident || nodes[b].Symbol == attribute) {
+					add(Bind{In: -1, Kind: 'e', Owner: r.text(name), Expr: t})
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,222 @@
+package codegraph
+
+import (
+	"context"
+	"sort"
+	"testing"
+)
+
+// typedCallers renders the callers of name as "caller (evidence)", sorted.
+func typedCallers(t *testing.T, x *Index, name string) []string {
+	t.Helper()
+	_, es, err := x.Callers(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range es {
+		from := "<top>"
+		if e.Caller != nil {
+			from = e.Caller.Qual()
+		}
+		out = append(out, from+" ("+e.Confidence+")")
+	}
+	sort.Strings(out)
+	return out
+}
+
+// A method call on a value whose type the file says reaches that type's
+// method, exactly, and not the other methods of the name.
+func TestGoTypedCalls(t *testing.T) {
+	x := index(t, map[string]string{
+		"go.mod": "module example.com/m\n",
+		"repo/repo.go": `package repo
+
+import "example.com/m/remote"
+
+type Repository struct {
+	Base
+	remote *remote.Remote
+	st     Storer
+	items  []remote.Remote
+}
+
+type Base struct{ name string }
+
+func (b *Base) Name() string { return b.name }
+
+type Storer interface{ Config() int }
+
+func New() (*Repository, error) { return &Repository{}, nil }
+
+func (r *Repository) Config() int { return 1 }
+
+func (r *Repository) Root() *Repository { return r }
+
+func (r *Repository) Remote() *remote.Remote { return r.remote }
+
+func (r *Repository) Use() {
+	r.remote.Config()   // the field's type: Remote.Config
+	r.st.Config()       // an interface: every Config, by name
+	r.Root().Config()   // a method's result: Repository.Config
+	r.Remote().Config() // Remote.Config
+	r.items[0].Config() // an index: by name
+}
+`,
+		"remote/remote.go": `package remote
+
+type Remote struct{}
+
+func (x *Remote) Config() int { return 2 }
+
+func NewRemote() *Remote { return &Remote{} }
+`,
+		"cmd/main.go": `package main
+
+import (
+	"example.com/m/remote"
+	"example.com/m/repo"
+)
+
+func main() {
+	r, err := repo.New()
+	_ = err
+	r.Config()    // a constructor's result
+	r.Name()      // promoted from the embedded Base
+	rm := remote.NewRemote()
+	rm.Config()   // Remote.Config
+	var q repo.Repository
+	q.Config()    // a declared type
+	p := &repo.Repository{}
+	p.Config()    // a composite literal
+	use(r)
+	for _, s := range []*remote.Remote{} {
+		s.Config() // a range variable: by name
+	}
+}
+
+func shadow() {
+	r, _ := repo.New()
+	for _, r := range []*remote.Remote{} {
+		r.Config() // r is bound twice in shadow: by name
+	}
+}
+
+func use(c *repo.Repository) { c.Root().Config() } // a parameter, then a chain
+`,
+	})
+	same(t, "callers of Repository.Config", typedCallers(t, x, "Repository.Config"), []string{
+		"Repository.Use (exact)",
+		"Repository.Use (name-only)",
+		"Repository.Use (name-only)",
+		"main (exact)",
+		"main (exact)",
+		"main (exact)",
+		"main (name-only)",
+		"shadow (name-only)",
+		"use (exact)",
+	})
+	same(t, "callers of Remote.Config", typedCallers(t, x, "Remote.Config"), []string{
+		"Repository.Use (exact)",
+		"Repository.Use (exact)",
+		"Repository.Use (name-only)",
+		"Repository.Use (name-only)",
+		"main (exact)",
+		"main (name-only)",
+		"shadow (name-only)",
+	})
+	same(t, "callers of Base.Name", typedCallers(t, x, "Base.Name"), []string{"main (exact)"})
+}
+
+// Python: self.attr assigned in __init__, a constructor's result, a base
+// class's method, an annotated parameter.
+func TestPythonTypedCalls(t *testing.T) {
+	x := index(t, map[string]string{
+		"pkg/store.py": `class Store:
+    def save(self):
+        pass
+
+class Cache:
+    def save(self):
+        pass
+
+class Base:
+    def close(self):
+        pass
+`,
+		"pkg/app.py": `from pkg.store import Store, Cache, Base
+
+class App(Base):
+    def __init__(self):
+        self.store = Store()
+        self.other = make()
+
+    def run(self):
+        self.store.save()   # Store.save
+        self.other.save()   # unknown: by name
+        self.close()        # inherited from Base
+
+def make():
+    return Cache()
+
+def main(c: Cache):
+    s = Store()
+    s.save()                # Store.save
+    c.save()                # Cache.save
+`,
+	})
+	same(t, "callers of Store.save", typedCallers(t, x, "Store.save"), []string{
+		"App.run (exact)",
+		"App.run (name-only)",
+		"main (exact)",
+	})
+	same(t, "callers of Cache.save", typedCallers(t, x, "Cache.save"), []string{
+		"App.run (name-only)",
+		"main (exact)",
+	})
+	same(t, "callers of Base.close", typedCallers(t, x, "Base.close"), []string{"App.run (exact)"})
+	_ = context.Background()
+}
+
+// Names bound where their type cannot be read (a type switch, a receive,
+// a range) shadow what else they are bound to: their calls stay by name.
+func TestGoShadowedNamesStayByName(t *testing.T) {
+	x := index(t, map[string]string{
+		"go.mod": "module example.com/m\n",
+		"a/a.go": `package a
+
+type A struct{}
+
+func (A) Config() {}
+
+type B struct{}
+
+func (B) Config() {}
+
+var v = A{}
+
+func sw(x any) {
+	switch v := x.(type) {
+	case B:
+		v.Config()
+	}
+}
+
+func rc(ch chan B) {
+	select {
+	case v := <-ch:
+		v.Config()
+	}
+}
+
+func named() (v B) {
+	v.Config()
+	return
+}
+
+func pkg() { v.Config() }
+`,
+	})
+	same(t, "callers of A.Config", typedCallers(t, x, "A.Config"), []string{"pkg (exact)", "rc (name-only)", "sw (name-only)"})
+	same(t, "callers of B.Config", typedCallers(t, x, "B.Config"), []string{"named (exact)", "rc (name-only)", "sw (name-only)"})
+}
