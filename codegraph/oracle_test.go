@@ -116,9 +116,9 @@ func TestOracleGoStd(t *testing.T) {
 	}{
 		{"exact precision", s.precision(Exact), 0.97, s.byClass[Exact].judged},
 		{"import precision", s.precision(Imported), 0.95, s.byClass[Imported].judged},
-		{"recall with exact edges", s.recall(Exact), 0.87, s.truths}, // 0.650 before type facts (types.go)
+		{"recall with exact edges", s.recall(Exact), 0.87, s.truths},               // 0.650 before type facts (types.go)
 		{"recall with exact and import edges", s.recall(Imported), 0.96, s.truths}, // 0.743 before
-		{"recall with all edges", s.recall(NameOnly), 0.99, s.truths}, // 0.939 before
+		{"recall with all edges", s.recall(NameOnly), 0.99, s.truths},              // 0.939 before
 		{"share of edges at a call go/types sees", 1 - share(len(s.unknown), s.edges()), 0.99, s.edges()},
 	}
 	for _, f := range floors {
