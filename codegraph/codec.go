@@ -12,7 +12,7 @@ import (
 // changes other than through the query files (which are part of the
 // format by their content): an index stored by another version is read
 // again rather than trusted.
-const extractVersion = 2
+const extractVersion = 3
 
 // Format identifies the encoding and extraction of stored files.
 var Format = func() int {
@@ -68,6 +68,11 @@ func encode(f *File) []byte {
 		prev = c.Line
 		u(uint64(c.Col))
 		u(uint64(c.In + 1))
+		var flags uint64
+		if c.Ref {
+			flags |= 1
+		}
+		u(flags)
 	}
 	u(uint64(len(f.Imports)))
 	for _, im := range f.Imports {
@@ -135,7 +140,7 @@ func decode(rel string, b []byte, intern map[string]string) (*File, error) {
 		def.End = def.Start + d.int()
 		def.Test = d.uvarint()&1 != 0
 	}
-	if n := d.count(5); n > 0 {
+	if n := d.count(6); n > 0 {
 		f.Calls = make([]Call, n)
 	}
 	line := 0
@@ -146,6 +151,7 @@ func decode(rel string, b []byte, intern map[string]string) (*File, error) {
 		c.Line = line
 		c.Col = d.int()
 		c.In = d.int() - 1
+		c.Ref = d.uvarint()&1 != 0
 		if c.In >= len(f.Defs) {
 			d.fail()
 		}

@@ -52,6 +52,10 @@ type Call struct {
 	Line      int    `json:"line"`
 	Col       int    `json:"col"`
 	In        int    `json:"-"`
+	// Ref marks a function or method named as a value, not called there
+	// (a callback passed, a field set, a value returned): read by the
+	// native readers, linked only where it resolves.
+	Ref bool `json:"ref,omitempty"`
 }
 
 // Import is one name a file imports: the name it is known by in the file

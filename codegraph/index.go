@@ -118,6 +118,7 @@ type incoming struct {
 	path       string
 	line, col  int
 	confidence string
+	ref        bool // a reference to the definition as a value, not a call
 }
 
 // NewIndex returns the empty index of root; Update fills it.

@@ -184,12 +184,13 @@ var goNative = nativeLang{
 		// type facts (goFacts)
 		"field_declaration", "parameter_declaration", "variadic_parameter_declaration", "short_var_declaration", "var_spec",
 		"type_spec", "function_declaration", "method_declaration", "parameter_list", "expression_list", "field_declaration_list",
-		"struct_type", "range_clause", "func_literal", "type_identifier", "type_switch_statement", "receive_statement"},
+		"struct_type", "range_clause", "func_literal", "type_identifier", "type_switch_statement", "receive_statement",
+		"argument_list", "literal_element", "keyed_element", "literal_value", "return_statement", "assignment_statement"},
 	fields: []string{"function", "operand", "field", "name", "path",
 		"type", "left", "right", "value", "result", "receiver", "parameters", "alias"},
 	fieldsIn: []string{"call_expression", "selector_expression", "import_spec",
 		"field_declaration", "parameter_declaration", "variadic_parameter_declaration", "short_var_declaration", "var_spec",
-		"type_spec", "function_declaration", "method_declaration", "range_clause", "func_literal", "type_switch_statement", "receive_statement"},
+		"type_spec", "function_declaration", "method_declaration", "range_clause", "func_literal", "type_switch_statement", "receive_statement", "assignment_statement"},
 	read: goRead,
 }
 

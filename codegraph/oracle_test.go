@@ -289,8 +289,8 @@ func graphEdges(t *testing.T, x *Index) map[callSite][]Edge {
 	seen := map[edgeKey]bool{}
 	add := func(es []Edge) {
 		for _, e := range es {
-			if e.Callee == nil {
-				continue // unresolved
+			if e.Callee == nil || e.Ref || e.Confidence == Possible {
+				continue // unresolved, a function named as a value, a call not linked
 			}
 			site := callSite{e.Path, e.Line, e.Col}
 			k := edgeKey{site, declaration{e.Callee.Path, e.Callee.Start}}

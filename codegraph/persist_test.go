@@ -162,7 +162,7 @@ func TestOtherFormatIsReadAgainAndCorruptDataIsAnError(t *testing.T) {
 // encode and decode are inverses on real extracted files.
 func TestCodecRoundTrip(t *testing.T) {
 	x := index(t, map[string]string{
-		"a/a.go": "package a\n\nimport (\n\tb \"example.com/m/b\"\n)\n\ntype T struct{ b.E; u *U }\n\nfunc (t *T) M() *T { x := b.F(); t.M(); return x }\n\nfunc init() {}\nfunc init() { go func() { X() }() }\n",
+		"a/a.go": "package a\n\nimport (\n\tb \"example.com/m/b\"\n)\n\ntype T struct{ b.E; u *U }\n\nfunc (t *T) M() *T { x := b.F(); t.M(); b.G(t.M, X); return x }\n\nfunc init() {}\nfunc init() { go func() { X() }() }\n",
 		"p/m.py": "from .q import r as s\nimport os\n\nclass C:\n    def test_m(self):\n        self.n(); s()\n",
 	})
 	for rel, f := range x.files {
@@ -178,7 +178,7 @@ func TestCodecRoundTrip(t *testing.T) {
 	// Every field is encoded (Def's key and dir are made by resolve): a
 	// field added to these types must be added to the codec too (and
 	// extractVersion bumped).
-	for typ, n := range map[reflect.Type]int{reflect.TypeOf(Def{}): 11, reflect.TypeOf(Call{}): 5, reflect.TypeOf(Import{}): 2, reflect.TypeOf(File{}): 7, reflect.TypeOf(Bind{}): 5} {
+	for typ, n := range map[reflect.Type]int{reflect.TypeOf(Def{}): 11, reflect.TypeOf(Call{}): 6, reflect.TypeOf(Import{}): 2, reflect.TypeOf(File{}): 7, reflect.TypeOf(Bind{}): 5} {
 		if typ.NumField() != n {
 			t.Errorf("%s has %d fields, the codec knows %d: update encode/decode", typ, typ.NumField(), n)
 		}

@@ -130,9 +130,14 @@ type Edge struct {
 	Line       int    `json:"line"`
 	Col        int    `json:"col"`
 	Confidence string `json:"confidence,omitempty"`
+	// Ref marks a function named as a value there (a callback, a field's
+	// value): a dependency, not a call.
+	Ref bool `json:"ref,omitempty"`
 }
 
-// Callers lists the call sites of the definition name names.
+// Callers lists the call sites of the definition name names: the calls
+// linked to it, and the possible ones (calls of its name too widely named
+// to link).
 func (x *Index) Callers(name string) (*Def, []Edge, error) {
 	b, release, err := x.graph(context.Background())
 	if err != nil {
@@ -144,8 +149,8 @@ func (x *Index) Callers(name string) (*Def, []Edge, error) {
 		return nil, nil, err
 	}
 	var out []Edge
-	for _, in := range b.callIn[k] {
-		e := Edge{Callee: copyDef(b.defs[k]), Name: b.defs[k].Name, Path: in.path, Line: in.line, Col: in.col, Confidence: in.confidence}
+	for _, in := range append(b.callIn[k][:len(b.callIn[k]):len(b.callIn[k])], b.possibleIn(b.defs[k])...) {
+		e := Edge{Callee: copyDef(b.defs[k]), Name: b.defs[k].Name, Path: in.path, Line: in.line, Col: in.col, Confidence: in.confidence, Ref: in.ref}
 		if d := b.defs[in.caller]; d != nil {
 			e.Caller = copyDef(d)
 		}
@@ -153,6 +158,42 @@ func (x *Index) Callers(name string) (*Def, []Edge, error) {
 	}
 	sortEdges(out)
 	return copyDef(b.defs[k]), out, nil
+}
+
+// ConfirmEdges asks confirm about the name-only and possible edges among
+// es and returns es with their answers: confirmed edges marked so,
+// refuted ones left out (counted in refuted); note says why some went
+// unanswered.
+func ConfirmEdges(ctx context.Context, es []Edge, confirm Confirmer) (out []Edge, asked, refuted int, note string) {
+	var ask []Edge
+	var at []int
+	for i, e := range es {
+		if e.Callee != nil && (e.Confidence == NameOnly || e.Confidence == Possible) {
+			ask = append(ask, e)
+			at = append(at, i)
+		}
+	}
+	if len(ask) == 0 || confirm == nil {
+		return es, 0, 0, ""
+	}
+	vs, note := confirm(ctx, ask)
+	verdict := map[int]string{}
+	for j, i := range at {
+		if j < len(vs) {
+			verdict[i] = vs[j]
+		}
+	}
+	for i, e := range es {
+		switch verdict[i] {
+		case Refuted:
+			refuted++
+			continue
+		case Confirmed:
+			e.Confidence = Confirmed
+		}
+		out = append(out, e)
+	}
+	return out, len(ask), refuted, note
 }
 
 // copyDef is a copy of d for a caller to keep: the index's own
@@ -180,10 +221,12 @@ func (x *Index) Callees(name string) (*Def, []Edge, error) {
 	var out []Edge
 	for _, s := range b.calls[k] {
 		if len(s.Targets) == 0 {
-			out = append(out, Edge{Caller: copyDef(b.defs[k]), Name: s.Call.Name, Path: s.Path, Line: s.Call.Line, Col: s.Call.Col})
+			if !s.Call.Ref { // a value that names no function is no call
+				out = append(out, Edge{Caller: copyDef(b.defs[k]), Name: s.Call.Name, Path: s.Path, Line: s.Call.Line, Col: s.Call.Col})
+			}
 		}
 		for _, t := range s.Targets {
-			out = append(out, Edge{Caller: copyDef(b.defs[k]), Callee: copyDef(b.defs[t.key]), Name: s.Call.Name, Path: s.Path, Line: s.Call.Line, Col: s.Call.Col, Confidence: t.confidence})
+			out = append(out, Edge{Caller: copyDef(b.defs[k]), Callee: copyDef(b.defs[t.key]), Name: s.Call.Name, Path: s.Path, Line: s.Call.Line, Col: s.Call.Col, Confidence: t.confidence, Ref: s.Call.Ref})
 		}
 	}
 	sortEdges(out)
@@ -224,6 +267,10 @@ type BlastOptions struct {
 	// Confirm, if set, is asked about the name-only and possible edges
 	// the radius follows, all at once; refuted ones are left out.
 	Confirm Confirmer
+	// AllPossible follows possible edges into every definition reached,
+	// not only into the named ones: for test selection, where a test the
+	// change may reach must not be skipped.
+	AllPossible bool
 }
 
 // BlastAnswer is a blast radius and what it is made of.
@@ -296,7 +343,7 @@ func (x *Index) BlastWith(ctx context.Context, names []string, o BlastOptions) (
 		keys = append(keys, k)
 		a.Starts = append(a.Starts, *b.defs[k])
 	}
-	sub := b.radiusIn(keys, depth, limit)
+	sub := b.radiusIn(keys, depth, limit, o.AllPossible)
 	release()
 
 	verdict := map[string]string{}
@@ -358,7 +405,7 @@ func (in incoming) id(callee string) string {
 // radiusIn collects, for every definition within depth-1 calls of keys,
 // its calls no less sure than limit: what any walk of the radius, with
 // some of those edges refuted, can follow.
-func (b *built) radiusIn(keys []string, depth, limit int) *radiusIn {
+func (b *built) radiusIn(keys []string, depth, limit int, allPossible bool) *radiusIn {
 	sub := &radiusIn{defs: map[string]*Def{}, in: map[string][]incoming{}}
 	start := map[string]bool{}
 	for _, k := range keys {
@@ -374,7 +421,7 @@ func (b *built) radiusIn(keys []string, depth, limit int) *radiusIn {
 		var next []string
 		for _, k := range frontier {
 			ins := b.callIn[k]
-			if start[k] && limit >= rank(Possible) {
+			if (start[k] || allPossible) && limit >= rank(Possible) {
 				ins = append(ins[:len(ins):len(ins)], b.possibleIn(b.defs[k])...)
 			}
 			var kept []incoming

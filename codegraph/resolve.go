@@ -82,7 +82,7 @@ func (r *resolver) link(p string, f *File) {
 			b.crowdIn[c.Name] = append(b.crowdIn[c.Name], incoming{caller: caller, path: p, line: c.Line, col: c.Col, confidence: Possible})
 		}
 		for _, t := range ts {
-			b.callIn[t.key] = append(b.callIn[t.key], incoming{caller: caller, path: p, line: c.Line, col: c.Col, confidence: t.confidence})
+			b.callIn[t.key] = append(b.callIn[t.key], incoming{caller: caller, path: p, line: c.Line, col: c.Col, confidence: t.confidence, ref: c.Ref})
 			if in != nil {
 				e := [2]string{caller, t.key}
 				if old, ok := b.edges[e]; !ok || rank(t.confidence) < rank(old) {
@@ -118,6 +118,9 @@ type resolver struct {
 
 // targets resolves one call of file f made in def in (nil: top level).
 func (r *resolver) targets(f *File, in *Def, c Call) []target {
+	if c.Ref {
+		return r.refTargets(f, in, c)
+	}
 	switch family(f.Language) {
 	case "javascript":
 		return r.jsTargets(f, in, c)
@@ -131,6 +134,37 @@ func (r *resolver) targets(f *File, in *Def, c Call) []target {
 		return r.goTargets(f, in, c)
 	}
 	return r.goPythonTargets(f, in, c)
+}
+
+// refTargets resolves a function named as a value: only where the name
+// says for sure which (a function of the package, of an imported
+// package, a method of the receiver's or a known type); a name that may
+// be anything (a variable, a field) links nothing.
+func (r *resolver) refTargets(f *File, in *Def, c Call) []target {
+	if f.Language != "go" {
+		return nil
+	}
+	dir := path.Dir(f.Path)
+	funcIn := func(d *Def, dir string) bool {
+		return d.Language == "go" && d.dir == dir && d.Type == "" && d.Kind == "func"
+	}
+	if c.Qualifier == "" {
+		return r.pick(c.Name, Exact, func(d *Def) bool { return funcIn(d, dir) })
+	}
+	if in != nil && in.Type != "" && in.recv != "" && c.Qualifier == in.recv {
+		return r.pick(c.Name, Exact, func(d *Def) bool {
+			return d.Type == in.Type && d.Language == "go" && d.dir == dir && d.Kind == "method"
+		})
+	}
+	for _, imp := range f.Imports {
+		if imp.Alias == c.Qualifier {
+			if pd := r.goPackageDir(imp.Target); pd != "" {
+				return r.pick(c.Name, Imported, func(d *Def) bool { return funcIn(d, pd) })
+			}
+			return nil
+		}
+	}
+	return r.typedTargets(f, c)
 }
 
 // pick returns the definitions named name that keep accepts, as targets

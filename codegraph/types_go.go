@@ -17,6 +17,8 @@ func goFacts(r *flatReader, f *File) {
 	typeSpec, funcDecl, methodDecl, paramList, exprList, fieldList := s[12], s[13], s[14], s[15], s[16], s[17]
 	structType, rangeClause, typeIdent, typeSwitch, receive := s[18], s[19], s[21], s[22], s[23]
 	fAlias := fl[12]
+	argList, litElem, keyed, litValue, ret := s[24], s[25], s[26], s[27], s[28]
+	selector, fOperand, fField := s[2], fl[1], fl[2]
 	fName := fl[3]
 	fType, fLeft, fRight, fValue, fResult := fl[5], fl[6], fl[7], fl[8], fl[9]
 	nodes := r.nodes
@@ -65,10 +67,56 @@ func goFacts(r *flatReader, f *File) {
 			add(Bind{In: inAt(at), Kind: 'v', Name: name, Expr: expr})
 		}
 	}
+	// asValue says whether node at is in a place where a function named
+	// there is taken as a value: an argument, a literal's element or a
+	// keyed element's value, the right of an assignment, a result.
+	asValue := func(at uint32) bool {
+		p := nodes[at].Parent
+		if p == syntax.NoParent {
+			return false
+		}
+		switch nodes[p].Symbol {
+		case argList:
+			return true
+		case litElem:
+			pp := nodes[p].Parent
+			if pp == syntax.NoParent {
+				return false
+			}
+			switch nodes[pp].Symbol {
+			case litValue:
+				return true
+			case keyed:
+				return p != pp+1 // the key is the keyed element's first child
+			}
+		case exprList:
+			pp := nodes[p].Parent
+			return nodes[p].Field == fRight || nodes[p].Field == fValue || pp != syntax.NoParent && nodes[pp].Symbol == ret
+		}
+		return false
+	}
+	ref := func(name, qualifier uint32) {
+		c := Call{Name: r.text(name), Ref: true}
+		if qualifier != syntax.NoParent {
+			c.Qualifier = r.text(qualifier)
+		}
+		c.Line, c.Col = int(nodes[name].Row)+1, int(nodes[name].Col)+1
+		f.Calls = append(f.Calls, c)
+	}
 	for i := range nodes {
 		n := &nodes[i]
 		at := uint32(i)
 		switch n.Symbol {
+		case ident:
+			if asValue(at) && r.text(at) != "_" {
+				ref(at, syntax.NoParent)
+			}
+		case selector:
+			if asValue(at) {
+				if op, fd := r.child(at, fOperand), r.child(at, fField); op != syntax.NoParent && fd != syntax.NoParent && nodes[fd].Symbol == fieldIdent {
+					ref(fd, op)
+				}
+			}
 		case fieldDecl:
 			list, ok := r.parentIs(at, fieldList)
 			if !ok {

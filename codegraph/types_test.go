@@ -2,6 +2,7 @@ package codegraph
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"testing"
 )
@@ -219,4 +220,98 @@ func pkg() { v.Config() }
 	})
 	same(t, "callers of A.Config", typedCallers(t, x, "A.Config"), []string{"pkg (exact)", "rc (name-only)", "sw (name-only)"})
 	same(t, "callers of B.Config", typedCallers(t, x, "B.Config"), []string{"named (exact)", "rc (name-only)", "sw (name-only)"})
+}
+
+// A function named as a value (a callback passed, a field set, a result)
+// depends on it as a call does: a reference edge, linked only where the
+// name says for sure which function.
+func TestGoReferences(t *testing.T) {
+	x := index(t, map[string]string{
+		"go.mod": "module example.com/m\n",
+		"cmd/cmd.go": `package cmd
+
+import "example.com/m/lib"
+
+type Command struct{ RunE func() error }
+
+func runServe() error { return nil }
+
+func (c *Command) hook() error { return nil }
+
+func New() *Command {
+	c := &Command{RunE: runServe}
+	c.RunE = lib.Check
+	register(c.hook)
+	var runServe = 3 // a variable of New that shadows the function is linked too:
+	_ = runServe     // a dependency too many is safer than one missed
+	return c
+}
+
+func register(f func() error) {}
+`,
+		"lib/lib.go": "package lib\n\nfunc Check() error { return nil }\n",
+	})
+	same(t, "callers of runServe", typedCallers(t, x, "runServe"), []string{"New (exact)", "New (exact)"})
+	same(t, "callers of Check", typedCallers(t, x, "Check"), []string{"New (import)"})
+	same(t, "callers of hook", typedCallers(t, x, "Command.hook"), []string{"New (exact)"})
+	_, es, err := x.Callers("runServe")
+	if err != nil || len(es) == 0 || !es[0].Ref {
+		t.Fatalf("callers of runServe: %+v %v, want references marked Ref", es, err)
+	}
+}
+
+// A call too widely named to link is a possible edge into the named
+// definitions, and with AllPossible into every definition reached.
+func TestPossibleEdges(t *testing.T) {
+	files := map[string]string{
+		"go.mod": "module example.com/m\n",
+		"a/a.go": `package a
+
+type T struct{}
+
+func (T) Close() error { return change() }
+
+func change() error { return nil }
+
+func Use(c interface{ Close() error }) { c.Close() }
+
+func Direct() { change() }
+`,
+	}
+	for i := range 9 { // nine more Close methods: c.Close() is too widely named to link
+		files[fmt.Sprintf("e/e%d.go", i)] = fmt.Sprintf("package e\n\ntype E%d struct{}\n\nfunc (E%d) Close() error { return nil }\n", i, i)
+	}
+	x := index(t, files)
+	same(t, "callers of T.Close", typedCallers(t, x, "T.Close"), []string{"Use (possible)"})
+	ctx := context.Background()
+	reach := func(o BlastOptions) []string {
+		a, err := x.BlastWith(ctx, []string{"change"}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range a.Reached {
+			out = append(out, r.Def.Qual()+" ("+r.Confidence+")")
+		}
+		sort.Strings(out)
+		return out
+	}
+	same(t, "blast of change", reach(BlastOptions{Depth: -1}), []string{"Direct (exact)", "T.Close (exact)"})
+	same(t, "blast of change, all possible", reach(BlastOptions{Depth: -1, AllPossible: true}), []string{"Direct (exact)", "T.Close (exact)", "Use (possible)"})
+	same(t, "blast of change, name-only at least", reach(BlastOptions{Depth: -1, AllPossible: true, MinEvidence: NameOnly}), []string{"Direct (exact)", "T.Close (exact)"})
+	// A confirmation that refutes the possible edge leaves it out, counted
+	// (the language server's side is hub's, tested there with real servers).
+	fakeRefutePossible := func(_ context.Context, es []Edge) ([]string, string) {
+		vs := make([]string, len(es))
+		for i, e := range es {
+			if e.Confidence == Possible {
+				vs[i] = Refuted
+			}
+		}
+		return vs, ""
+	}
+	a, err := x.BlastWith(ctx, []string{"change"}, BlastOptions{Depth: -1, AllPossible: true, Confirm: fakeRefutePossible})
+	if err != nil || a.Asked != 1 || a.Refuted != 1 || len(a.Reached) != 2 {
+		t.Fatalf("refuted: %+v %v, want 1 asked, 1 refuted, 2 reached", a, err)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"cchub/codegraph"
 )
@@ -16,7 +17,11 @@ type GraphQuery struct {
 	Name          string   // symbols: a name or glob; the others: a definition as Name, Type.Name or path:Name
 	Names         []string // blast: more definitions
 	Depth         int      // blast: how many calls away (0: 3)
-	MinConfidence string   // blast: exact, import or name-only ("": all)
+	MinConfidence string   // blast: exact, import, name-only or possible ("": all)
+	// Confirm asks the workspace's language server about the name-only
+	// and possible edges of the answer (callers, blast): confirmed ones
+	// are marked so, refuted ones left out and counted.
+	Confirm bool
 }
 
 // GraphResult is the code graph's answer to one question: which fields
@@ -34,7 +39,22 @@ type GraphResult struct {
 	Edges      []codegraph.Edge `json:"edges,omitempty"`
 	// Reached is what calls the blast's Definitions, nearest first.
 	Reached []codegraph.Reached `json:"reached,omitempty"`
+	// Counts are the edges (callers, callees) or reached definitions
+	// (blast) by evidence.
+	Counts map[string]int `json:"counts,omitempty"`
+	// TopLevel are the top-level calls of what a blast reached.
+	TopLevel []codegraph.Edge `json:"top_level,omitempty"`
+	// Asked and Refuted count a confirmation's questions and the edges it
+	// left out; Unconfirmed says why edges stayed unconfirmed.
+	Asked       int    `json:"asked,omitempty"`
+	Refuted     int    `json:"refuted,omitempty"`
+	Unconfirmed string `json:"unconfirmed,omitempty"`
+	confirm     bool
 }
+
+// confirmBudget bounds a confirmation: what is not answered by then stays
+// unconfirmed, and the answer says so.
+const confirmBudget = 20 * time.Second
 
 // codeGraph is the hub's code graph, made on first need and kept in the
 // workspace's store, so that the next process reads only what changed. A
@@ -91,6 +111,16 @@ func (h *Hub) Graph(ctx context.Context, q GraphQuery) (*GraphResult, error) {
 		if err != nil {
 			return nil, err
 		}
+		if q.Confirm {
+			res.confirm = true
+			res.Edges, res.Asked, res.Refuted, res.Unconfirmed = codegraph.ConfirmEdges(ctx, res.Edges, h.Confirmer(confirmBudget))
+		}
+		res.Counts = map[string]int{}
+		for _, e := range res.Edges {
+			if e.Confidence != "" {
+				res.Counts[e.Confidence]++
+			}
+		}
 	case "blast":
 		names := q.Names
 		if q.Name != "" {
@@ -99,10 +129,16 @@ func (h *Hub) Graph(ctx context.Context, q GraphQuery) (*GraphResult, error) {
 		if len(names) == 0 {
 			return nil, errors.New("blast needs name (or names): the definitions that change")
 		}
-		var err error
-		if res.Definitions, res.Reached, err = x.Blast(names, q.Depth, q.MinConfidence); err != nil {
+		o := codegraph.BlastOptions{Depth: q.Depth, MinEvidence: q.MinConfidence}
+		if q.Confirm {
+			o.Confirm, res.confirm = h.Confirmer(confirmBudget), true
+		}
+		a, err := x.BlastWith(ctx, names, o)
+		if err != nil {
 			return nil, err
 		}
+		res.Definitions, res.Reached, res.Counts, res.TopLevel = a.Starts, a.Reached, a.Counts, a.TopLevel
+		res.Asked, res.Refuted, res.Unconfirmed = a.Asked, a.Refuted, a.Unconfirmed
 	default:
 		return nil, fmt.Errorf("unknown op %q: one of symbols, callers, callees, blast", q.Op)
 	}
@@ -124,7 +160,7 @@ func (r *GraphResult) Text() string {
 		}
 	case "callers", "callees":
 		d := r.Definition
-		fmt.Fprintf(&b, "%s of %s (%s:%d): %d\n", r.Op, d.Qual(), d.Path, d.Start, len(r.Edges))
+		fmt.Fprintf(&b, "%s of %s (%s:%d): %d%s\n", r.Op, d.Qual(), d.Path, d.Start, len(r.Edges), r.evidence())
 		for _, e := range r.Edges {
 			other := "top level"
 			if r.Op == "callers" && e.Caller != nil {
@@ -143,21 +179,60 @@ func (r *GraphResult) Text() string {
 			fmt.Fprintf(&b, "%s:%d:%d\t%s%s\n", e.Path, e.Line, e.Col, other, conf)
 		}
 	case "blast":
-		writeBlast(&b, r.Definitions, r.Reached)
+		writeBlast(&b, r.Definitions, r.Reached, r.evidence())
+		for i, e := range r.TopLevel {
+			if i == 0 {
+				b.WriteString("called at a file's top level (runs when its package or module loads):\n")
+			}
+			fmt.Fprintf(&b, "  %s:%d\t%s [%s]\n", e.Path, e.Line, e.Name, e.Confidence)
+		}
+	}
+	if r.Op == "callers" || r.Op == "blast" {
+		b.WriteString(r.confirmation())
 	}
 	return b.String()
 }
 
+// evidence is the counts by evidence, surest first (" — 3 exact, 1
+// name-only"), and what a confirmation refuted.
+func (r *GraphResult) evidence() string {
+	var parts []string
+	for _, ev := range codegraph.Evidences {
+		if n := r.Counts[ev]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, ev))
+		}
+	}
+	if r.Refuted > 0 {
+		parts = append(parts, fmt.Sprintf("%d refuted by the language server (left out)", r.Refuted))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " — " + strings.Join(parts, ", ")
+}
+
+// confirmation says what stays unconfirmed and how to confirm it.
+func (r *GraphResult) confirmation() string {
+	weak := r.Counts[codegraph.NameOnly] + r.Counts[codegraph.Possible]
+	switch {
+	case !r.confirm && weak > 0:
+		return fmt.Sprintf("%d name-only or possible: unconfirmed; confirm: true (cchub: --confirm) asks the language server\n", weak)
+	case r.confirm && r.Unconfirmed != "":
+		return "unconfirmed: " + r.Unconfirmed + "\n"
+	}
+	return ""
+}
+
 // writeBlast lists what a change reaches, by distance, then the files and
 // the tests among them.
-func writeBlast(b *strings.Builder, starts []codegraph.Def, reached []codegraph.Reached) {
+func writeBlast(b *strings.Builder, starts []codegraph.Def, reached []codegraph.Reached, evidence string) {
 	var names []string
 	for _, d := range starts {
 		names = append(names, d.Qual())
 	}
 	files := map[string]bool{}
 	var tests []string
-	fmt.Fprintf(b, "blast radius of %s: %d definition(s)\n", strings.Join(names, ", "), len(reached))
+	fmt.Fprintf(b, "blast radius of %s: %d definition(s)%s\n", strings.Join(names, ", "), len(reached), evidence)
 	dist := 0
 	for _, r := range reached {
 		if r.Distance != dist {

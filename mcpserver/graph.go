@@ -11,11 +11,12 @@ type graphIn struct {
 	Name          string   `json:"name,omitempty" jsonschema:"symbols: a name or glob (Store.*, *Handler); callers/callees/blast: a definition as Name, Type.Name or path:Name"`
 	Names         []string `json:"names,omitempty" jsonschema:"blast: several definitions at once"`
 	Depth         int      `json:"depth,omitempty" jsonschema:"blast: how many calls away (default 3)"`
-	MinConfidence string   `json:"min_confidence,omitempty" jsonschema:"blast: exact, import or name-only (default: all)"`
+	MinConfidence string   `json:"min_confidence,omitempty" jsonschema:"blast: the least evidence followed: exact, import, name-only or possible (default: all)"`
+	Confirm       bool     `json:"confirm,omitempty" jsonschema:"callers/blast: ask the language server about name-only and possible edges (slower: seconds)"`
 }
 
-const graphDescription = "The code graph, from the source itself (names, not types): op symbols (a name or glob), " +
-	"callers and callees of a definition (call sites with line and how sure each edge is: exact, import, name-only), " +
+const graphDescription = "The code graph, from the source itself: op symbols (a name or glob), " +
+	"callers and callees of a definition (call sites with line and the evidence of each edge: confirmed, exact, import, name-only, possible), " +
 	"blast (what transitively calls it, by distance, with the files and tests among them). Name a definition as Name, Type.Name or path:Name."
 
 func addGraph(s *server) {

@@ -425,7 +425,8 @@ func graphCmd(g *globals) *cobra.Command {
 		},
 	}
 	c.Flags().IntVar(&q.Depth, "depth", 3, "blast: how many calls away")
-	c.Flags().StringVar(&q.MinConfidence, "min-confidence", "", "blast: exact, import or name-only")
+	c.Flags().StringVar(&q.MinConfidence, "min-confidence", "", "blast: the least evidence followed: exact, import, name-only or possible")
+	c.Flags().BoolVar(&q.Confirm, "confirm", false, "callers, blast: ask the language server about name-only and possible edges (refuted ones are left out)")
 	jsonFlag(c, g)
 	return c
 }
