@@ -71,11 +71,16 @@ func simplify(text string) string {
 					}
 				}
 			}
+			if j >= len(text) {
+				return ""
+			}
 			if j+1 < len(text) && (text[j+1] == '(' || text[j+1] == '{') {
 				i = j
 				continue
 			}
-			return ""
+			b.WriteString("[]") // an element: xs[i], m[k]
+			i = j
+			continue
 		}
 		b.WriteByte(c)
 		if b.Len() > maxExpr {
@@ -117,6 +122,26 @@ func typeName(text string) string {
 		}
 	}
 	return t
+}
+
+// typeText is a type expression as a binding keeps it: its named type,
+// after a "[]" for each slice or array around it ("[]*Remote" → "[]Remote"),
+// or "" (see typeName).
+func typeText(text string) string {
+	t := strings.Join(strings.Fields(text), "")
+	prefix := ""
+	for strings.HasPrefix(t, "[") {
+		j := strings.IndexByte(t, ']')
+		if j < 0 {
+			return ""
+		}
+		prefix += "[]"
+		t = strings.TrimLeft(t[j+1:], "*")
+	}
+	if n := typeName(t); n != "" {
+		return prefix + n
+	}
+	return ""
 }
 
 func isIdent(s string) bool {
@@ -264,11 +289,44 @@ func localKey(in int, name string) string {
 // maxInfer bounds how many bindings one inference follows.
 const maxInfer = 8
 
-// typeOf is the type definition of a value expression written in
-// definition in of file f, or nil when it cannot be told.
-func (r *resolver) typeOf(f *File, in int, expr string, depth int) *Def {
-	if depth > maxInfer || expr == "" {
+// tref is an inferred type: a type definition, inside elem slices or
+// arrays of it.
+type tref struct {
+	d    *Def
+	elem int
+}
+
+// value is t when it is a type's own value (methods and fields can be
+// looked up on it), else nil.
+func (t tref) value() *Def {
+	if t.elem != 0 {
 		return nil
+	}
+	return t.d
+}
+
+// elems strips the element marks ("[]") an expression part ends with.
+func elems(part string) (string, int) {
+	k := 0
+	for strings.HasSuffix(part, "[]") {
+		part, k = part[:len(part)-2], k+1
+	}
+	return part, k
+}
+
+// index is t's element, k times.
+func (t tref) index(k int) tref {
+	if t.d == nil || t.elem < k {
+		return tref{}
+	}
+	return tref{t.d, t.elem - k}
+}
+
+// typeOf is the type of a value expression written in definition in of
+// file f, or the zero tref when it cannot be told.
+func (r *resolver) typeOf(f *File, in int, expr string, depth int) tref {
+	if depth > maxInfer || expr == "" {
+		return tref{}
 	}
 	if expr[0] == ':' {
 		return r.namedType(f, expr[1:])
@@ -278,9 +336,9 @@ func (r *resolver) typeOf(f *File, in int, expr string, depth int) *Def {
 		expr = strings.TrimLeft(expr[1:len(expr)-1], "&*")
 	}
 	parts := chain(expr)
-	var t *Def
+	var t tref
 	i := 1
-	head := parts[0]
+	head, k := elems(parts[0])
 	switch {
 	case strings.HasPrefix(head, "new(") && strings.HasSuffix(head, ")"):
 		t = r.namedType(f, head[4:len(head)-1])
@@ -289,12 +347,12 @@ func (r *resolver) typeOf(f *File, in int, expr string, depth int) *Def {
 	case strings.HasSuffix(head, "()"):
 		t = r.called(f, scopeOf(f), head[:len(head)-2], depth)
 	case isIdent(head):
-		if mod, ok := r.moduleAlias(f, head); ok && len(parts) > 1 {
-			next := parts[1]
-			i = 2
+		if mod, ok := r.moduleAlias(f, head); ok && len(parts) > 1 && k == 0 {
+			next, k2 := elems(parts[1])
+			i, k = 2, k2
 			switch {
 			case strings.HasSuffix(next, "{}"):
-				t = r.typeIn(f.Language, mod, next[:len(next)-2])
+				t = tref{d: r.typeIn(f.Language, mod, next[:len(next)-2])}
 			case strings.HasSuffix(next, "()"):
 				t = r.called(f, mod, next[:len(next)-2], depth)
 			}
@@ -302,20 +360,25 @@ func (r *resolver) typeOf(f *File, in int, expr string, depth int) *Def {
 		}
 		t = r.variable(f, in, head, depth)
 	}
-	for ; t != nil && i < len(parts); i++ {
-		p := parts[i]
+	t = t.index(k)
+	for ; t.d != nil && i < len(parts); i++ {
+		p, k := elems(parts[i])
+		v := t.value()
+		if v == nil {
+			return tref{}
+		}
 		if strings.HasSuffix(p, "()") {
-			ms := r.methodsOf(t, p[:len(p)-2], 0)
+			ms := r.methodsOf(v, p[:len(p)-2], 0)
 			if len(ms) != 1 {
-				return nil
+				return tref{}
 			}
-			t = r.resultOf(ms[0], depth+1)
+			t = r.resultOf(ms[0], depth+1).index(k)
 			continue
 		}
 		if !isIdent(p) {
-			return nil
+			return tref{}
 		}
-		t = r.fieldOf(t, p, depth+1)
+		t = r.fieldOf(v, p, depth+1).index(k)
 	}
 	return t
 }
@@ -374,26 +437,28 @@ func one(ds []*Def) *Def {
 	return nil
 }
 
-// namedType is the definition of a type as file f writes it.
-func (r *resolver) namedType(f *File, text string) *Def {
-	t := typeName(text)
+// namedType is the type file f writes as text ("[]*git.Remote").
+func (r *resolver) namedType(f *File, text string) tref {
+	t := typeText(text)
+	k := 0
+	for strings.HasPrefix(t, "[]") {
+		t, k = t[2:], k+1
+	}
 	if t == "" {
-		return nil
+		return tref{}
 	}
+	var d *Def
 	if i := strings.LastIndexByte(t, '.'); i >= 0 {
-		mod, ok := r.moduleAlias(f, t[:i])
-		if !ok {
-			return nil
+		if mod, ok := r.moduleAlias(f, t[:i]); ok {
+			d = r.typeIn(f.Language, mod, t[i+1:])
 		}
-		return r.typeIn(f.Language, mod, t[i+1:])
+	} else if d = one(r.typeIndex().types[scopeOf(f)+"\x00"+t]); d == nil && f.Language == "python" {
+		d = r.pyImportedType(f, t)
 	}
-	if d := one(r.typeIndex().types[scopeOf(f)+"\x00"+t]); d != nil {
-		return d
+	if d == nil {
+		return tref{}
 	}
-	if f.Language == "python" {
-		return r.pyImportedType(f, t)
-	}
-	return nil
+	return tref{d, k}
 }
 
 // pyImportedType is the class a Python file imported as name.
@@ -409,13 +474,13 @@ func (r *resolver) pyImportedType(f *File, name string) *Def {
 
 // called is the type of calling name in scope (a function's result, or a
 // type: a conversion in Go, a construction in Python).
-func (r *resolver) called(f *File, scope, name string, depth int) *Def {
+func (r *resolver) called(f *File, scope, name string, depth int) tref {
 	if f.Language == "python" && scope == scopeOf(f) {
-		if t := r.namedType(f, name); t != nil {
+		if t := r.namedType(f, name); t.d != nil {
 			return t
 		}
 	} else if t := r.typeIn(f.Language, scope, name); t != nil {
-		return t
+		return tref{d: t}
 	}
 	var fn *Def
 	if strings.HasPrefix(scope, "py:") {
@@ -439,20 +504,23 @@ func (r *resolver) called(f *File, scope, name string, depth int) *Def {
 			}
 		}
 	}
-	if fn == nil || isTypeDef(fn) && f.Language != "python" {
-		return nil
+	if fn == nil {
+		return tref{}
 	}
 	if isTypeDef(fn) {
-		return fn
+		if f.Language != "python" {
+			return tref{}
+		}
+		return tref{d: fn}
 	}
 	return r.resultOf(fn, depth+1)
 }
 
 // resultOf is the type a function or method returns.
-func (r *resolver) resultOf(fn *Def, depth int) *Def {
+func (r *resolver) resultOf(fn *Def, depth int) tref {
 	ft, ok := r.typeIndex().results[fn.key]
 	if !ok {
-		return nil
+		return tref{}
 	}
 	return r.typeOf(ft.f, ft.in, ft.expr, depth)
 }
@@ -460,12 +528,12 @@ func (r *resolver) resultOf(fn *Def, depth int) *Def {
 // variable is the type of name in definition in of f: its bindings there
 // (a parameter, an assignment), the receiver, a package variable. All
 // bindings that can be told must agree.
-func (r *resolver) variable(f *File, in int, name string, depth int) *Def {
+func (r *resolver) variable(f *File, in int, name string, depth int) tref {
 	if in >= 0 && in < len(f.Defs) {
 		d := &f.Defs[in]
 		if d.recv == name && d.Type != "" {
 			if t := one(r.typeIndex().types[scopeOf(f)+"\x00"+d.Type]); t != nil {
-				return t
+				return tref{d: t}
 			}
 		}
 		if (name == "self" || name == "cls") && d.Type != "" && f.Language == "python" {
@@ -480,14 +548,20 @@ func (r *resolver) variable(f *File, in int, name string, depth int) *Def {
 	if len(facts) == 0 && f.Language == "go" {
 		facts = ix.pkgVars[path.Dir(f.Path)+"\x00"+name]
 	}
-	var t *Def
+	return r.agree(facts, depth)
+}
+
+// agree is the type all of facts give, or none when one cannot be told or
+// two differ.
+func (r *resolver) agree(facts []fact, depth int) tref {
+	var t tref
 	for _, ft := range facts {
 		if ft.expr == "" {
-			return nil // a binding that cannot be read: it may be anything
+			return tref{} // a binding that cannot be read: it may be anything
 		}
 		u := r.typeOf(ft.f, ft.in, ft.expr, depth+1)
-		if u == nil || t != nil && u != t {
-			return nil
+		if u.d == nil || t.d != nil && u != t {
+			return tref{}
 		}
 		t = u
 	}
@@ -510,7 +584,7 @@ func (r *resolver) methodsOf(t *Def, name string, depth int) []*Def {
 		return out
 	}
 	for _, e := range r.typeIndex().embeds[t.key] {
-		if u := r.typeOf(e.f, e.in, e.expr, depth+1); u != nil && u != t {
+		if u := r.typeOf(e.f, e.in, e.expr, depth+1).value(); u != nil && u != t {
 			out = append(out, r.methodsOf(u, name, depth+1)...)
 		}
 	}
@@ -518,34 +592,26 @@ func (r *resolver) methodsOf(t *Def, name string, depth int) []*Def {
 }
 
 // fieldOf is the type of field name of t, its own or promoted.
-func (r *resolver) fieldOf(t *Def, name string, depth int) *Def {
+func (r *resolver) fieldOf(t *Def, name string, depth int) tref {
 	if depth > maxInfer {
-		return nil
+		return tref{}
 	}
 	ix := r.typeIndex()
 	if fs := ix.fields[t.key+"\x00"+name]; len(fs) > 0 {
-		var u *Def
-		for _, ft := range fs {
-			v := r.typeOf(ft.f, ft.in, ft.expr, depth+1)
-			if v == nil || u != nil && v != u {
-				return nil
-			}
-			u = v
-		}
-		return u
+		return r.agree(fs, depth)
 	}
 	for _, e := range ix.embeds[t.key] {
 		// An embedded field is named by its type: x.Base is the Base.
-		if typeName(e.expr[min(1, len(e.expr)):]) != "" && lastName(e.expr) == name {
+		if lastName(e.expr) == name {
 			return r.typeOf(e.f, e.in, e.expr, depth+1)
 		}
-		if u := r.typeOf(e.f, e.in, e.expr, depth+1); u != nil && u != t {
-			if v := r.fieldOf(u, name, depth+1); v != nil {
+		if u := r.typeOf(e.f, e.in, e.expr, depth+1).value(); u != nil && u != t {
+			if v := r.fieldOf(u, name, depth+1); v.d != nil {
 				return v
 			}
 		}
 	}
-	return nil
+	return tref{}
 }
 
 func lastName(expr string) string {
@@ -563,7 +629,7 @@ func (r *resolver) typedTargets(f *File, c Call) []target {
 	if c.Qualifier == "" {
 		return nil
 	}
-	t := r.typeOf(f, c.In, simplify(c.Qualifier), 0)
+	t := r.typeOf(f, c.In, simplify(c.Qualifier), 0).value()
 	if t == nil || t.Kind == "interface" {
 		return nil
 	}

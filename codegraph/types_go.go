@@ -34,7 +34,7 @@ func goFacts(r *flatReader, f *File) {
 		if i == syntax.NoParent {
 			return ""
 		}
-		if t := typeName(r.text(i)); t != "" {
+		if t := typeText(r.text(i)); t != "" {
 			return ":" + t
 		}
 		return ""
@@ -210,9 +210,21 @@ func goFacts(r *flatReader, f *File) {
 			if l == syntax.NoParent {
 				continue
 			}
-			for _, id := range children(l, 0, ident) {
+			elem := "" // for _, v := range xs: v is an element of xs (a map's value: not told)
+			if n.Symbol == rangeClause {
+				if x := r.child(at, fRight); x != syntax.NoParent {
+					if e := simplify(r.text(x)); e != "" {
+						elem = e + "[]"
+					}
+				}
+			}
+			for k, id := range children(l, 0, ident) {
 				if name := r.text(id); name != "_" {
-					add(Bind{In: inAt(at), Kind: 'v', Name: name})
+					b := Bind{In: inAt(at), Kind: 'v', Name: name}
+					if k == 1 {
+						b.Expr = elem
+					}
+					add(b)
 				}
 			}
 		}

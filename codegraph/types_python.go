@@ -26,7 +26,7 @@ func pythonFacts(r *flatReader, f *File) {
 		if i == syntax.NoParent {
 			return ""
 		}
-		if t := typeName(r.text(i)); t != "" {
+		if t := typeText(r.text(i)); t != "" {
 			return ":" + t
 		}
 		return ""

@@ -61,7 +61,10 @@ func (r *Repository) Use() {
 	r.st.Config()       // an interface: every Config, by name
 	r.Root().Config()   // a method's result: Repository.Config
 	r.Remote().Config() // Remote.Config
-	r.items[0].Config() // an index: by name
+	r.items[0].Config() // an element of a slice field: Remote.Config
+	for _, it := range r.items {
+		it.Config() // a range variable over a slice: Remote.Config
+	}
 }
 `,
 		"remote/remote.go": `package remote
@@ -109,7 +112,6 @@ func use(c *repo.Repository) { c.Root().Config() } // a parameter, then a chain
 	same(t, "callers of Repository.Config", typedCallers(t, x, "Repository.Config"), []string{
 		"Repository.Use (exact)",
 		"Repository.Use (name-only)",
-		"Repository.Use (name-only)",
 		"main (exact)",
 		"main (exact)",
 		"main (exact)",
@@ -120,7 +122,8 @@ func use(c *repo.Repository) { c.Root().Config() } // a parameter, then a chain
 	same(t, "callers of Remote.Config", typedCallers(t, x, "Remote.Config"), []string{
 		"Repository.Use (exact)",
 		"Repository.Use (exact)",
-		"Repository.Use (name-only)",
+		"Repository.Use (exact)",
+		"Repository.Use (exact)",
 		"Repository.Use (name-only)",
 		"main (exact)",
 		"main (name-only)",
