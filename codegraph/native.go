@@ -256,11 +256,12 @@ var pythonNative = nativeLang{
 	names: []string{"call", "identifier", "attribute", "import_statement", "import_from_statement", "dotted_name", "aliased_import",
 		// type facts (pythonFacts)
 		"assignment", "typed_parameter", "typed_default_parameter", "function_definition", "class_definition",
-		"argument_list", "for_statement", "pattern_list", "tuple_pattern", "type"},
+		"argument_list", "for_statement", "pattern_list", "tuple_pattern", "type",
+		"keyword_argument", "return_statement", "list", "tuple", "pair"},
 	fields: []string{"function", "object", "attribute", "name", "alias", "module_name",
-		"left", "right", "type", "return_type", "superclasses"},
+		"left", "right", "type", "return_type", "superclasses", "value"},
 	fieldsIn: []string{"call", "attribute", "import_statement", "import_from_statement", "aliased_import",
-		"assignment", "typed_parameter", "typed_default_parameter", "function_definition", "class_definition", "for_statement"},
+		"assignment", "typed_parameter", "typed_default_parameter", "function_definition", "class_definition", "for_statement", "keyword_argument", "pair"},
 	read: pythonRead,
 }
 

@@ -141,6 +141,9 @@ func (r *resolver) targets(f *File, in *Def, c Call) []target {
 // package, a method of the receiver's or a known type); a name that may
 // be anything (a variable, a field) links nothing.
 func (r *resolver) refTargets(f *File, in *Def, c Call) []target {
+	if f.Language == "python" {
+		return r.pyRefTargets(f, in, c)
+	}
 	if f.Language != "go" {
 		return nil
 	}
@@ -165,6 +168,40 @@ func (r *resolver) refTargets(f *File, in *Def, c Call) []target {
 		}
 	}
 	return r.typedTargets(f, c)
+}
+
+// pyRefTargets resolves a Python function named as a value: a function
+// of the file or one it imported, a module's function, a method of self's
+// class or of a value whose type is told.
+func (r *resolver) pyRefTargets(f *File, in *Def, c Call) []target {
+	var out []target
+	keep := func(ts []target) []target {
+		for _, t := range ts {
+			if d := r.defs[t.key]; d != nil && (d.Kind == "func" || d.Kind == "method") {
+				out = append(out, t)
+			}
+		}
+		return out
+	}
+	if c.Qualifier == "" {
+		for _, imp := range f.Imports {
+			if imp.Alias == c.Name && strings.Contains(imp.Target, ".") {
+				dot := strings.LastIndexByte(imp.Target, '.')
+				return keep(r.inModule(strings.TrimLeft(imp.Target[:dot], "."), imp.Target[dot+1:]))
+			}
+		}
+		var ts []target
+		for _, d := range r.pyIndex().byFile[f.Path+"\x00"+c.Name] {
+			ts = append(ts, target{d.key, Exact})
+		}
+		return keep(ts)
+	}
+	for _, imp := range f.Imports {
+		if imp.Alias == c.Qualifier {
+			return keep(r.inModule(strings.TrimLeft(imp.Target, "."), c.Name))
+		}
+	}
+	return keep(r.typedTargets(f, c))
 }
 
 // pick returns the definitions named name that keep accepts, as targets

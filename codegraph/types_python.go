@@ -13,6 +13,8 @@ func pythonFacts(r *flatReader, f *File) {
 	argList, forStmt, patternList, tuplePattern := s[12], s[13], s[14], s[15]
 	fObject, fAttribute, fName := fl[1], fl[2], fl[3]
 	fLeft, fRight, fType, fReturn, fSuper := fl[6], fl[7], fl[8], fl[9], fl[10]
+	kwArg, ret, list, tuple, pair := s[17], s[18], s[19], s[20], s[21]
+	fValue := fl[11]
 	nodes := r.nodes
 	in := f.inByLine()
 	inAt := func(i uint32) int {
@@ -50,10 +52,46 @@ func pythonFacts(r *flatReader, f *File) {
 			}
 		}
 	}
+	// asValue says whether node at is where a function named there is
+	// taken as a value: an argument, a keyword argument's value, the right
+	// of an assignment, a result, an element of a list, tuple or dict.
+	asValue := func(at uint32) bool {
+		p := nodes[at].Parent
+		if p == syntax.NoParent {
+			return false
+		}
+		switch nodes[p].Symbol {
+		case argList, ret, list, tuple:
+			return true
+		case kwArg, pair:
+			return nodes[at].Field == fValue
+		case assignment:
+			return nodes[at].Field == fRight
+		}
+		return false
+	}
+	ref := func(name, qualifier uint32) {
+		c := Call{Name: r.text(name), Ref: true}
+		if qualifier != syntax.NoParent {
+			c.Qualifier = r.text(qualifier)
+		}
+		c.Line, c.Col = int(nodes[name].Row)+1, int(nodes[name].Col)+1
+		f.Calls = append(f.Calls, c)
+	}
 	for i := range nodes {
 		n := &nodes[i]
 		at := uint32(i)
 		switch n.Symbol {
+		case ident:
+			if asValue(at) {
+				ref(at, syntax.NoParent)
+			}
+		case attribute:
+			if asValue(at) {
+				if obj, attr := r.child(at, fObject), r.child(at, fAttribute); obj != syntax.NoParent && attr != syntax.NoParent && nodes[attr].Symbol == ident {
+					ref(attr, obj)
+				}
+			}
 		case assignment:
 			left, right, typ := r.child(at, fLeft), r.child(at, fRight), r.child(at, fType)
 			if left == syntax.NoParent {

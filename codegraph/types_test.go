@@ -318,3 +318,27 @@ func Direct() { change() }
 		t.Fatalf("refuted: %+v %v, want 1 asked, 1 refuted, 2 reached", a, err)
 	}
 }
+
+// Python functions named as values: a callback argument, a keyword
+// argument, a bound method of self.
+func TestPythonReferences(t *testing.T) {
+	x := index(t, map[string]string{
+		"pkg/work.py": "def job():\n    pass\n\ndef key(v):\n    return v\n",
+		"pkg/app.py": `import threading
+from pkg.work import job
+from pkg import work
+
+class App:
+    def run(self):
+        pass
+
+    def start(self):
+        threading.Thread(target=self.run).start()
+        sorted([], key=work.key)
+        return job
+`,
+	})
+	same(t, "callers of job", typedCallers(t, x, "job"), []string{"App.start (import)"})
+	same(t, "callers of key", typedCallers(t, x, "key"), []string{"App.start (import)"})
+	same(t, "callers of run", typedCallers(t, x, "App.run"), []string{"App.start (exact)"})
+}
