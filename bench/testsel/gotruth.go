@@ -162,6 +162,36 @@ func (c *goCorpus) truth(ctx context.Context, pkg string, timeout time.Duration)
 	return failing, nil
 }
 
+// clean runs tests on the unmutated tree, twice, and returns those
+// that fail in either run.
+func (c *goCorpus) clean(ctx context.Context, tests []testID, timeout time.Duration) (map[testID]bool, error) {
+	if _, err := c.build(ctx, ""); err != nil {
+		return nil, fmt.Errorf("the unmutated corpus does not build: %v", err)
+	}
+	bad := map[testID]bool{}
+	for range 2 {
+		for _, p := range c.pkgs {
+			var names []string
+			for _, t := range tests {
+				if t.Pkg == p.Dir {
+					names = append(names, t.Name)
+				}
+			}
+			if len(names) == 0 {
+				continue
+			}
+			failed, err := runGoTests(ctx, c.binary(p), filepath.Join(c.root, p.Dir), c.env, names, c.skip, timeout)
+			if err != nil {
+				return nil, err
+			}
+			for n := range failed {
+				bad[testID{Pkg: p.Dir, Name: n}] = true
+			}
+		}
+	}
+	return bad, nil
+}
+
 // runGoTests runs tests (top-level names, in the binary's order) with
 // the test binary in dir and returns the failing ones. A panic ends a
 // test binary: the test that panicked is reported failing and the rest

@@ -17,7 +17,7 @@
 // left out of the suite.
 //
 //	go run ./bench/testsel [-lang go,py] [-n N] [-seed S] [-json] [-v]
-//	    [-selector CMD] [-cchub PATH] [-python PY] [-keep]
+//	    [-selector CMD] [-cchub PATH] [-python PY] [-keep] [-from FILE]
 package main
 
 import (
@@ -52,6 +52,7 @@ type mutant struct {
 	Failing      []testID `json:"failing,omitempty"`
 	Missed       []miss   `json:"missed,omitempty"`
 	MissedSure   []testID `json:"missed_sure,omitempty"`
+	Flaky        []testID `json:"flaky,omitempty"` // missed, but failing on the unmutated tree too
 	All          bool     `json:"all,omitempty"`
 	SelectedSure int      `json:"selected_sure"`
 	SelectedAll  int      `json:"selected"`
@@ -83,6 +84,7 @@ type summary struct {
 	FailingTests  int     `json:"failing_tests"`
 	Missed        int     `json:"missed"`
 	MissedSure    int     `json:"missed_if_only_sure"`
+	Flaky         int     `json:"flaky"`
 	AllAnswers    int     `json:"whole_suite_answers"`
 	ShareSureMean float64 `json:"share_sure_mean"`
 	ShareSureMed  float64 `json:"share_sure_median"`
@@ -113,7 +115,22 @@ func main() {
 	python := flag.String("python", "python3", "the Python that runs the Python suite (its own standard library is copied)")
 	timeout := flag.Duration("timeout", 3*time.Minute, "bound of one run of a test suite and of one selection")
 	keep := flag.Bool("keep", false, "keep the temporary repositories (their path is printed)")
+	from := flag.String("from", "", "print the tables of a run saved with -json (FILE) instead of running")
 	flag.Parse()
+
+	if *from != "" {
+		var r report
+		b, err := os.ReadFile(*from)
+		if err == nil {
+			err = json.Unmarshal(b, &r)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "testsel: -from:", err, "(give a file written by testsel -json)")
+			os.Exit(1)
+		}
+		printTables(os.Stdout, &r)
+		return
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -238,6 +255,9 @@ type runner struct {
 	suite []testID
 	funcs []*mutant
 	truth func(ctx context.Context, m *mutant) ([]testID, error)
+	// clean runs these tests on the unmutated tree twice and returns
+	// those that fail there: flaky, not missed.
+	clean func(ctx context.Context, tests []testID) (map[testID]bool, error)
 	done  []*mutant
 	start time.Time
 }
@@ -271,6 +291,9 @@ func setupGo(ctx context.Context, name, modVersion, dir string, env []string, ti
 		funcs: funcs,
 		start: start,
 		truth: func(ctx context.Context, m *mutant) ([]testID, error) { return c.truth(ctx, m.Pkg, timeout) },
+		clean: func(ctx context.Context, tests []testID) (map[testID]bool, error) {
+			return c.clean(ctx, tests, timeout)
+		},
 	}
 	for _, f := range funcs {
 		f.Corpus = name
@@ -307,6 +330,9 @@ func setupPy(ctx context.Context, python, tools, dir string, env []string, timeo
 		funcs: funcs,
 		start: start,
 		truth: func(ctx context.Context, m *mutant) ([]testID, error) { return c.truth(ctx, suite, timeout) },
+		clean: func(ctx context.Context, tests []testID) (map[testID]bool, error) {
+			return c.clean(ctx, tests, timeout)
+		},
 	}, nil
 }
 
@@ -328,11 +354,15 @@ func (r *runner) run(ctx context.Context, chosen []*mutant, selector string, env
 	}
 	fmt.Fprintf(os.Stderr, "testsel: %s: %d mutants of %d functions, suite of %d tests (%d failing before any mutation, left out)…\n", name, len(mine), len(r.funcs), len(r.suite), r.sum.BaselineFail)
 	var shareSure, share, selSec, truthSec []float64
+	defer func() { r.sum.Seconds = time.Since(r.start).Seconds() }()
 	for i, m := range mine {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		r.one(ctx, m, selector, env, timeout)
+		if err := r.recheck(ctx, m); err != nil {
+			return err
+		}
 		r.done = append(r.done, m)
 		s := r.sum
 		s.Mutants++
@@ -352,6 +382,7 @@ func (r *runner) run(ctx context.Context, chosen []*mutant, selector string, env
 		s.FailingTests += len(m.Failing)
 		s.Missed += len(m.Missed)
 		s.MissedSure += len(m.MissedSure)
+		s.Flaky += len(m.Flaky)
 		truthSec = append(truthSec, m.TruthSec)
 		if m.Status == "ok" {
 			if m.All {
@@ -373,7 +404,32 @@ func (r *runner) run(ctx context.Context, chosen []*mutant, selector string, env
 	s.ShareSureMean, s.ShareSureMed = mean(shareSure), median(shareSure)
 	s.ShareMean, s.ShareMed = mean(share), median(share)
 	s.SelectP50, s.TruthP50 = median(selSec), median(truthSec)
-	s.Seconds = time.Since(r.start).Seconds()
+	return nil
+}
+
+// recheck runs m's missed tests on the unmutated tree: those failing
+// there too are flaky (or broken by the machine), not missed.
+func (r *runner) recheck(ctx context.Context, m *mutant) error {
+	if len(m.Missed) == 0 {
+		return nil
+	}
+	var tests []testID
+	for _, x := range m.Missed {
+		tests = append(tests, x.Test)
+	}
+	bad, err := r.clean(ctx, tests)
+	if err != nil {
+		return fmt.Errorf("%s: rerun the missed tests of %s on the unmutated tree: %w", r.sum.Corpus, m.Func, err)
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	m.Missed = slices.DeleteFunc(m.Missed, func(x miss) bool { return bad[x.Test] })
+	m.MissedSure = slices.DeleteFunc(m.MissedSure, func(t testID) bool { return bad[t] })
+	m.Failing = slices.DeleteFunc(m.Failing, func(t testID) bool { return bad[t] })
+	for t := range bad {
+		m.Flaky = append(m.Flaky, t)
+	}
 	return nil
 }
 
@@ -473,14 +529,15 @@ func median(xs []float64) float64 {
 func printTables(w *os.File, r *report) {
 	fmt.Fprintf(w, "Test selection against the whole suite, per mutant (selector: %s, seed %d)\n\n", r.Selector, r.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "corpus\tfuncs\tsuite\tmutants\tno build\tkilled\tfailing tests\tMISSED\tmissed if sure only\tsel. failed\tall\tsure mean\tsure median\tsure+caut. mean\tsure+caut. median\tselect p50\ttruth p50\ttime\t")
+	fmt.Fprintln(tw, "corpus\tfuncs\tsuite\tmutants\tno build\tkilled\tfailing tests\tMISSED\tmissed if sure only\tflaky\tsel. failed\tall\tsure mean\tsure median\tsure+caut. mean\tsure+caut. median\tselect p50\ttruth p50\ttime\t")
 	for _, s := range r.Corpora {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f%%\t%.1f%%\t%.1f%%\t%.1f%%\t%.2fs\t%.2fs\t%.0fs\t\n",
-			s.Corpus, s.Functions, s.Suite, s.Mutants, s.NoBuild, s.Killed, s.FailingTests, s.Missed, s.MissedSure, s.SelectorFail, s.AllAnswers,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f%%\t%.1f%%\t%.1f%%\t%.1f%%\t%.2fs\t%.2fs\t%.0fs\t\n",
+			s.Corpus, s.Functions, s.Suite, s.Mutants, s.NoBuild, s.Killed, s.FailingTests, s.Missed, s.MissedSure, s.Flaky, s.SelectorFail, s.AllAnswers,
 			100*s.ShareSureMean, 100*s.ShareSureMed, 100*s.ShareMean, 100*s.ShareMed, s.SelectP50, s.TruthP50, s.Seconds)
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "\nkilled: mutants with at least one failing test; MISSED: failing tests the selection (sure, cautious, whole packages or all) does not run, must be 0;")
+	fmt.Fprintln(w, "flaky: missed tests that fail on the unmutated tree too (run twice), left out of the misses;")
 	fmt.Fprintln(w, "shares: the part of the suite selected, per mutant; all: answers that ran the whole suite; suites leave out tests failing before any mutation.")
 	for _, s := range r.Corpora {
 		if s.Version != "" {

@@ -52,7 +52,11 @@ class R(unittest.TestResult):
 
 loader = unittest.TestLoader()
 for m in mods:
-    suite = loader.loadTestsFromName(m)
+    try:
+        suite = loader.loadTestsFromName(m)
+    except Exception:
+        broken.append(m)
+        continue
     ts = [t for t in flat(suite) if not isinstance(t, doctest.DocTestCase)]
     if any(type(t).__name__ == "_FailedTest" for t in ts) or loader.errors:
         broken.append(m)
@@ -229,6 +233,22 @@ func (c *pyCorpus) truth(ctx context.Context, suite []testID, timeout time.Durat
 		}
 	}
 	return failing, nil
+}
+
+// clean runs the suite on the unmutated tree, twice, and returns which
+// of tests fail in either run.
+func (c *pyCorpus) clean(ctx context.Context, tests []testID, timeout time.Duration) (map[testID]bool, error) {
+	bad := map[testID]bool{}
+	for range 2 {
+		failing, err := c.truth(ctx, tests, timeout)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range failing {
+			bad[t] = true
+		}
+	}
+	return bad, nil
 }
 
 // funcs lists the mutants of the code files (every .py outside test/).
