@@ -63,6 +63,7 @@ mcpserver, review, demo < cchub;
 # Benchmark drivers use one feature alone.
 locate < grepbench;
 framing, proc, trust < diagtruth;
+proc < testsel;
 `
 
 // externals says which of the project's packages may import a module

@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"cchub/proc"
+)
+
+// The corpora, pinned: two Go modules with fast suites from the module
+// cache, and pure-Python modules of the standard library with their
+// unittest suites (none of them imported by unittest or test.support,
+// so a mutant reaches the tests only through the code under test).
+var (
+	goModules = []struct{ Name, Module string }{
+		{"cobra", "github.com/spf13/cobra@v1.10.2"},
+		{"pflag", "github.com/spf13/pflag@v1.1.0"},
+	}
+	pyModules = []string{"json", "html", "fractions.py", "shlex.py", "graphlib.py", "configparser.py", "colorsys.py"}
+	pyTests   = []string{"test_json", "test_html.py", "test_htmlparser.py", "test_fractions.py", "test_shlex.py", "test_graphlib.py", "test_configparser.py", "test_colorsys.py"}
+	// The data test_configparser reads: under configdata/ in newer 3.11s,
+	// beside it in older ones.
+	pyTestData = []string{"configdata", "cfgparser.1", "cfgparser.2", "cfgparser.3"}
+)
+
+// makeGoCorpus copies module@version from the module cache into dir.
+func makeGoCorpus(ctx context.Context, modVersion, dir string, env []string) error {
+	src, err := goModDir(ctx, modVersion, env)
+	if err != nil {
+		return err
+	}
+	if err := copyTree(src, dir, func(rel string, d fs.DirEntry) bool { return d.IsDir() && (rel == "site" || rel == "assets") }); err != nil {
+		return err
+	}
+	if out, err := runOut(ctx, 5*time.Minute, dir, env, "go", "mod", "download"); err != nil {
+		return fmt.Errorf("go mod download in the copy of %s: %v %s", modVersion, err, out)
+	}
+	return gitInit(ctx, dir)
+}
+
+// makePyCorpus copies the standard library's modules and their tests
+// (the interpreter's own test package when it has them, else Debian's
+// libpython3.X-testsuite unpacked under tools) into dir.
+func makePyCorpus(ctx context.Context, python, tools, dir string, env []string) (version string, err error) {
+	out, err := runOut(ctx, time.Minute, os.TempDir(), env, python, "-c",
+		"import json, os, sys, test; print(os.path.dirname(os.path.dirname(json.__file__))); print(os.path.dirname(test.__file__)); print('%d.%d' % sys.version_info[:2]); print(sys.version.split()[0])")
+	f := strings.Fields(string(out))
+	if err != nil || len(f) != 4 {
+		return "", fmt.Errorf("%s cannot tell where its standard library is (%v): %s; give a Python 3 with -python", python, err, out)
+	}
+	lib, testPkg, minor, version := f[0], f[1], f[2], f[3]
+	tests := testPkg
+	if !fileExists(filepath.Join(tests, "test_json", "__init__.py")) {
+		if tests, err = fetchTestsuite(ctx, tools, minor, env); err != nil {
+			return "", err
+		}
+		version += " (tests: Debian libpython" + minor + "-testsuite)"
+	}
+	for _, m := range pyModules {
+		if err := copyTree(filepath.Join(lib, m), filepath.Join(dir, m), skipCache); err != nil {
+			return "", fmt.Errorf("copy %s of the standard library: %w", m, err)
+		}
+	}
+	if err := copyTree(filepath.Join(testPkg, "__init__.py"), filepath.Join(dir, "test", "__init__.py"), nil); err != nil {
+		return "", err
+	}
+	if err := copyTree(filepath.Join(testPkg, "support"), filepath.Join(dir, "test", "support"), skipCache); err != nil {
+		return "", err
+	}
+	for _, t := range pyTests {
+		if err := copyTree(filepath.Join(tests, t), filepath.Join(dir, "test", t), skipCache); err != nil {
+			return "", fmt.Errorf("copy the test %s: %w", t, err)
+		}
+	}
+	for _, t := range pyTestData {
+		if fileExists(filepath.Join(tests, t)) {
+			if err := copyTree(filepath.Join(tests, t), filepath.Join(dir, "test", t), skipCache); err != nil {
+				return "", err
+			}
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("__pycache__/\n"), 0o644); err != nil {
+		return "", err
+	}
+	return version, gitInit(ctx, dir)
+}
+
+func skipCache(_ string, d fs.DirEntry) bool { return d.Name() == "__pycache__" }
+
+// fetchTestsuite unpacks Debian's libpython3.X-testsuite under tools
+// (once) and returns its test directory.
+func fetchTestsuite(ctx context.Context, tools, minor string, env []string) (string, error) {
+	pkg := "libpython" + minor + "-testsuite"
+	root := filepath.Join(tools, "deb-"+pkg)
+	dir := filepath.Join(root, "usr", "lib", "python"+minor, "test")
+	if fileExists(filepath.Join(dir, "test_json", "__init__.py")) {
+		return dir, nil
+	}
+	debs := filepath.Join(tools, "debs")
+	os.MkdirAll(debs, 0o755)
+	find := func() []string { m, _ := filepath.Glob(filepath.Join(debs, pkg+"_*.deb")); return m }
+	if len(find()) == 0 {
+		if runOut(ctx, 5*time.Minute, debs, env, "apt-get", "download", pkg); len(find()) == 0 {
+			runOut(ctx, 5*time.Minute, debs, env, "apt-get", "update", "-qq")
+			runOut(ctx, 5*time.Minute, debs, env, "apt-get", "download", pkg)
+		}
+	}
+	if m := find(); len(m) > 0 {
+		runOut(ctx, 5*time.Minute, debs, env, "dpkg", "-x", m[0], root)
+	}
+	if !fileExists(filepath.Join(dir, "test_json", "__init__.py")) {
+		return "", fmt.Errorf("the interpreter has no test suite and apt-get download %s failed: install %s, or give a Python whose test package is complete with -python", pkg, pkg)
+	}
+	return dir, nil
+}
+
+// gitInit makes dir a git repository with its content committed.
+func gitInit(ctx context.Context, dir string) error {
+	for _, args := range [][]string{
+		{"init", "-q"},
+		{"add", "-A"},
+		{"-c", "user.name=testsel", "-c", "user.email=testsel@example.invalid", "commit", "-q", "--no-gpg-sign", "-m", "the corpus, unmutated"},
+	} {
+		if out, err := runOut(ctx, time.Minute, dir, nil, "git", args...); err != nil {
+			return fmt.Errorf("git %s in %s: %v %s", strings.Join(args, " "), dir, err, out)
+		}
+	}
+	return nil
+}
+
+// copyTree copies the regular files and directories of src (a file or
+// a directory) into dst, writable by the owner (the module cache's
+// files are read-only).
+func copyTree(src, dst string, skip func(rel string, d fs.DirEntry) bool) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if skip != nil && rel != "." && skip(rel, d) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		out := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(out, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(out, b, 0o644)
+	})
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// runOut runs name with args in dir (env nil: this process's), bounded
+// by timeout, and returns its stdout and stderr together. The child
+// runs in a group of its own, stopped with its children when the
+// timeout or ctx ends.
+func runOut(ctx context.Context, timeout time.Duration, dir string, env []string, name string, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var out bytes.Buffer
+	cmd := proc.Command(name, args...)
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = dir, env, &out, &out
+	err := cmd.Run(ctx)
+	if ctx.Err() != nil {
+		return out.Bytes(), fmt.Errorf("%s: stopped after %v", proc.CommandLine(name, args), timeout)
+	}
+	return out.Bytes(), err
+}
+
+// runSplit is runOut with stdout and stderr apart.
+func runSplit(ctx context.Context, timeout time.Duration, dir string, env []string, name string, args ...string) (stdout, stderr []byte, err error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var o, e bytes.Buffer
+	cmd := proc.Command(name, args...)
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = dir, env, &o, &e
+	err = cmd.Run(ctx)
+	if ctx.Err() != nil {
+		err = fmt.Errorf("stopped after %v", timeout)
+	}
+	return o.Bytes(), e.Bytes(), err
+}
+
+func firstLines(b []byte, n int) string {
+	lines := strings.SplitN(strings.TrimSpace(string(b)), "\n", n+1)
+	if len(lines) > n {
+		lines = append(lines[:n], "…")
+	}
+	return strings.Join(lines, "\n")
+}

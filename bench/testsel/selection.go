@@ -1,0 +1,167 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+)
+
+// selection is the answer of `cchub blast --tests --tests-format json`,
+// schema version 1 (docs: the test selection JSON).
+type selection struct {
+	Version int `json:"version"`
+	All     *struct {
+		Why string `json:"why"`
+	} `json:"all"`
+	Groups []group `json:"groups"`
+	Counts struct {
+		Selected int `json:"selected"`
+		Cautious int `json:"cautious"`
+		Suite    int `json:"suite"`
+	} `json:"counts"`
+}
+
+// group is one package's (go) or one file's (pytest) selected tests.
+type group struct {
+	Runner   string   `json:"runner"`
+	Dir      string   `json:"dir"`
+	Package  string   `json:"package"`
+	File     string   `json:"file"`
+	Tests    []string `json:"tests"`
+	Unittest []string `json:"unittest"`
+	Whole    bool     `json:"whole"`
+	Cautious bool     `json:"cautious"`
+	Why      string   `json:"why"`
+	Command  string   `json:"command"`
+}
+
+func parseSelection(b []byte) (*selection, error) {
+	var s selection
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("the selector's output is not the test selection JSON (%v); it must print one JSON object, schema version 1", err)
+	}
+	if s.Version != 1 {
+		return nil, fmt.Errorf("the selector's output has version %d; this benchmark reads version 1: update bench/testsel with the schema", s.Version)
+	}
+	return &s, nil
+}
+
+// testID is one test of a corpus's suite. For Go, Pkg is the package's
+// directory relative to the module root ("." for the root) and Name the
+// top-level test (TestX, ExampleX, FuzzX). For Python, File is the test
+// module's path ("test/test_json/test_decode.py"), Name its unittest id
+// ("test.test_json.test_decode.TestPyDecode.test_float").
+type testID struct {
+	Pkg  string `json:"pkg,omitempty"`
+	File string `json:"file,omitempty"`
+	Name string `json:"name"`
+}
+
+func (t testID) String() string {
+	if t.File != "" {
+		return t.Name
+	}
+	return t.Pkg + " " + t.Name
+}
+
+// nodeID is the pytest node id of a Python test: its file, then its
+// class and method after the module's dotted name.
+func (t testID) nodeID() string {
+	mod := strings.TrimSuffix(t.File, ".py")
+	mod = strings.ReplaceAll(mod, "/", ".")
+	rest := strings.TrimPrefix(strings.TrimPrefix(t.Name, mod), ".")
+	return t.File + "::" + strings.ReplaceAll(rest, ".", "::")
+}
+
+// cleanDir makes "./pkg/sub", "pkg/sub/" and "" comparable ("pkg/sub", ".").
+func cleanDir(d string) string {
+	d = path.Clean(strings.TrimPrefix(d, "./"))
+	if d == "" {
+		return "."
+	}
+	return d
+}
+
+// covers says whether running the selection runs test t; sureOnly
+// leaves out the cautious groups. A whole-suite answer (all) covers
+// everything.
+func (s *selection) covers(t testID, sureOnly bool) bool {
+	if s.All != nil {
+		return true
+	}
+	for _, g := range s.Groups {
+		if sureOnly && g.Cautious {
+			continue
+		}
+		if g.matches(t) {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *group) matches(t testID) bool {
+	if t.File == "" { // go
+		if g.Runner != "" && g.Runner != "go" {
+			return false
+		}
+		pkg := g.Package
+		if pkg == "" {
+			pkg = g.Dir
+		}
+		if cleanDir(pkg) != cleanDir(t.Pkg) {
+			return false
+		}
+		return g.Whole || slices.Contains(g.Tests, t.Name)
+	}
+	if g.Runner == "go" {
+		return false
+	}
+	if g.File != "" {
+		if path.Clean(g.File) != t.File {
+			return false
+		}
+		if g.Whole {
+			return true
+		}
+	} else if g.Whole {
+		d := cleanDir(g.Dir)
+		return d == "." || strings.HasPrefix(t.File, d+"/")
+	}
+	return slices.Contains(g.Unittest, t.Name) || slices.Contains(g.Tests, t.nodeID())
+}
+
+// describe says what the selection holds for t's package or file, for
+// a miss's report.
+func (s *selection) describe(t testID) string {
+	var parts []string
+	for _, g := range s.Groups {
+		same := false
+		if t.File == "" {
+			pkg := g.Package
+			if pkg == "" {
+				pkg = g.Dir
+			}
+			same = g.Runner == "go" && cleanDir(pkg) == cleanDir(t.Pkg)
+		} else {
+			same = g.Runner != "go" && path.Clean(g.File) == t.File
+		}
+		if same {
+			kind := "sure"
+			if g.Cautious {
+				kind = "cautious"
+			}
+			parts = append(parts, fmt.Sprintf("%s group of %d test(s) (%s)", kind, len(g.Tests), g.Why))
+		}
+	}
+	if len(parts) == 0 {
+		where := "package " + t.Pkg
+		if t.File != "" {
+			where = "file " + t.File
+		}
+		return fmt.Sprintf("no group for %s (%d group(s) in all)", where, len(s.Groups))
+	}
+	return strings.Join(parts, "; ")
+}
