@@ -3,6 +3,8 @@ package blast
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"cchub/codegraph"
 	"cchub/syntax"
@@ -29,6 +31,9 @@ type Options struct {
 	// MinConfidence leaves out edges less sure than this: "exact",
 	// "import" or "name-only" ("": every edge).
 	MinConfidence string
+	// Tests also selects the tests the change can break (Report.Selection),
+	// through calls of any evidence, at any distance.
+	Tests bool
 	// Graph is the working tree's code graph (the hub's, kept in the
 	// store); nil makes one in memory. Unused when Head is given.
 	Graph *codegraph.Index
@@ -106,9 +111,24 @@ func Run(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, o 
 		return nil, err
 	}
 	cs := changes(diffs, old, now)
-	r := blastRadius(now, cs, depth, o.MinConfidence)
+	x, names := headGraph(now, cs)
+	r := blastRadius(ctx, x, cs, names, depth, o.MinConfidence)
 	if from != base.Commit {
 		r.notes = append([]string{fmt.Sprintf("measured from the merge base %s of %s and head", short(from), o.Base)}, r.notes...)
 	}
-	return newReport(base, head, depth, o.MinConfidence, cs, r), nil
+	rep := newReport(base, head, depth, o.MinConfidence, cs, r)
+	if o.Tests {
+		read := func(p string, d unidiff.File) ([]byte, error) {
+			if head.WorkingTree {
+				return os.ReadFile(filepath.Join(root.Dir(), filepath.FromSlash(p)))
+			}
+			obj := fullID(d.NewBlob)
+			if obj == "" {
+				obj = head.Commit + ":" + prefix + p
+			}
+			return git.run(ctx, workspace.MaxFileBytes, "cat-file", "blob", obj)
+		}
+		rep.Selection = selectTests(ctx, selectIn{diffs: diffs, base: old, head: now, cs: cs, x: x, names: names, read: read})
+	}
+	return rep, nil
 }

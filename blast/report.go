@@ -76,6 +76,9 @@ type Report struct {
 	Tests         []Test    `json:"tests"`
 	Notes         []string  `json:"notes"`
 	Summary       Summary   `json:"summary"`
+	// Selection is the tests to run (Options.Tests; nil otherwise): a
+	// form of its own (WriteTestsJSON), not part of this one.
+	Selection *Selection `json:"-"`
 }
 
 // Revision is one side of the diff: the ref as given and the commit it
