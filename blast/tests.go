@@ -385,9 +385,10 @@ func (s *selector) fileRule(p string, d unidiff.File, gone bool) {
 		}
 		return
 	}
-	// Neither Go nor Python: a Go package may build or embed it.
-	if g, ok := s.nearest(dir, s.goDirs); ok && (!docExt[ext] || g == dir) {
-		s.goWhole(g, true, p+" changed in the directory of a Go package: it may be built, embedded or read by its tests")
+	// Neither Go nor Python. In a Go package's directory it may be built
+	// (cgo, assembly), embedded or read by the tests.
+	if s.goDirs[dir] {
+		s.goWhole(dir, true, p+" changed in the directory of a Go package: it may be built, embedded or read by its tests")
 		return
 	}
 	if codeExt[ext] || codegraph.Indexed(p) {
@@ -395,6 +396,11 @@ func (s *selector) fileRule(p string, d unidiff.File, gone bool) {
 		return
 	}
 	if docExt[ext] || strings.HasPrefix(p, ".github/") || base == ".gitignore" || base == ".gitattributes" || strings.HasPrefix(strings.ToUpper(base), "LICENSE") {
+		return
+	}
+	// Data: a package above may embed it (Go), its tests may read it.
+	if g, ok := s.nearest(dir, s.goDirs); ok {
+		s.goWhole(g, true, p+" changed below a Go package: it may be embedded or read by its tests")
 		return
 	}
 	if py, ok := s.nearest(dir, s.pyDirs); ok {
@@ -787,7 +793,7 @@ func (s *selector) assemble(suite int) *Selection {
 			}
 			cmd := "python -m pytest"
 			if sc.target != "." {
-				cmd += " " + shellQuote(sc.target)
+				cmd += " " + quoteAlways(sc.target)
 			}
 			sel.Groups = append(sel.Groups, TestGroup{Runner: "pytest", Dir: sc.target, Tests: []string{},
 				Whole: true, Cautious: !w.sure, Why: w.why, Command: cmd})
@@ -1025,10 +1031,11 @@ func dedupe(xs []string) []string {
 
 // importGraph is who imports what, for Go packages and Python modules.
 type importGraph struct {
-	goImp    map[string][]importer // package path → the directories importing it
-	goPath   func(dir string) string
-	pyByName map[string][]string // a module's dotted name and each of its dotted suffixes → files
-	pyImp    map[string][]string // file → the files importing it
+	goImp  map[string][]importer // package path → the directories importing it
+	goPath func(dir string) string
+	// pyImp is, for each dotted name a Python file imports (and each
+	// of its prefixes), the files importing it.
+	pyImp map[string][]string
 }
 
 type importer struct {
@@ -1040,7 +1047,7 @@ func (s *selector) imports() *importGraph {
 	if s.importers != nil {
 		return s.importers
 	}
-	g := &importGraph{goImp: map[string][]importer{}, pyByName: map[string][]string{}, pyImp: map[string][]string{}}
+	g := &importGraph{goImp: map[string][]importer{}, pyImp: map[string][]string{}}
 	g.goPath = func(dir string) string {
 		mod := s.goModuleOf(dir)
 		f := s.in.head[path.Join(mod, "go.mod")]
@@ -1061,23 +1068,15 @@ func (s *selector) imports() *importGraph {
 			}
 		case "python":
 			pyFiles = append(pyFiles, p)
-			parts := strings.Split(pyModule(p), ".")
-			for i := range parts {
-				k := strings.Join(parts[i:], ".")
-				g.pyByName[k] = append(g.pyByName[k], p)
-			}
 		}
 	}
 	sort.Strings(pyFiles)
 	for _, p := range pyFiles {
+		seen := map[string]bool{}
 		for _, im := range s.in.head[p].Imports {
-			t := strings.TrimLeft(im.Target, ".")
-			for t != "" {
-				for _, f := range g.pyByName[t] {
-					if f != p {
-						g.pyImp[f] = append(g.pyImp[f], p)
-					}
-				}
+			for t := strings.TrimLeft(im.Target, "."); t != "" && !seen[t]; {
+				seen[t] = true
+				g.pyImp[t] = append(g.pyImp[t], p)
 				i := strings.LastIndex(t, ".")
 				if i < 0 {
 					break
@@ -1120,8 +1119,9 @@ func (g *importGraph) goImporters(dir string) []string {
 	return out
 }
 
-// pyImporters is the Python files importing p, directly or not (a module
-// is matched by its dotted name or any tail of it, generously).
+// pyImporters is the Python files importing p (which may be gone),
+// directly or not. A module is matched by its dotted name or any tail of
+// it (a relative import, a source root), generously.
 func (g *importGraph) pyImporters(p string) []string {
 	seen := map[string]bool{p: true}
 	queue := []string{p}
@@ -1129,11 +1129,14 @@ func (g *importGraph) pyImporters(p string) []string {
 	for len(queue) > 0 {
 		f := queue[0]
 		queue = queue[1:]
-		for _, im := range g.pyImp[f] {
-			if !seen[im] {
-				seen[im] = true
-				out = append(out, im)
-				queue = append(queue, im)
+		parts := strings.Split(pyModule(f), ".")
+		for i := range parts {
+			for _, im := range g.pyImp[strings.Join(parts[i:], ".")] {
+				if !seen[im] {
+					seen[im] = true
+					out = append(out, im)
+					queue = append(queue, im)
+				}
 			}
 		}
 	}
