@@ -129,10 +129,22 @@ class TestSpread(unittest.TestCase):
         self.assertEqual(spread([1]), 0)
 `,
 	"tools/shape.py": `class Shape:
+    sides = 0
+
     def area(self):
         return 0
 `,
-	"tools/test_shape.py": `def test_area(make):
+	"tools/test_shape.py": `import pytest
+
+from tools.shape import Shape
+
+
+@pytest.fixture
+def make():
+    return Shape
+
+
+def test_area(make):
     assert make().area() == 0
 `,
 	"docs/guide.md": "# guide\n",
@@ -205,6 +217,25 @@ func TestSelectTests(t *testing.T) {
 			[]string{"python -m pytest 'tests/test_config.py'", "python -m pytest 'tools'"}, "tools/config.py deleted or renamed", false},
 		{"unread-language", func() { r.write(map[string]string{"tools/run.sh": "echo hi\n"}) },
 			[]string{"go test ./...", "python -m pytest"}, "tools/run.sh changed", true},
+		// A struct's field: whatever imports the package.
+		{"type", func() { r.edit("store/store.go", "items map[string]int\n", "items map[string]int\n\tname  string\n") },
+			[]string{"go test ./report", "go test ./store"}, "modified Store (store/store.go:4-7): the code graph does not follow its uses", false},
+		{"goos-file", func() {
+			r.write(map[string]string{"store/store_windows.go": "package store\n\nfunc sep() string { return `\\` }\n"})
+		},
+			[]string{"go test ./store"}, "build constraints", false},
+		{"go.sum", func() { r.write(map[string]string{"go.sum": "example.com/x v1.0.0 h1:abc=\n"}) },
+			[]string{"go test ./...", "python -m pytest"}, "go.sum changed", true},
+		{"pyproject", func() { r.write(map[string]string{"pyproject.toml": "[tool.pytest.ini_options]\n"}) },
+			[]string{"go test ./...", "python -m pytest"}, "pyproject.toml changed: it configures every test under the root", true},
+		{"py-test-helper", func() { r.edit("tools/test_shape.py", "return Shape\n", "return Shape  # the class\n") },
+			[]string{"python -m pytest 'tools/test_shape.py'"}, "a helper of the file's tests", false},
+		{"py-test-top-level", func() {
+			r.edit("tests/test_config.py", "from tools.config import DEFAULT\n", "from tools.config import DEFAULT\n\nEXPECTED = 2\n")
+		},
+			[]string{"python -m pytest 'tests/test_config.py'"}, "tests/test_config.py:3 changed outside every function (EXPECTED = 2)", false},
+		{"class-attribute", func() { r.edit("tools/shape.py", "sides = 0", "sides = 3") },
+			[]string{"python -m pytest 'tools'"}, "modified Shape", false},
 		{"docs", func() { r.edit("docs/guide.md", "guide", "the guide") }, nil, "", false},
 		// A sure whole package holds the package's tests one by one.
 		{"subsume", func() {
@@ -236,6 +267,11 @@ func TestSelectTests(t *testing.T) {
 			}
 			if s.All == nil && !found {
 				t.Errorf("no group's why has %q:\n%s", tc.why, selJSON(t, s))
+			}
+			for _, g := range s.Groups {
+				if g.Cautious {
+					t.Errorf("group %s is cautious; every reason here is sure", g.Command)
+				}
 			}
 			if s.Counts.Suite != 8 {
 				t.Errorf("suite = %d, want the 8 tests of the fixture", s.Counts.Suite)
@@ -351,6 +387,30 @@ func TestSelectJSONShape(t *testing.T) {
 		if g := got.Groups[1]; g.Dir != "store" || !*g.Whole || g.Command != "go test ./store" || len(g.Tests) != 0 {
 			t.Errorf("store: %+v; want the whole package (test data changed), holding TestTotal", g)
 		}
+	}
+}
+
+// TestSelectNestedModule: a module below the workspace root runs with
+// go test -C, its package relative to the module.
+func TestSelectNestedModule(t *testing.T) {
+	r := newRepo(t)
+	r.write(map[string]string{
+		"svc/go.mod":          "module example.com/svc\n\ngo 1.22\n",
+		"svc/api/api.go":      "package api\n\nfunc Ping() string { return \"pong\" }\n",
+		"svc/api/api_test.go": "package api\n\nimport \"testing\"\n\nfunc TestPing(t *testing.T) {\n\tif Ping() == \"\" {\n\t\tt.Fatal(\"ping\")\n\t}\n}\n",
+	})
+	r.commit("svc")
+	r.git("tag", "-f", "base")
+	s := r.selectOn("ping", func() { r.edit("svc/api/api.go", `"pong"`, `"pong!"`) })
+	if got, want := commandsOf(t, s), "go test -C svc ./api -run '^(TestPing)$'\n"; got != want {
+		t.Errorf("commands = %q, want %q", got, want)
+	}
+	if len(s.Groups) != 1 || s.Groups[0].Package != "./api" || s.Groups[0].Dir != "svc/api" {
+		t.Errorf("groups: %s", selJSON(t, s))
+	}
+	s = r.selectOn("svc-mod", func() { r.edit("svc/go.mod", "go 1.22", "go 1.23") })
+	if got, want := commandsOf(t, s), "go test ./...\ngo test -C svc ./...\npython -m pytest\n"; got != want {
+		t.Errorf("the whole suite: %q, want %q", got, want)
 	}
 }
 
