@@ -1143,3 +1143,29 @@ func (g *importGraph) pyImporters(p string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// SelectFor selects the tests that changes to the named definitions
+// (Name, Type.Name or path:Name) can break, in the workspace's graph x,
+// as --tests does for a diff but without one: through calls, at any
+// distance, and whole packages where a definition's uses are not calls
+// (a type, a Go init, a test file's helper).
+func SelectFor(ctx context.Context, x *codegraph.Index, names []string) (*Selection, error) {
+	a, err := x.BlastWith(ctx, names, codegraph.BlastOptions{Depth: 1})
+	if err != nil {
+		return nil, err
+	}
+	fs, err := x.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	head := files{}
+	for _, f := range fs {
+		head[f.Path] = f
+	}
+	in := selectIn{base: files{}, head: head, x: x}
+	for _, d := range a.Starts {
+		in.cs = append(in.cs, Change{Def: d, Status: "named"})
+		in.names = append(in.names, d.Path+":"+d.Qual())
+	}
+	return selectTests(ctx, in), nil
+}

@@ -7,14 +7,15 @@ import (
 	"sort"
 	"strings"
 
+	"cchub/blast"
 	"cchub/codegraph"
 )
 
 // GraphQuery is one question for the code graph.
 type GraphQuery struct {
-	Op            string   // symbols, callers, callees or blast
+	Op            string   // symbols, callers, callees, blast or tests
 	Name          string   // symbols: a name or glob; the others: a definition as Name, Type.Name or path:Name
-	Names         []string // blast: more definitions
+	Names         []string // blast, tests: more definitions
 	Depth         int      // blast: how many calls away (0: 3)
 	MinConfidence string   // blast: exact, import or name-only ("": all)
 }
@@ -34,6 +35,8 @@ type GraphResult struct {
 	Edges      []codegraph.Edge `json:"edges,omitempty"`
 	// Reached is what calls the blast's Definitions, nearest first.
 	Reached []codegraph.Reached `json:"reached,omitempty"`
+	// Tests is the tests that changes to the named definitions can break.
+	Tests *blast.Selection `json:"tests,omitempty"`
 }
 
 // codeGraph is the hub's code graph, made on first need and kept in the
@@ -103,8 +106,20 @@ func (h *Hub) Graph(ctx context.Context, q GraphQuery) (*GraphResult, error) {
 		if res.Definitions, res.Reached, err = x.Blast(names, q.Depth, q.MinConfidence); err != nil {
 			return nil, err
 		}
+	case "tests":
+		names := q.Names
+		if q.Name != "" {
+			names = append([]string{q.Name}, names...)
+		}
+		if len(names) == 0 {
+			return nil, errors.New("tests needs name (or names): the definitions that change")
+		}
+		var err error
+		if res.Tests, err = blast.SelectFor(ctx, x, names); err != nil {
+			return nil, err
+		}
 	default:
-		return nil, fmt.Errorf("unknown op %q: one of symbols, callers, callees, blast", q.Op)
+		return nil, fmt.Errorf("unknown op %q: one of symbols, callers, callees, blast, tests", q.Op)
 	}
 	return res, nil
 }
@@ -144,6 +159,8 @@ func (r *GraphResult) Text() string {
 		}
 	case "blast":
 		writeBlast(&b, r.Definitions, r.Reached)
+	case "tests":
+		_ = r.Tests.WriteJSON(&b) // the schema of cchub blast --tests --tests-format json
 	}
 	return b.String()
 }
