@@ -501,7 +501,18 @@ func (s *selector) topLevel(d unidiff.File) {
 		return
 	}
 	for _, h := range d.Hunks {
+		// Whether the lines before, on each side, opened an import block
+		// and did not close it: its ")" changes nothing either.
+		inImports := map[unidiff.Kind]bool{}
 		for _, l := range h.Lines {
+			t := strings.TrimSpace(l.Text)
+			if t == "import (" {
+				inImports[l.Kind] = true
+			}
+			if t == ")" && inImports[l.Kind] {
+				inImports[l.Kind] = false
+				continue
+			}
 			var f *codegraph.File
 			var line int
 			var p string

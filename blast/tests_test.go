@@ -236,6 +236,11 @@ func TestSelectTests(t *testing.T) {
 			[]string{"python -m pytest 'tests/test_config.py'"}, "tests/test_config.py:3 changed outside every function (EXPECTED = 2)", false},
 		{"class-attribute", func() { r.edit("tools/shape.py", "sides = 0", "sides = 3") },
 			[]string{"python -m pytest 'tools'"}, "modified Shape", false},
+		// A new file: its package clause and imports change nothing by
+		// themselves, its function is new.
+		{"new-file", func() {
+			r.write(map[string]string{"store/fmt.go": "package store\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\nfunc show(s *Store) string { return strings.TrimSpace(fmt.Sprint(Total(s))) }\n"})
+		}, nil, "", false},
 		{"docs", func() { r.edit("docs/guide.md", "guide", "the guide") }, nil, "", false},
 		// A sure whole package holds the package's tests one by one.
 		{"subsume", func() {
