@@ -421,8 +421,8 @@ func TestSelectNestedModule(t *testing.T) {
 
 // TestSelectGoRunSelects runs go test -list with the -run of the
 // selection, in a real module: it must list exactly the tests reached (an
-// example and a test of an external test package among them), not one
-// whose name starts the same.
+// example, a fuzz target through a helper and a test of an external test
+// package among them), not one whose name starts the same.
 func TestSelectGoRunSelects(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
@@ -465,6 +465,13 @@ func ExampleAdd() {
 func FuzzSub(f *testing.F) {
 	f.Fuzz(func(t *testing.T, a int) { _ = Sub(a, a) })
 }
+
+func FuzzAdd(f *testing.F) {
+	f.Fuzz(func(t *testing.T, a int) { _ = Testable(a) })
+}
+
+// Testable is a helper, not a test: go test does not run it.
+func Testable(a int) int { return Add(a, a) }
 `,
 		"calc/ext_test.go": `package calc_test
 
@@ -484,7 +491,7 @@ func TestExternal(t *testing.T) {
 	r.commit("calc")
 	r.git("tag", "-f", "base")
 	s := r.selectOn("add", func() { r.edit("calc/calc.go", "return a + b", "return b + a") })
-	want := "go test ./calc -run '^(ExampleAdd|TestAdd|TestExternal)$'\n"
+	want := "go test ./calc -run '^(ExampleAdd|FuzzAdd|TestAdd|TestExternal)$'\n"
 	if got := commandsOf(t, s); got != want {
 		t.Fatalf("commands = %q, want %q", got, want)
 	}
@@ -507,7 +514,7 @@ func TestExternal(t *testing.T) {
 		}
 	}
 	slices.Sort(listed)
-	if want := []string{"ExampleAdd", "TestAdd", "TestExternal"}; !slices.Equal(listed, want) {
+	if want := []string{"ExampleAdd", "FuzzAdd", "TestAdd", "TestExternal"}; !slices.Equal(listed, want) {
 		t.Errorf("go test -list %q ./calc lists %q, want %q", run, listed, want)
 	}
 }
