@@ -3,6 +3,8 @@ package blast
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"cchub/codegraph"
 	"cchub/syntax"
@@ -29,6 +31,13 @@ type Options struct {
 	// MinConfidence leaves out edges less sure than this: "exact",
 	// "import" or "name-only" ("": every edge).
 	MinConfidence string
+	// Tests also selects the tests the change can break (Report.Selection),
+	// through calls of any evidence, at any distance.
+	Tests bool
+	// Confirm, if set, is asked about the name-only and possible edges of
+	// the radius and of the test selection (a language server sees the
+	// working tree: it is not asked when Head is given).
+	Confirm codegraph.Confirmer
 	// Graph is the working tree's code graph (the hub's, kept in the
 	// store); nil makes one in memory. Unused when Head is given.
 	Graph *codegraph.Index
@@ -41,9 +50,9 @@ type Options struct {
 // tree's.
 func Run(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, o Options) (*Report, error) {
 	switch o.MinConfidence {
-	case "", codegraph.Exact, codegraph.Imported, codegraph.NameOnly:
+	case "", codegraph.Exact, codegraph.Imported, codegraph.NameOnly, codegraph.Possible:
 	default:
-		return nil, fmt.Errorf("blast: min confidence %q is none of exact, import, name-only", o.MinConfidence)
+		return nil, fmt.Errorf("blast: min confidence %q is none of exact, import, name-only, possible", o.MinConfidence)
 	}
 	if o.MaxDepth < 0 {
 		return nil, fmt.Errorf("blast: max depth %d: give 1 or more (0 means %d)", o.MaxDepth, DefaultDepth)
@@ -106,9 +115,38 @@ func Run(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, o 
 		return nil, err
 	}
 	cs := changes(diffs, old, now)
-	r := blastRadius(now, cs, depth, o.MinConfidence)
+	x, names := headGraph(now, cs)
+	confirm := codegraph.CachedConfirmer(o.Confirm)
+	var unasked string
+	if confirm != nil && !head.WorkingTree {
+		confirm, unasked = nil, "not confirmed: the language server sees the working tree, not the head revision --head names"
+	}
+	var conf *Confirmation
+	if confirm != nil {
+		conf = &Confirmation{verdicts: map[string]string{}}
+		confirm = conf.wrap(confirm)
+	}
+	r := blastRadius(ctx, x, cs, names, depth, o.MinConfidence, confirm)
+	if unasked != "" {
+		r.notes = append(r.notes, unasked)
+	}
 	if from != base.Commit {
 		r.notes = append([]string{fmt.Sprintf("measured from the merge base %s of %s and head", short(from), o.Base)}, r.notes...)
 	}
-	return newReport(base, head, depth, o.MinConfidence, cs, r), nil
+	rep := newReport(base, head, depth, o.MinConfidence, cs, r)
+	defer conf.finish(rep)
+	if o.Tests {
+		read := func(p string, d unidiff.File) ([]byte, error) {
+			if head.WorkingTree {
+				return os.ReadFile(filepath.Join(root.Dir(), filepath.FromSlash(p)))
+			}
+			obj := fullID(d.NewBlob)
+			if obj == "" {
+				obj = head.Commit + ":" + prefix + p
+			}
+			return git.run(ctx, workspace.MaxFileBytes, "cat-file", "blob", obj)
+		}
+		rep.Selection = selectTests(ctx, selectIn{diffs: diffs, base: old, head: now, cs: cs, x: x, names: names, read: read, confirm: confirm})
+	}
+	return rep, nil
 }

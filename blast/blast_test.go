@@ -621,7 +621,12 @@ func TestBlastJSONShape(t *testing.T) {
 			definition
 			Distance *int `json:"distance"`
 		} `json:"tests"`
-		Notes   []string `json:"notes"`
+		Notes        []string       `json:"notes"`
+		Evidence     map[string]int `json:"evidence"`
+		Confirmation *struct {
+			Asked, Confirmed, Refuted int
+			Unconfirmed               string
+		} `json:"confirmation"`
 		Summary *struct {
 			Changed, Modified, Added, Removed, Moved, Reached, Files, Tests *int
 		} `json:"summary"`
@@ -639,7 +644,7 @@ func TestBlastJSONShape(t *testing.T) {
 		if err := dec.Decode(&d); err != nil {
 			t.Fatalf("the JSON form is not the documented shape: %v", err)
 		}
-		if d.Version != 1 || d.Base.Ref == nil || d.Base.Commit == nil || d.Head.WorkingTree == nil || d.MaxDepth != 3 || d.MinConfidence != "name-only" || d.Summary == nil {
+		if d.Version != 1 || d.Base.Ref == nil || d.Base.Commit == nil || d.Head.WorkingTree == nil || d.MaxDepth != 3 || d.MinConfidence != "possible" || d.Summary == nil || d.Evidence == nil {
 			t.Errorf("header: %+v", d)
 		}
 		if d.Changed == nil || d.Reached == nil || d.Files == nil || d.Tests == nil || d.Notes == nil {

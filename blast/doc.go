@@ -13,6 +13,14 @@
 // still call its name: they will break. Lines that only moved with a
 // renamed file change nothing.
 //
+// With Options.Tests it also selects the tests the change can break
+// (tests.go): the tests the changes reach through calls of any evidence
+// at any distance, sure or cautious by the evidence of their surest path,
+// and whole packages, files or directories, or the whole suite, wherever
+// the graph cannot see what a change does (build files, test data,
+// embedded and non-code files, build constraints, anything outside a
+// function, a module's body); never fewer, each with why.
+//
 // Invariants: git runs as a child process in its own group, with the
 // caller's context, in the workspace root (paths are relative to it, files
 // outside it are not compared); every option that shapes its output is

@@ -1,6 +1,7 @@
 package blast
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -16,44 +17,20 @@ type radius struct {
 	notes     []string
 }
 
-// blastRadius asks the head graph for the transitive callers of each
-// change. A removed definition is put back into the head graph (into its
-// file's head version, or its own file when that is gone) so that the
-// calls that still name it resolve to it as they did: those callers will
-// break. The graph addresses a definition by path and qualified name, so
+// blastRadius asks the head graph x (headGraph's, names by change) for
+// the transitive callers of each change. A removed definition is put back
+// into the head graph (into its file's head version, or its own file when
+// that is gone) so that the calls that still name it resolve to it as they
+// did: those callers will break. The graph addresses a definition by path and qualified name, so
 // definitions of one file that share a qualified name (a Python property's
 // getter and setter, Go's init functions) are counted as one.
-func blastRadius(head files, cs []Change, depth int, minConfidence string) radius {
-	x := codegraph.NewMemIndex()
-	extra := map[string][]codegraph.Def{}
-	for _, c := range cs {
-		if c.Status == StatusRemoved {
-			d := c.Def
-			d.Path = c.placeIn
-			extra[c.placeIn] = append(extra[c.placeIn], d)
-		}
-	}
-	for p, f := range head {
-		x.Put(p, mergeSameNamed(withDefs(f, extra[p])))
-	}
-	for p, defs := range extra {
-		if head[p] == nil {
-			x.Put(p, mergeSameNamed(&codegraph.File{Path: p, Language: defs[0].Language, Defs: defs}))
-		}
-	}
-
+func blastRadius(ctx context.Context, x *codegraph.Index, cs []Change, names []string, depth int, minConfidence string, confirm codegraph.Confirmer) radius {
 	// A change is counted in the radius of each change that reaches it
 	// (a caller of a removed function that was edited still breaks), but
 	// listed only once, as changed, not among the reached.
 	isChange := map[string]bool{}
-	names := make([]string, len(cs))
-	for i, c := range cs {
-		p := c.Def.Path
-		if c.Status == StatusRemoved {
-			p = c.placeIn
-		}
-		names[i] = p + ":" + c.Def.Qual()
-		isChange[names[i]] = true
+	for _, n := range names {
+		isChange[n] = true
 	}
 	var r radius
 	r.perChange = make([][]codegraph.Reached, len(cs))
@@ -65,7 +42,7 @@ func blastRadius(head files, cs []Change, depth int, minConfidence string) radiu
 			continue
 		}
 		asked[name] = i
-		_, reached, err := x.Blast([]string{name}, depth, minConfidence)
+		a, err := x.BlastWith(ctx, []string{name}, codegraph.BlastOptions{Depth: depth, MinEvidence: minConfidence, Confirm: confirm})
 		if err != nil {
 			var amb *codegraph.AmbiguousError
 			if errors.As(err, &amb) {
@@ -76,8 +53,8 @@ func blastRadius(head files, cs []Change, depth int, minConfidence string) radiu
 			}
 			continue
 		}
-		r.perChange[i] = reached
-		for _, re := range reached {
+		r.perChange[i] = a.Reached
+		for _, re := range a.Reached {
 			k := re.Def.Path + ":" + re.Def.Qual()
 			if isChange[k] {
 				continue
@@ -101,6 +78,38 @@ func blastRadius(head files, cs []Change, depth int, minConfidence string) radiu
 		return a.Def.Start < b.Def.Start
 	})
 	return r
+}
+
+// headGraph is the head graph a radius is measured in, each removed
+// definition put back, and the name each change is known by in it
+// (path:Qual, by index of the change).
+func headGraph(head files, cs []Change) (*codegraph.Index, []string) {
+	x := codegraph.NewMemIndex()
+	extra := map[string][]codegraph.Def{}
+	for _, c := range cs {
+		if c.Status == StatusRemoved {
+			d := c.Def
+			d.Path = c.placeIn
+			extra[c.placeIn] = append(extra[c.placeIn], d)
+		}
+	}
+	for p, f := range head {
+		x.Put(p, mergeSameNamed(withDefs(f, extra[p])))
+	}
+	for p, defs := range extra {
+		if head[p] == nil {
+			x.Put(p, mergeSameNamed(&codegraph.File{Path: p, Language: defs[0].Language, Defs: defs}))
+		}
+	}
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		p := c.Def.Path
+		if c.Status == StatusRemoved {
+			p = c.placeIn
+		}
+		names[i] = p + ":" + c.Def.Qual()
+	}
+	return x, names
 }
 
 // withDefs is f with more definitions after its own, so that its calls

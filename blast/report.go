@@ -1,7 +1,9 @@
 package blast
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"sort"
 
@@ -22,14 +24,19 @@ const SchemaVersion = 1
 //	  "base": {"ref": "origin/main", "commit": "<full id>"},
 //	  "head": {"ref": "HEAD", "commit": "<full id>", "working_tree": false},
 //	  "max_depth": 3,
-//	  "min_confidence": "name-only",
+//	  "min_confidence": "possible",
 //	  "changed": [Changed, …],
 //	  "reached": [Reached, …],
 //	  "files": ["path", …],
 //	  "tests": [Test, …],
 //	  "notes": ["…", …],
+//	  "evidence": {"exact": 3, "name-only": 1, …},
+//	  "confirmation": {"asked": 4, "confirmed": 1, "refuted": 2, "unconfirmed": "…"},
 //	  "summary": Summary
 //	}
+//
+// evidence counts the reached definitions by the evidence of their path;
+// confirmation is there only with --confirm.
 //
 // head is {"ref": "", "commit": "", "working_tree": true} when the diff is
 // against the working tree. Every list is present (empty, never null) and
@@ -55,7 +62,7 @@ const SchemaVersion = 1
 // Reached is a Definition and
 //
 //	"distance":   calls away from the nearest changed definition, 1 = a direct caller
-//	"confidence": the least sure edge on the path: "exact" | "import" | "name-only"
+//	"confidence": the least sure edge on the path: "confirmed" | "exact" | "import" | "name-only" | "possible"
 //	"via":        qualified names from the changed definition to this one
 //
 // Test is a Definition and its "distance" (0: a changed test). Summary is
@@ -76,6 +83,63 @@ type Report struct {
 	Tests         []Test    `json:"tests"`
 	Notes         []string  `json:"notes"`
 	Summary       Summary   `json:"summary"`
+	// Evidence counts the reached definitions by the evidence of their
+	// paths (confirmed, exact, import, name-only, possible).
+	Evidence map[string]int `json:"evidence"`
+	// Confirmation is what the language server was asked and answered
+	// (Options.Confirm; absent otherwise).
+	Confirmation *Confirmation `json:"confirmation,omitempty"`
+	// Selection is the tests to run (Options.Tests; nil otherwise): a
+	// form of its own (WriteTestsJSON), not part of this one.
+	Selection *Selection `json:"-"`
+}
+
+// Confirmation is what a run asked the language server: edges asked
+// about (each once), confirmed and refuted (left out), and why some went
+// unanswered.
+type Confirmation struct {
+	Asked       int    `json:"asked"`
+	Confirmed   int    `json:"confirmed"`
+	Refuted     int    `json:"refuted"`
+	Unconfirmed string `json:"unconfirmed,omitempty"`
+	verdicts    map[string]string
+}
+
+// wrap is confirm, counted in c.
+func (c *Confirmation) wrap(confirm codegraph.Confirmer) codegraph.Confirmer {
+	return func(ctx context.Context, es []codegraph.Edge) ([]string, string) {
+		vs, note := confirm(ctx, es)
+		for i, e := range es {
+			if i < len(vs) {
+				id := fmt.Sprintf("%s:%d:%d>", e.Path, e.Line, e.Col)
+				if e.Callee != nil {
+					id += e.Callee.Path + ":" + e.Callee.Qual()
+				}
+				c.verdicts[id] = vs[i]
+			}
+		}
+		if note != "" {
+			c.Unconfirmed = note
+		}
+		return vs, note
+	}
+}
+
+// finish puts c's counts into rep (nothing for a nil c).
+func (c *Confirmation) finish(rep *Report) {
+	if c == nil || rep == nil {
+		return
+	}
+	c.Asked = len(c.verdicts)
+	for _, v := range c.verdicts {
+		switch v {
+		case codegraph.Confirmed:
+			c.Confirmed++
+		case codegraph.Refuted:
+			c.Refuted++
+		}
+	}
+	rep.Confirmation = c
 }
 
 // Revision is one side of the diff: the ref as given and the commit it
@@ -153,10 +217,10 @@ func definition(d codegraph.Def) Definition {
 // newReport puts changes and their radius into a report.
 func newReport(base, head Revision, depth int, minConfidence string, cs []Change, r radius) *Report {
 	if minConfidence == "" {
-		minConfidence = codegraph.NameOnly
+		minConfidence = codegraph.Possible
 	}
 	rep := &Report{Version: SchemaVersion, Base: base, Head: head, MaxDepth: depth, MinConfidence: minConfidence,
-		Changed: []Changed{}, Reached: []Reached{}, Files: []string{}, Tests: []Test{}, Notes: []string{}}
+		Changed: []Changed{}, Reached: []Reached{}, Files: []string{}, Tests: []Test{}, Notes: []string{}, Evidence: map[string]int{}}
 	for i, c := range cs {
 		ch := Changed{Definition: definition(c.Def), Status: c.Status, Reached: len(r.perChange[i])}
 		ch.RemovedAt = c.RemovedAt
@@ -166,7 +230,7 @@ func newReport(base, head Revision, depth int, minConfidence string, cs []Change
 		for _, re := range r.perChange[i] {
 			if re.Distance == 1 {
 				ch.Callers++
-				if re.Confidence != codegraph.NameOnly {
+				if codegraph.Rank(re.Confidence) <= codegraph.Rank(codegraph.Imported) {
 					ch.sureCallers++
 				}
 			}
@@ -192,6 +256,7 @@ func newReport(base, head Revision, depth int, minConfidence string, cs []Change
 	files := map[string]bool{}
 	for _, re := range r.reached {
 		rep.Reached = append(rep.Reached, Reached{Definition: definition(re.Def), Distance: re.Distance, Confidence: re.Confidence, Via: re.Via})
+		rep.Evidence[re.Confidence]++
 		files[re.Def.Path] = true
 		if re.Def.Test {
 			rep.Tests = append(rep.Tests, Test{Definition: definition(re.Def), Distance: re.Distance})

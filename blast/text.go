@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"cchub/codegraph"
 	"cchub/workspace"
 )
 
@@ -90,7 +91,7 @@ func (r *Report) WriteText(w io.Writer, limit int) error {
 		fmt.Fprintf(&b, "  %s\t%s %s\t%s\n", where, c.Kind, c.QualifiedName, c.effect())
 	}
 	if len(r.Reached) > 0 {
-		fmt.Fprintf(&b, "reached (%d):\n", len(r.Reached))
+		fmt.Fprintf(&b, "reached (%d%s):\n", len(r.Reached), r.evidenceCounts())
 	}
 	dist := 0
 	for i, re := range r.Reached {
@@ -136,6 +137,15 @@ func (r *Report) WriteText(w io.Writer, limit int) error {
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}
+	if c := r.Confirmation; c != nil {
+		fmt.Fprintf(&b, "confirmation: %d edge(s) asked, %d confirmed, %d refuted (left out)", c.Asked, c.Confirmed, c.Refuted)
+		if c.Unconfirmed != "" {
+			fmt.Fprintf(&b, "; unconfirmed: %s", c.Unconfirmed)
+		}
+		b.WriteByte('\n')
+	} else if r.Evidence[codegraph.NameOnly]+r.Evidence[codegraph.Possible] > 0 {
+		b.WriteString("name-only and possible edges are unconfirmed: --confirm asks the language server\n")
+	}
 	fmt.Fprintf(&b, "summary: %s\n", r.Line())
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -143,6 +153,21 @@ func (r *Report) WriteText(w io.Writer, limit int) error {
 
 func more(b *strings.Builder, n int, what string) {
 	fmt.Fprintf(b, "  … and %d more %s (--limit 0 shows all; --format json lists everything)\n", n, what)
+}
+
+// evidenceCounts is the reached definitions by evidence, surest first
+// (": 3 exact, 1 name-only"), or "".
+func (r *Report) evidenceCounts() string {
+	var parts []string
+	for _, ev := range codegraph.Evidences {
+		if n := r.Evidence[ev]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, ev))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(parts, ", ")
 }
 
 // effect says what a changed definition does to the rest of the code.

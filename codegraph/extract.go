@@ -584,15 +584,15 @@ func defaultAlias(lang, target string) string {
 	return target
 }
 
-// isTest says whether d, read from s, is a test function: Go TestXxx in a
-// _test.go file; Python test_* (or a method of a Test* class); a Rust
+// isTest says whether d, read from s, is a test function: Go TestXxx,
+// ExampleXxx or FuzzXxx (what go test runs) in a _test.go file; Python test_* (or a method of a Test* class); a Rust
 // #[test] function; a Java @Test method (or a JUnit 3 test* method of a
 // *Test class); a C or C++ test_* function or GoogleTest TEST. JavaScript
 // tests are the callbacks of it, test and describe (jsTestDef).
 func isTest(d Def, s *outline.Symbol, rel string) bool {
 	switch family(d.Language) {
 	case "go":
-		return strings.HasSuffix(rel, "_test.go") && d.Type == "" && strings.HasPrefix(d.Name, "Test")
+		return strings.HasSuffix(rel, "_test.go") && d.Type == "" && d.Kind == "func" && goTestName(d.Name)
 	case "python":
 		return strings.HasPrefix(d.Name, "test_") || strings.HasPrefix(d.Name, "test") && strings.HasPrefix(d.Type, "Test")
 	case "javascript":
@@ -605,6 +605,18 @@ func isTest(d Def, s *outline.Symbol, rel string) bool {
 		return strings.HasPrefix(d.Name, "test_") || strings.HasPrefix(d.Name, "TEST")
 	}
 	return strings.HasPrefix(d.Name, "test")
+}
+
+// goTestName says whether a Go function is one go test runs (or, for
+// TestMain, runs the others): Test, Example or Fuzz, alone or followed by
+// anything but a lower-case letter.
+func goTestName(name string) bool {
+	for _, p := range []string{"Test", "Example", "Fuzz"} {
+		if rest, ok := strings.CutPrefix(name, p); ok {
+			return rest == "" || !(rest[0] >= 'a' && rest[0] <= 'z')
+		}
+	}
+	return false
 }
 
 // Extract reads what the graph needs of one file's content, named rel,

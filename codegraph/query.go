@@ -2,13 +2,14 @@ package codegraph
 
 import (
 	"context"
-
 	"fmt"
-	"github.com/dominikbraun/graph"
 	"path"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/dominikbraun/graph"
 )
 
 // Symbols lists the definitions whose name (or Type.Name) matches
@@ -257,6 +258,50 @@ type Reached struct {
 // order, Confirmed, Refuted or "" (no answer). note says why some went
 // unanswered ("" when none did).
 type Confirmer func(ctx context.Context, edges []Edge) (verdicts []string, note string)
+
+// CachedConfirmer is c asked at most once about each edge: a run that
+// asks about several radiuses shares the answers (and the notes).
+func CachedConfirmer(c Confirmer) Confirmer {
+	if c == nil {
+		return nil
+	}
+	var mu sync.Mutex
+	known := map[string]string{}
+	return func(ctx context.Context, es []Edge) ([]string, string) {
+		mu.Lock()
+		defer mu.Unlock()
+		id := func(e Edge) string {
+			callee := ""
+			if e.Callee != nil {
+				callee = e.Callee.key
+			}
+			return edgeID(callee, e.Path, e.Line, e.Col, callerKey(e))
+		}
+		var ask []Edge
+		for _, e := range es {
+			if _, ok := known[id(e)]; !ok {
+				ask = append(ask, e)
+			}
+		}
+		note := ""
+		if len(ask) > 0 {
+			var vs []string
+			vs, note = c(ctx, ask)
+			for i, e := range ask {
+				v := ""
+				if i < len(vs) {
+					v = vs[i]
+				}
+				known[id(e)] = v
+			}
+		}
+		out := make([]string, len(es))
+		for i, e := range es {
+			out[i] = known[id(e)]
+		}
+		return out, note
+	}
+}
 
 // BlastOptions say how far a blast radius goes and how sure it must be.
 type BlastOptions struct {

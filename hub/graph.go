@@ -8,14 +8,15 @@ import (
 	"strings"
 	"time"
 
+	"cchub/blast"
 	"cchub/codegraph"
 )
 
 // GraphQuery is one question for the code graph.
 type GraphQuery struct {
-	Op            string   // symbols, callers, callees or blast
+	Op            string   // symbols, callers, callees, blast or tests
 	Name          string   // symbols: a name or glob; the others: a definition as Name, Type.Name or path:Name
-	Names         []string // blast: more definitions
+	Names         []string // blast, tests: more definitions
 	Depth         int      // blast: how many calls away (0: 3)
 	MinConfidence string   // blast: exact, import, name-only or possible ("": all)
 	// Confirm asks the workspace's language server about the name-only
@@ -50,6 +51,8 @@ type GraphResult struct {
 	Refuted     int    `json:"refuted,omitempty"`
 	Unconfirmed string `json:"unconfirmed,omitempty"`
 	confirm     bool
+	// Tests is the tests that changes to the named definitions can break.
+	Tests *blast.Selection `json:"tests,omitempty"`
 }
 
 // confirmBudget bounds a confirmation: what is not answered by then stays
@@ -139,8 +142,20 @@ func (h *Hub) Graph(ctx context.Context, q GraphQuery) (*GraphResult, error) {
 		}
 		res.Definitions, res.Reached, res.Counts, res.TopLevel = a.Starts, a.Reached, a.Counts, a.TopLevel
 		res.Asked, res.Refuted, res.Unconfirmed = a.Asked, a.Refuted, a.Unconfirmed
+	case "tests":
+		names := q.Names
+		if q.Name != "" {
+			names = append([]string{q.Name}, names...)
+		}
+		if len(names) == 0 {
+			return nil, errors.New("tests needs name (or names): the definitions that change")
+		}
+		var err error
+		if res.Tests, err = blast.SelectFor(ctx, x, names); err != nil {
+			return nil, err
+		}
 	default:
-		return nil, fmt.Errorf("unknown op %q: one of symbols, callers, callees, blast", q.Op)
+		return nil, fmt.Errorf("unknown op %q: one of symbols, callers, callees, blast, tests", q.Op)
 	}
 	return res, nil
 }
@@ -186,6 +201,8 @@ func (r *GraphResult) Text() string {
 			}
 			fmt.Fprintf(&b, "  %s:%d\t%s [%s]\n", e.Path, e.Line, e.Name, e.Confidence)
 		}
+	case "tests":
+		_ = r.Tests.WriteJSON(&b) // the schema of cchub blast --tests --tests-format json
 	}
 	if r.Op == "callers" || r.Op == "blast" {
 		b.WriteString(r.confirmation())

@@ -7,9 +7,9 @@ import (
 )
 
 type graphIn struct {
-	Op            string   `json:"op" jsonschema:"symbols, callers, callees or blast"`
-	Name          string   `json:"name,omitempty" jsonschema:"symbols: a name or glob (Store.*, *Handler); callers/callees/blast: a definition as Name, Type.Name or path:Name"`
-	Names         []string `json:"names,omitempty" jsonschema:"blast: several definitions at once"`
+	Op            string   `json:"op" jsonschema:"symbols, callers, callees, blast or tests"`
+	Name          string   `json:"name,omitempty" jsonschema:"symbols: a name or glob (Store.*, *Handler); callers/callees/blast/tests: a definition as Name, Type.Name or path:Name"`
+	Names         []string `json:"names,omitempty" jsonschema:"blast, tests: several definitions at once"`
 	Depth         int      `json:"depth,omitempty" jsonschema:"blast: how many calls away (default 3)"`
 	MinConfidence string   `json:"min_confidence,omitempty" jsonschema:"blast: the least evidence followed: exact, import, name-only or possible (default: all)"`
 	Confirm       bool     `json:"confirm,omitempty" jsonschema:"callers/blast: ask the language server about name-only and possible edges (slower: seconds)"`
@@ -17,7 +17,8 @@ type graphIn struct {
 
 const graphDescription = "The code graph, from the source itself: op symbols (a name or glob), " +
 	"callers and callees of a definition (call sites with line and the evidence of each edge: confirmed, exact, import, name-only, possible), " +
-	"blast (what transitively calls it, by distance, with the files and tests among them). Name a definition as Name, Type.Name or path:Name."
+	"blast (what transitively calls it, by distance, with the files and tests among them), " +
+	"tests (the tests a change to them can break, at any distance, and the go test / pytest commands that run them, as JSON). Name a definition as Name, Type.Name or path:Name."
 
 func addGraph(s *server) {
 	addTool(s, toolSpec{name: "graph", description: graphDescription, readOnly: true, hint: "ask about one definition, or a smaller depth"},

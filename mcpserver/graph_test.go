@@ -14,7 +14,7 @@ func TestMCPGraph(t *testing.T) {
 	ws := copyWorkspace(t, "go")
 	cs := connect(t, newTestHub(t, ws))
 	text, isErr := callText(t, cs, "graph", map[string]any{"op": "callers", "name": "Cents"})
-	if isErr || !strings.HasPrefix(text, "callers of Cents (pricing/pricing.go:24): 3\n") || !strings.Contains(text, "main.go:19:63\tmain [import]") {
+	if isErr || !strings.HasPrefix(text, "callers of Cents (pricing/pricing.go:24): 3 — 3 import\n") || !strings.Contains(text, "main.go:19:63\tmain [import]") {
 		t.Fatalf("callers:\n%s", text)
 	}
 	text, isErr = callText(t, cs, "graph", map[string]any{"op": "blast", "name": "Store.Add"})
@@ -43,5 +43,19 @@ func TestMCPGraph(t *testing.T) {
 	}
 	if text, isErr := callText(t, cs, "graph", map[string]any{"op": "callers", "name": "NoSuchThing"}); !isErr || !strings.Contains(text, "no definition named") {
 		t.Errorf("an unknown name:\n%s", text)
+	}
+}
+
+// The graph tool's tests op: the tests a change to a definition can
+// break, as the JSON of cchub blast --tests, with the command to run.
+func TestMCPGraphTests(t *testing.T) {
+	ws := copyWorkspace(t, "go")
+	cs := connect(t, newTestHub(t, ws))
+	text, isErr := callText(t, cs, "graph", map[string]any{"op": "tests", "name": "Store.Add"})
+	if isErr || !strings.Contains(text, `"all": null`) || !strings.Contains(text, `"command": "go test ./store -run '^(TestAddTwice)$'"`) || !strings.Contains(text, `"suite": 1`) {
+		t.Fatalf("tests:\n%s", text)
+	}
+	if text, isErr := callText(t, cs, "graph", map[string]any{"op": "tests"}); !isErr || !strings.Contains(text, "tests needs name") {
+		t.Errorf("no name:\n%s", text)
 	}
 }

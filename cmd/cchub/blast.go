@@ -13,7 +13,8 @@ import (
 
 func blastCmd(g *globals) *cobra.Command {
 	var o blast.Options
-	var format string
+	var format, testsFormat string
+	var confirm bool
 	var failAbove, limit int
 	c := &cobra.Command{
 		Use:   "blast --base REF [--head REF]",
@@ -29,6 +30,15 @@ Formats: text (for a person; lists cut at --limit), json (complete, schema
 version 1), github (workflow annotations on the changed definitions that reach
 the most, at most 10, and the full lists appended to $GITHUB_STEP_SUMMARY as
 Markdown when it is set), sarif (SARIF 2.1.0, complete).
+
+--tests answers instead which tests the change can break, through calls
+of any evidence at any distance (--max-depth and --min-confidence do not
+bound it), and, where the graph cannot see (go.mod, testdata, embedded and
+non-code files, build constraints, package variables, conftest.py), whole
+packages or the whole suite, each with why. --tests-format: text (the
+commands and why), json (schema version 1, see docs/blast.md), commands
+(only the shell commands, one a line: the sure groups, then the cautious
+ones; the whole suite's when everything must run).
 
 Exit codes: 0 done; 1 more definitions reached than --fail-above; 2 bad input
 or a failure (not a git work tree, an unknown revision), with the reason on
@@ -46,12 +56,36 @@ stderr.`,
 			default:
 				return badInput(fmt.Errorf("--format %q: one of text, json, github, sarif", format))
 			}
+			if c.Flags().Changed("tests-format") && !o.Tests {
+				return badInput(fmt.Errorf("--tests-format needs --tests"))
+			}
+			if o.Tests {
+				if c.Flags().Changed("format") {
+					return badInput(fmt.Errorf("--format does not apply with --tests; give --tests-format text, json or commands"))
+				}
+				if g.asJSON {
+					testsFormat = "json"
+				}
+				switch testsFormat {
+				case "text", "json", "commands":
+				default:
+					return badInput(fmt.Errorf("--tests-format %q: one of text, json, commands", testsFormat))
+				}
+			}
 			return withHub(g, func(h *hub.Hub) error {
+				if confirm {
+					o.Confirm = h.Confirmer(0)
+				}
 				r, err := h.Blast(c.Context(), o)
 				if err != nil {
 					return badInput(err)
 				}
-				if err := writeBlast(c.OutOrStdout(), r, format, limit); err != nil {
+				if o.Tests {
+					err = writeTests(c.OutOrStdout(), r, testsFormat)
+				} else {
+					err = writeBlast(c.OutOrStdout(), r, format, limit)
+				}
+				if err != nil {
 					return err
 				}
 				if failAbove >= 0 && len(r.Reached) > failAbove {
@@ -69,13 +103,28 @@ stderr.`,
 	c.Flags().StringVar(&o.Head, "head", "", "the revision with the change, read from git without a checkout (default: the working tree)")
 	c.Flags().BoolVar(&o.MergeBase, "merge-base", false, "measure from the merge base of --base and the head: only what the branch adds")
 	c.Flags().IntVar(&o.MaxDepth, "max-depth", blast.DefaultDepth, "how many calls away to look")
-	c.Flags().StringVar(&o.MinConfidence, "min-confidence", "", "leave out edges less sure than this: exact, import or name-only (default: every edge)")
+	c.Flags().StringVar(&o.MinConfidence, "min-confidence", "", "leave out edges less sure than this: exact, import, name-only or possible (default: every edge)")
+	c.Flags().BoolVar(&confirm, "confirm", false, "ask the language server about name-only and possible edges: confirmed or refuted (left out); the working tree only")
 	c.Flags().StringVar(&format, "format", "text", "text, json, github or sarif")
+	c.Flags().BoolVar(&o.Tests, "tests", false, "answer the tests the change can break, and the commands that run them")
+	c.Flags().StringVar(&testsFormat, "tests-format", "text", "with --tests: text, json or commands")
 	c.Flags().IntVar(&failAbove, "fail-above", -1, "exit 1 when more than N definitions are reached (default: never)")
 	c.Flags().IntVar(&limit, "limit", blast.DefaultLimit, "text and step summary: most entries of each list (0: all)")
 	c.MarkFlagRequired("base")
 	jsonFlag(c, g)
 	return c
+}
+
+// writeTests prints a report's test selection in a format.
+func writeTests(w io.Writer, r *blast.Report, format string) error {
+	s := r.Selection
+	switch format {
+	case "json":
+		return s.WriteJSON(w)
+	case "commands":
+		return s.WriteCommands(w)
+	}
+	return s.WriteText(w, r.Title())
 }
 
 // writeBlast prints a report in a format; the github format also appends
