@@ -266,7 +266,7 @@ func (c *confirmer) edge(ctx context.Context, e codegraph.Edge) (string, string)
 	}
 	switch path.Ext(e.Path) {
 	case ".go":
-		return c.goEdge(ctx, e, at)
+		return c.goEdge(ctx, e, def, at)
 	case ".py", ".pyi":
 		return c.pyEdge(ctx, e, def, at)
 	case ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs":
@@ -278,7 +278,27 @@ func (c *confirmer) edge(ctx context.Context, e codegraph.Edge) (string, string)
 // goEdge judges a Go call whose definition is not the callee: through an
 // interface, gopls knows every implementation; otherwise there is no
 // dispatch, so another function or method is a refutation.
-func (c *confirmer) goEdge(ctx context.Context, e codegraph.Edge, at func(string) (*lspmux.Answer, error)) (string, string) {
+func (c *confirmer) goEdge(ctx context.Context, e codegraph.Edge, def *lspmux.Answer, at func(string) (*lspmux.Answer, error)) (string, string) {
+	if len(def.Outside) == 0 {
+		// In the workspace, the graph and the line say what the
+		// definition is, without asking (implementation is gopls' most
+		// costly question: it looks through every package).
+		l := def.Locations[0]
+		switch {
+		case c.enclosing(l.Path, l.Line, "interface", "") != nil:
+			impl, err := at("implementation")
+			if err != nil {
+				return "", c.why(ctx, e.Path, err)
+			}
+			if lands(impl.Locations, e.Callee) {
+				return codegraph.Confirmed, ""
+			}
+			return codegraph.Refuted, ""
+		case strings.HasPrefix(l.Text, "func "):
+			return codegraph.Refuted, ""
+		}
+		return "", whyValue
+	}
 	impl, implErr := at("implementation")
 	if implErr == nil && lands(impl.Locations, e.Callee) {
 		return codegraph.Confirmed, ""

@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"sync"
+	"time"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/uri"
 )
 
@@ -72,3 +74,12 @@ func (b *Batch) Query(ctx context.Context, q Query) (*Answer, error) {
 
 // Close ends the Batch: the server may go idle again.
 func (b *Batch) Close() { b.once.Do(b.release) }
+
+// cancel tells s that the request id, whose caller gave up (ctx ended),
+// needs no answer: a server works through its requests in turn, and one
+// nobody waits for delays the next.
+func (s *server) cancel(ctx context.Context, id jsonrpc2.ID) {
+	ctx, stop := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer stop()
+	_ = s.conn.Notify(ctx, "$/cancelRequest", map[string]any{"id": id})
+}

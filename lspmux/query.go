@@ -97,7 +97,11 @@ func (m *Mux) ask(ctx context.Context, s *server, u uri.URI, text []byte, q Quer
 	var raw json.RawMessage
 	call := func(method string, params any) error {
 		raw = nil
-		if _, err := s.conn.Call(ctx, method, params, &raw); err != nil {
+		id, err := s.conn.Call(ctx, method, params, &raw)
+		if err != nil {
+			if ctx.Err() != nil {
+				s.cancel(ctx, id)
+			}
 			return s.failed(method, err)
 		}
 		return nil
