@@ -222,6 +222,15 @@ func (c *confirmer) why(ctx context.Context, rel string, err error) string {
 	return "the language server failed: " + msg
 }
 
+// isTS says whether rel is TypeScript or JavaScript.
+func isTS(rel string) bool {
+	switch path.Ext(rel) {
+	case ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs":
+		return true
+	}
+	return false
+}
+
 func extOf(rel string) string {
 	if e := path.Ext(rel); e != "" {
 		return e
@@ -261,16 +270,40 @@ func (c *confirmer) edge(ctx context.Context, e codegraph.Edge) (string, string)
 	if lands(def.Locations, e.Callee) {
 		return codegraph.Confirmed, ""
 	}
+	ts := isTS(e.Path)
+	if len(def.Locations) == 0 && len(def.Outside) == 0 && ts {
+		// tsserver loads its project after it answers: until then a name
+		// from another file has no definition, though hover knows it.
+		if hv, err := at("hover"); err == nil && hv.Text != "" {
+			for wait := 250 * time.Millisecond; wait <= time.Second; wait *= 2 {
+				select {
+				case <-ctx.Done():
+					return "", errOutOfTime
+				case <-time.After(wait):
+				}
+				if def, err = at("definition"); err != nil {
+					return "", c.why(ctx, e.Path, err)
+				}
+				if len(def.Locations)+len(def.Outside) > 0 {
+					break
+				}
+			}
+		}
+		if lands(def.Locations, e.Callee) {
+			return codegraph.Confirmed, ""
+		}
+	}
 	if len(def.Locations) == 0 && len(def.Outside) == 0 {
 		return "", whyNoDefinition
+	}
+	if ts {
+		return c.tsEdge(ctx, e, at)
 	}
 	switch path.Ext(e.Path) {
 	case ".go":
 		return c.goEdge(ctx, e, def, at)
 	case ".py", ".pyi":
 		return c.pyEdge(ctx, e, def, at)
-	case ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs":
-		return c.tsEdge(ctx, e, at)
 	}
 	return "", fmt.Sprintf("the definition of a call in a %s file is elsewhere, and cchub does not judge what may dispatch there", extOf(e.Path))
 }

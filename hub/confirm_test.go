@@ -307,3 +307,87 @@ func TestConfirmNotes(t *testing.T) {
 		t.Errorf("note = %q, want %q", note, want)
 	}
 }
+
+func TestConfirmTypeScript(t *testing.T) {
+	wstest.RequireProgram(t, "typescript-language-server")
+	h := confirmWorkspace(t, map[string]string{
+		"package.json":  "{\"name\": \"app\", \"version\": \"1.0.0\"}\n",
+		"tsconfig.json": "{\"compilerOptions\": {\"strict\": true, \"target\": \"es2020\", \"module\": \"commonjs\"}}\n",
+		"src/lib.ts": `export interface Shape {
+  area(): number;
+}
+
+export class Square implements Shape {
+  constructor(private side: number) {}
+  area(): number {
+    return this.side * this.side;
+  }
+}
+
+export class Board {
+  area(): number {
+    return 0;
+  }
+}
+
+export function render(): string {
+  return "lib";
+}
+`,
+		"src/use.ts": `import { Shape, Square } from "./lib";
+
+function render(): string {
+  return "local";
+}
+
+export function total(s: Shape): number {
+  return s.area(); // through
+}
+
+export function show(): string {
+  return render(); // local
+}
+
+export const sq = new Square(2).area(); // direct
+`,
+	})
+	lib := func(q string) *codegraph.Def { return defNamed(t, h, "src/lib.ts", q) }
+	at := func(marker, name string, callee *codegraph.Def) codegraph.Edge {
+		return callAt(t, h, "src/use.ts", marker, name, callee)
+	}
+	checkVerdicts(t, h, 2*time.Minute, []confirmCase{
+		{"s.area() through Shape to Square.area", at("// through", "area", lib("Square.area")), codegraph.Confirmed},
+		{"s.area() through Shape to Board.area (structural: not refuted)", at("// through", "area", lib("Board.area")), ""},
+		{"render() to the other module's render", at("// local", "render", lib("render")), codegraph.Refuted},
+		{"new Square(2).area() to Square.area", at("// direct", "area", lib("Square.area")), codegraph.Confirmed},
+		{"new Square(2).area() to Board.area, a method of another class", at("// direct", "area", lib("Board.area")), ""},
+	})
+}
+
+func TestPyBases(t *testing.T) {
+	text := "import abc\n\n@decorate\nclass Név(base.Mixin, Generic[T],\n          metaclass=abc.ABCMeta, *extra):\n    pass\n\nclass Plain:\n    pass\n"
+	got := pyBases([]byte(text), &codegraph.Def{Name: "Név", Kind: "class", Start: 3, End: 6})
+	want := []pyBase{{name: "Mixin", line: 4, col: 16}, {name: "Generic", line: 4, col: 23}}
+	if len(got) != len(want) {
+		t.Fatalf("bases %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("base %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if got := pyBases([]byte(text), &codegraph.Def{Name: "Plain", Kind: "class", Start: 8, End: 9}); len(got) != 0 {
+		t.Errorf("a class without bases has %+v", got)
+	}
+}
+
+func TestCharPlace(t *testing.T) {
+	text := []byte("package p\n\nvar s = \"é\"; var _ = f()\n")
+	// f is at byte column 23 of line 3, character column 22 ("é" is two bytes).
+	if l, c, ok := charPlace(text, 3, 23, "f"); !ok || l != 3 || c != 22 {
+		t.Errorf("charPlace = %d, %d, %v; want 3, 22, true", l, c, ok)
+	}
+	if _, _, ok := charPlace(text, 3, 22, "f"); ok {
+		t.Error("charPlace found f where there is none: a stale call site must be refused")
+	}
+}
