@@ -47,6 +47,10 @@ type Answer struct {
 	Locations []Location `json:"locations,omitempty"`
 	Text      string     `json:"text,omitempty"`
 	Diffs     []FileDiff `json:"diffs,omitempty"`
+	// Outside are the places (definition, references, implementation)
+	// outside the workspace, as absolute file paths: the standard library,
+	// a dependency. Locations leaves them out.
+	Outside []string `json:"-"`
 }
 
 // FileDiff is a rename's change to one file.
@@ -80,6 +84,11 @@ func (m *Mux) Query(ctx context.Context, q Query) (*Answer, error) {
 	if _, err := s.tell(ctx, u, o.lang, text); err != nil {
 		return nil, err
 	}
+	return m.ask(ctx, s, u, text, q)
+}
+
+// ask asks s, which has been told text as the document u, the query q.
+func (m *Mux) ask(ctx context.Context, s *server, u uri.URI, text []byte, q Query) (*Answer, error) {
 	doc := map[string]any{"uri": u}
 	pos := func() map[string]any {
 		return map[string]any{"textDocument": doc, "position": lspPos(text, q.Line, q.Col)}
@@ -88,7 +97,11 @@ func (m *Mux) Query(ctx context.Context, q Query) (*Answer, error) {
 	var raw json.RawMessage
 	call := func(method string, params any) error {
 		raw = nil
-		if _, err := s.conn.Call(ctx, method, params, &raw); err != nil {
+		id, err := s.conn.Call(ctx, method, params, &raw)
+		if err != nil {
+			if ctx.Err() != nil {
+				s.cancel(ctx, id)
+			}
 			return s.failed(method, err)
 		}
 		return nil
@@ -98,14 +111,14 @@ func (m *Mux) Query(ctx context.Context, q Query) (*Answer, error) {
 		if err := call("textDocument/"+q.Op, pos()); err != nil {
 			return nil, err
 		}
-		a.Locations = m.locations(raw)
+		a.Locations, a.Outside = m.locations(raw)
 	case "references":
 		p := pos()
 		p["context"] = map[string]any{"includeDeclaration": true}
 		if err := call("textDocument/references", p); err != nil {
 			return nil, err
 		}
-		a.Locations = m.locations(raw)
+		a.Locations, a.Outside = m.locations(raw)
 	case "hover":
 		if err := call("textDocument/hover", pos()); err != nil {
 			return nil, err
@@ -210,8 +223,9 @@ func (m *Mux) place(u string, r lspRange) (Location, bool) {
 	return loc, true
 }
 
-// locations reads Location, []Location or []LocationLink.
-func (m *Mux) locations(raw json.RawMessage) []Location {
+// locations reads Location, []Location or []LocationLink: the places in
+// the workspace, and the files of those outside it.
+func (m *Mux) locations(raw json.RawMessage) ([]Location, []string) {
 	type loc struct {
 		URI         string   `json:"uri"`
 		Range       lspRange `json:"range"`
@@ -226,6 +240,7 @@ func (m *Mux) locations(raw json.RawMessage) []Location {
 		}
 	}
 	var out []Location
+	var outside []string
 	for _, l := range many {
 		u, r := l.URI, l.Range
 		if u == "" {
@@ -233,6 +248,8 @@ func (m *Mux) locations(raw json.RawMessage) []Location {
 		}
 		if p, ok := m.place(u, r); ok {
 			out = append(out, p)
+		} else if u != "" {
+			outside = append(outside, uri.URI(u).Filename())
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -241,7 +258,7 @@ func (m *Mux) locations(raw json.RawMessage) []Location {
 		}
 		return out[i].Line < out[j].Line
 	})
-	return out
+	return out, outside
 }
 
 // symbols reads DocumentSymbol trees (flattened, with depth),
