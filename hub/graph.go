@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 
 	"cchub/blast"
 	"cchub/codegraph"
@@ -55,9 +54,6 @@ type GraphResult struct {
 	Tests *blast.Selection `json:"tests,omitempty"`
 }
 
-// confirmBudget bounds a confirmation: what is not answered by then stays
-// unconfirmed, and the answer says so.
-const confirmBudget = 20 * time.Second
 
 // codeGraph is the hub's code graph, made on first need and kept in the
 // workspace's store, so that the next process reads only what changed. A
@@ -116,7 +112,7 @@ func (h *Hub) Graph(ctx context.Context, q GraphQuery) (*GraphResult, error) {
 		}
 		if q.Confirm {
 			res.confirm = true
-			res.Edges, res.Asked, res.Refuted, res.Unconfirmed = codegraph.ConfirmEdges(ctx, res.Edges, h.Confirmer(confirmBudget))
+			res.Edges, res.Asked, res.Refuted, res.Unconfirmed = codegraph.ConfirmEdges(ctx, res.Edges, h.Confirmer(0))
 		}
 		res.Counts = map[string]int{}
 		for _, e := range res.Edges {
@@ -134,7 +130,7 @@ func (h *Hub) Graph(ctx context.Context, q GraphQuery) (*GraphResult, error) {
 		}
 		o := codegraph.BlastOptions{Depth: q.Depth, MinEvidence: q.MinConfidence}
 		if q.Confirm {
-			o.Confirm, res.confirm = h.Confirmer(confirmBudget), true
+			o.Confirm, res.confirm = h.Confirmer(0), true
 		}
 		a, err := x.BlastWith(ctx, names, o)
 		if err != nil {
