@@ -117,6 +117,10 @@ type confirmReport struct {
 	FirstMs    float64          `json:"first_ms"`
 	TotalS     float64          `json:"total_s"`
 	BudgetSecs float64          `json:"budget_s"`
+	// ConfirmedFalse are confirmed edges the oracle does not have, and
+	// RefutedTrue refuted ones it has: callee <- caller at the call.
+	ConfirmedFalse []string `json:"confirmed_not_callers,omitempty"`
+	RefutedTrue    []string `json:"refuted_callers,omitempty"`
 }
 
 func main() {
@@ -456,6 +460,17 @@ func runConfirm(ctx context.Context, dir string, g *graph, or *oracles, callees 
 		times = append(times, time.Since(s))
 		prune(got, or.vta.files)
 		after.judge(got, want)
+		for _, r := range a.Reached {
+			c := decl{r.Def.Path, r.Def.Start}
+			if _, ok := want[c]; !ok && r.Confidence == codegraph.Confirmed && got[c] != "" && len(cr.ConfirmedFalse) < 30 {
+				cr.ConfirmedFalse = append(cr.ConfirmedFalse, fmt.Sprintf("%s <- %s at %s", or.vta.funcs[d], r.Def.Qual(), r.Call))
+			}
+		}
+		for c, st := range want {
+			if _, ok := got[c]; !ok && len(cr.RefutedTrue) < 30 {
+				cr.RefutedTrue = append(cr.RefutedTrue, fmt.Sprintf("%s <- %s at %s %s", or.vta.funcs[d], or.vta.funcs[c], st.Pos, st.Text))
+			}
+		}
 		cr.Asked += a.Asked
 		cr.Refuted += a.Refuted
 		if a.Unconfirmed != "" && !notes[a.Unconfirmed] && len(notes) < 5 {
@@ -524,6 +539,12 @@ func (r *report) print(verbose bool) {
 		printThresholds(c.Before, nil)
 		fmt.Println("after:")
 		printThresholds(c.After, nil)
+		for _, e := range c.ConfirmedFalse {
+			fmt.Printf("  confirmed, not a caller per VTA: %s\n", e)
+		}
+		for _, e := range c.RefutedTrue {
+			fmt.Printf("  a caller per VTA, missing after confirmation: %s\n", e)
+		}
 	}
 	for i, e := range r.Errors {
 		if i == 5 {
