@@ -105,6 +105,7 @@ bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv $(LSP_STAMP
 	bash bench/mistakes.sh
 	$(GO) run ./bench/diagtruth -cchub $(BIN)/cchub
 	$(GO) run ./bench/testsel -cchub $(BIN)/cchub
+	$(GO) run ./bench/blastoracle
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

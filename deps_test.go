@@ -60,10 +60,12 @@ hub, stdio < mcpserver;
 proc < demo;
 mcpserver, review, demo < cchub;
 
-# Benchmark drivers use one feature alone.
+# Benchmark drivers use one feature alone, or the hub as a front end
+# would (blastoracle: the code graph, and the hub's confirmation).
 locate < grepbench;
 framing, proc, trust < diagtruth;
 proc < testsel;
+hub < blastoracle;
 `
 
 // externals says which of the project's packages may import a module
@@ -77,6 +79,7 @@ var externals = map[string][]string{
 	"github.com/google/go-dap":               {"dapsession"},
 	"github.com/spf13/cobra":                 {"cchub"},
 	"github.com/fsnotify/fsnotify":           {"workspace"},
+	"golang.org/x/tools":                     {"blastoracle"}, // the precise call graph the graph is measured against
 }
 
 // groundPackages must not link a tree-sitter grammar, directly or through
