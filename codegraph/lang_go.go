@@ -86,23 +86,63 @@ func (r *resolver) goTargets(f *File, in *Def, c Call) []target {
 		}
 		return nil
 	}
-	if in != nil && in.Type != "" && in.recv != "" && c.Qualifier == in.recv {
+	if in != nil && in.Type != "" && in.recv != "" && c.Qualifier == in.recv && r.binds(f, c.In, in.recv) <= 1 {
 		if ts := r.pick(c.Name, Exact, func(d *Def) bool { return d.Type == in.Type && d.Language == "go" && d.dir == dir }); len(ts) > 0 {
 			return ts
 		}
 	}
-	for _, imp := range f.Imports {
-		if imp.Alias != c.Qualifier {
-			continue
-		}
+	if imp, ok := r.goImport(f, c.In, c.Qualifier); ok {
 		pd := r.goPackageDir(imp.Target)
 		if pd == "" {
 			return nil // a package from outside the workspace
 		}
 		return r.pick(c.Name, Imported, func(d *Def) bool { return funcIn(d, pd) })
 	}
+	if imp, ok := r.goImport(f, noDef, c.Qualifier); ok {
+		// A variable named like an imported package: the function is the
+		// package's if it has one (packfile := packfile.New(…)), else a
+		// method of the variable.
+		if pd := r.goPackageDir(imp.Target); pd != "" {
+			if ts := r.pick(c.Name, Imported, func(d *Def) bool { return funcIn(d, pd) }); len(ts) > 0 {
+				return ts
+			}
+		}
+	}
 	if ts := r.typedTargets(f, c); len(ts) > 0 {
 		return ts
 	}
 	return r.pick(c.Name, NameOnly, func(d *Def) bool { return d.Language == "go" && d.Type != "" })
+}
+
+// noDef is a definition index no binding has: a lookup there sees no
+// variable.
+const noDef = -2
+
+// binds is how many times name is bound in definition in of f (its
+// parameters, receiver and variables).
+func (r *resolver) binds(f *File, in int, name string) int {
+	return len(r.typeIndex().localsOf(f)[localKey(in, name)])
+}
+
+// goImport is the import of Go file f that q names in definition in: by
+// its alias, or, imported without one, by the name its package declares
+// ("github.com/go-git/go-git/v5" is package git). A variable of the
+// function named like a package shadows it.
+func (r *resolver) goImport(f *File, in int, q string) (Import, bool) {
+	if q == "" || r.binds(f, in, q) > 0 {
+		return Import{}, false
+	}
+	for _, imp := range f.Imports {
+		if imp.Alias == q {
+			return imp, true
+		}
+	}
+	for _, imp := range f.Imports {
+		if imp.Alias == path.Base(imp.Target) {
+			if dir := r.goPackageDir(imp.Target); dir != "" && r.typeIndex().pkgNames[dir] == q {
+				return imp, true
+			}
+		}
+	}
+	return Import{}, false
 }

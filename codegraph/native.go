@@ -185,12 +185,13 @@ var goNative = nativeLang{
 		"field_declaration", "parameter_declaration", "variadic_parameter_declaration", "short_var_declaration", "var_spec",
 		"type_spec", "function_declaration", "method_declaration", "parameter_list", "expression_list", "field_declaration_list",
 		"struct_type", "range_clause", "func_literal", "type_identifier", "type_switch_statement", "receive_statement",
-		"argument_list", "literal_element", "keyed_element", "literal_value", "return_statement", "assignment_statement"},
+		"argument_list", "literal_element", "keyed_element", "literal_value", "return_statement", "assignment_statement",
+		"method_elem", "interface_type", "type_elem", "package_clause"},
 	fields: []string{"function", "operand", "field", "name", "path",
 		"type", "left", "right", "value", "result", "receiver", "parameters", "alias"},
 	fieldsIn: []string{"call_expression", "selector_expression", "import_spec",
 		"field_declaration", "parameter_declaration", "variadic_parameter_declaration", "short_var_declaration", "var_spec",
-		"type_spec", "function_declaration", "method_declaration", "range_clause", "func_literal", "type_switch_statement", "receive_statement", "assignment_statement"},
+		"type_spec", "function_declaration", "method_declaration", "range_clause", "func_literal", "type_switch_statement", "receive_statement", "assignment_statement", "method_elem"},
 	read: goRead,
 }
 

@@ -252,6 +252,9 @@ type Reached struct {
 	Confidence string   `json:"confidence"` // the evidence of the path: its least sure edge
 	// Call is where it makes the call that reached it (path:LINE:COL).
 	Call string `json:"call,omitempty"`
+	// Ref says that call names the function as a value (a callback, a
+	// field's value) instead of calling it.
+	Ref bool `json:"ref,omitempty"`
 }
 
 // A Confirmer asks a language server about call edges: for each edge, in
@@ -316,6 +319,9 @@ type BlastOptions struct {
 	// not only into the named ones: for test selection, where a test the
 	// change may reach must not be skipped.
 	AllPossible bool
+	// CallsOnly leaves out reference edges (a function named as a value):
+	// what a call graph, which has no such edges, can be compared with.
+	CallsOnly bool
 }
 
 // BlastAnswer is a blast radius and what it is made of.
@@ -388,7 +394,7 @@ func (x *Index) BlastWith(ctx context.Context, names []string, o BlastOptions) (
 		keys = append(keys, k)
 		a.Starts = append(a.Starts, *b.defs[k])
 	}
-	sub := b.radiusIn(keys, depth, limit, o.AllPossible)
+	sub := b.radiusIn(keys, depth, limit, o.AllPossible, o.CallsOnly)
 	release()
 
 	verdict := map[string]string{}
@@ -450,7 +456,7 @@ func (in incoming) id(callee string) string {
 // radiusIn collects, for every definition within depth-1 calls of keys,
 // its calls no less sure than limit: what any walk of the radius, with
 // some of those edges refuted, can follow.
-func (b *built) radiusIn(keys []string, depth, limit int, allPossible bool) *radiusIn {
+func (b *built) radiusIn(keys []string, depth, limit int, allPossible, callsOnly bool) *radiusIn {
 	sub := &radiusIn{defs: map[string]*Def{}, in: map[string][]incoming{}}
 	start := map[string]bool{}
 	for _, k := range keys {
@@ -471,7 +477,7 @@ func (b *built) radiusIn(keys []string, depth, limit int, allPossible bool) *rad
 			}
 			var kept []incoming
 			for _, in := range ins {
-				if rank(in.confidence) > limit {
+				if rank(in.confidence) > limit || callsOnly && in.ref {
 					continue
 				}
 				kept = append(kept, in)
@@ -528,6 +534,7 @@ func (sub *radiusIn) walk(keys []string, depth int, verdict map[string]string) (
 		conf string
 		dist int
 		call string
+		ref  bool
 	}
 	seen := map[string]state{}
 	var frontier []string
@@ -565,7 +572,7 @@ func (sub *radiusIn) walk(keys []string, depth int, verdict map[string]string) (
 					continue
 				}
 				st := state{via: append(append([]string(nil), from.via...), d.Qual()), conf: conf, dist: dist,
-					call: fmt.Sprintf("%s:%d:%d", in.path, in.line, in.col)}
+					call: fmt.Sprintf("%s:%d:%d", in.path, in.line, in.col), ref: in.ref}
 				if old, ok := best[in.caller]; !ok {
 					order = append(order, in.caller)
 					best[in.caller] = st
@@ -586,7 +593,7 @@ func (sub *radiusIn) walk(keys []string, depth int, verdict map[string]string) (
 		if st.dist == 0 {
 			continue
 		}
-		out = append(out, Reached{Def: *sub.defs[k], Distance: st.dist, Via: st.via, Confidence: st.conf, Call: st.call})
+		out = append(out, Reached{Def: *sub.defs[k], Distance: st.dist, Via: st.via, Confidence: st.conf, Call: st.call, Ref: st.ref})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Distance != out[j].Distance {

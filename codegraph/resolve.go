@@ -159,13 +159,11 @@ func (r *resolver) refTargets(f *File, in *Def, c Call) []target {
 			return d.Type == in.Type && d.Language == "go" && d.dir == dir && d.Kind == "method"
 		})
 	}
-	for _, imp := range f.Imports {
-		if imp.Alias == c.Qualifier {
-			if pd := r.goPackageDir(imp.Target); pd != "" {
-				return r.pick(c.Name, Imported, func(d *Def) bool { return funcIn(d, pd) })
-			}
-			return nil
+	if imp, ok := r.goImport(f, c.In, c.Qualifier); ok {
+		if pd := r.goPackageDir(imp.Target); pd != "" {
+			return r.pick(c.Name, Imported, func(d *Def) bool { return funcIn(d, pd) })
 		}
+		return nil
 	}
 	return r.typedTargets(f, c)
 }

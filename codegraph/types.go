@@ -55,6 +55,25 @@ func simplify(text string) string {
 		case ' ', '\t', '\n', '\r':
 			continue
 		case '(', '{':
+			if c == '(' && strings.HasSuffix(b.String(), ".") {
+				// A type assertion, x.(T): the type is kept.
+				j, d := i, 0
+				for ; j < len(text); j++ {
+					if text[j] == '(' {
+						d++
+					} else if text[j] == ')' {
+						if d--; d == 0 {
+							break
+						}
+					}
+				}
+				if j >= len(text) {
+					return ""
+				}
+				b.WriteString(strings.Join(strings.Fields(text[i:j+1]), ""))
+				i = j
+				continue
+			}
 			open, depth = c, 1
 			b.WriteByte(c)
 			continue
@@ -130,7 +149,28 @@ func typeName(text string) string {
 func typeText(text string) string {
 	t := strings.Join(strings.Fields(text), "")
 	prefix := ""
-	for strings.HasPrefix(t, "[") {
+	for {
+		if strings.HasPrefix(t, "map[") { // a map's elements are its values
+			d, j := 0, 3
+			for ; j < len(t); j++ {
+				if t[j] == '[' {
+					d++
+				} else if t[j] == ']' {
+					if d--; d == 0 {
+						break
+					}
+				}
+			}
+			if j >= len(t) {
+				return ""
+			}
+			prefix += "[]"
+			t = strings.TrimLeft(t[j+1:], "*")
+			continue
+		}
+		if !strings.HasPrefix(t, "[") {
+			break
+		}
 		j := strings.IndexByte(t, ']')
 		if j < 0 {
 			return ""
@@ -189,12 +229,18 @@ func isTypeDef(d *Def) bool {
 
 // typeIndex is what type inference looks up, made once per resolve.
 type typeIndex struct {
-	types   map[string][]*Def // "dir\x00Name": Go types of a package; "path\x00Name": Python classes of a file
-	fields  map[string][]fact // "typeKey\x00field"
-	embeds  map[string][]fact // typeKey → the types it embeds or inherits
-	results map[string]fact   // def key → its result type
-	pkgVars map[string][]fact // "dir\x00name": a Go package's variables
-	locals  map[string]map[string][]fact
+	types       map[string][]*Def   // "dir\x00Name": Go types of a package; "path\x00Name": Python classes of a file
+	fields      map[string][]fact   // "typeKey\x00field"
+	embeds      map[string][]fact   // typeKey → the types it embeds or inherits
+	results     map[string]fact     // def key → its result type
+	pkgVars     map[string][]fact   // "dir\x00name": a Go package's variables
+	pkgNames    map[string]string   // a Go package's directory → the name its package clause declares
+	methodNames map[string][]string // "dir\x00Type": the names of a Go type's methods
+	impls       map[string][]*Def   // "interface key\x00name": implementers' methods (made on first need)
+	locals      map[string]map[string][]fact
+	// embeddedTypes is the keys of the types another embeds (made on
+	// first need).
+	embeddedTypes map[string]bool
 }
 
 // fact is a binding with the file it was written in (its imports and
@@ -210,12 +256,18 @@ func (r *resolver) typeIndex() *typeIndex {
 		return r.types
 	}
 	ix := &typeIndex{types: map[string][]*Def{}, fields: map[string][]fact{}, embeds: map[string][]fact{},
-		results: map[string]fact{}, pkgVars: map[string][]fact{}, locals: map[string]map[string][]fact{}}
+		results: map[string]fact{}, pkgVars: map[string][]fact{}, locals: map[string]map[string][]fact{}, pkgNames: map[string]string{},
+		methodNames: map[string][]string{}, impls: map[string][]*Def{}}
 	for _, f := range r.files {
 		for i := range f.Defs {
-			if d := &f.Defs[i]; isTypeDef(d) {
+			d := &f.Defs[i]
+			if isTypeDef(d) {
 				k := typeScope(d) + "\x00" + d.Name
 				ix.types[k] = append(ix.types[k], d)
+			}
+			if d.Language == "go" && d.Type != "" && d.Kind == "method" {
+				k := d.dir + "\x00" + d.Type
+				ix.methodNames[k] = append(ix.methodNames[k], d.Name)
 			}
 		}
 	}
@@ -237,6 +289,10 @@ func (r *resolver) typeIndex() *typeIndex {
 			case 'r':
 				if bd.In >= 0 && bd.In < len(f.Defs) {
 					ix.results[f.Defs[bd.In].key] = ft
+				}
+			case 'p':
+				if !strings.HasSuffix(f.Path, "_test.go") {
+					ix.pkgNames[path.Dir(f.Path)] = bd.Name
 				}
 			case 'v':
 				if bd.In < 0 && f.Language == "go" {
@@ -336,6 +392,12 @@ func (r *resolver) typeOf(f *File, in int, expr string, depth int) tref {
 		expr = strings.TrimLeft(expr[1:len(expr)-1], "&*")
 	}
 	parts := chain(expr)
+	// A type assertion says the type whatever came before it: x.f.(T).M().
+	for j := len(parts) - 1; j > 0; j-- {
+		if p, k := elems(parts[j]); len(p) > 2 && p[0] == '(' && p[len(p)-1] == ')' {
+			return r.typeOf(f, in, ":"+p[1:len(p)-1], depth+1).index(k).chain(r, f, in, parts[j+1:], depth)
+		}
+	}
 	var t tref
 	i := 1
 	head, k := elems(parts[0])
@@ -347,7 +409,7 @@ func (r *resolver) typeOf(f *File, in int, expr string, depth int) tref {
 	case strings.HasSuffix(head, "()"):
 		t = r.called(f, scopeOf(f), head[:len(head)-2], depth)
 	case isIdent(head):
-		if mod, ok := r.moduleAlias(f, head); ok && len(parts) > 1 && k == 0 {
+		if mod, ok := r.moduleAlias(f, in, head); ok && len(parts) > 1 && k == 0 {
 			next, k2 := elems(parts[1])
 			i, k = 2, k2
 			switch {
@@ -360,8 +422,13 @@ func (r *resolver) typeOf(f *File, in int, expr string, depth int) tref {
 		}
 		t = r.variable(f, in, head, depth)
 	}
-	t = t.index(k)
-	for ; t.d != nil && i < len(parts); i++ {
+	return t.index(k).chain(r, f, in, parts[i:], depth)
+}
+
+// chain is the type of t's value followed by parts: methods called
+// (M()), fields, elements ([]).
+func (t tref) chain(r *resolver, f *File, in int, parts []string, depth int) tref {
+	for i := 0; t.d != nil && i < len(parts); i++ {
 		p, k := elems(parts[i])
 		v := t.value()
 		if v == nil {
@@ -401,7 +468,14 @@ func balanced(s string) bool {
 // moduleAlias says whether name is a package or module f imports, and
 // returns its scope (a Go package's directory, a Python module's name
 // prefixed "py:").
-func (r *resolver) moduleAlias(f *File, name string) (string, bool) {
+func (r *resolver) moduleAlias(f *File, in int, name string) (string, bool) {
+	if f.Language == "go" {
+		imp, ok := r.goImport(f, in, name)
+		if !ok {
+			return "", false
+		}
+		return r.goPackageDir(imp.Target), true
+	}
 	for _, imp := range f.Imports {
 		if imp.Alias != name {
 			continue
@@ -449,7 +523,7 @@ func (r *resolver) namedType(f *File, text string) tref {
 	}
 	var d *Def
 	if i := strings.LastIndexByte(t, '.'); i >= 0 {
-		if mod, ok := r.moduleAlias(f, t[:i]); ok {
+		if mod, ok := r.moduleAlias(f, noDef, t[:i]); ok { // a type: no variable shadows its package
 			d = r.typeIn(f.Language, mod, t[i+1:])
 		}
 	} else if d = one(r.typeIndex().types[scopeOf(f)+"\x00"+t]); d == nil && f.Language == "python" {
@@ -531,7 +605,7 @@ func (r *resolver) resultOf(fn *Def, depth int) tref {
 func (r *resolver) variable(f *File, in int, name string, depth int) tref {
 	if in >= 0 && in < len(f.Defs) {
 		d := &f.Defs[in]
-		if d.recv == name && d.Type != "" {
+		if d.recv == name && d.Type != "" && r.binds(f, in, name) <= 1 {
 			if t := one(r.typeIndex().types[scopeOf(f)+"\x00"+d.Type]); t != nil {
 				return tref{d: t}
 			}
@@ -623,19 +697,110 @@ func lastName(expr string) string {
 }
 
 // typedTargets resolves value.Name() by the type of value: the methods of
-// that name of its type (exact), or nil when the type cannot be told, is
-// an interface, or has no such method the workspace defines.
+// that name of its type (exact); for a Go interface of the workspace, its
+// method (exact) and the methods of that name of every type whose methods
+// cover the interface's (name-only: where the call dispatches depends on
+// the value). nil when the type cannot be told or has no such method the
+// workspace defines.
 func (r *resolver) typedTargets(f *File, c Call) []target {
 	if c.Qualifier == "" {
 		return nil
 	}
 	t := r.typeOf(f, c.In, simplify(c.Qualifier), 0).value()
-	if t == nil || t.Kind == "interface" {
+	if t == nil {
 		return nil
 	}
 	var out []target
-	for _, d := range r.methodsOf(t, c.Name, 0) {
+	ms := r.methodsOf(t, c.Name, 0)
+	for _, d := range ms {
 		out = append(out, target{d.key, Exact})
 	}
+	if t.Kind == "interface" && (len(out) == 0 || t.Language != "go") {
+		return nil
+	}
+	// A method of an interface (the type's, or one it embeds) dispatches
+	// to the implementers' methods.
+	seen := map[string]bool{}
+	for _, d := range ms {
+		owner := one(r.typeIndex().types[d.dir+"\x00"+d.Type])
+		if d.Language != "go" || owner == nil || owner.Kind != "interface" {
+			continue
+		}
+		for _, m := range r.implementers(owner, c.Name) {
+			if !seen[m.key] {
+				seen[m.key] = true
+				out = append(out, target{m.key, NameOnly})
+			}
+		}
+	}
 	return out
+}
+
+// implementers is the methods named name of the Go types (not interfaces)
+// that have every method iface names, its own and its embedded
+// interfaces' (those the workspace defines).
+func (r *resolver) implementers(iface *Def, name string) []*Def {
+	ix := r.typeIndex()
+	k := iface.key + "\x00" + name
+	if ds, ok := ix.impls[k]; ok {
+		return ds
+	}
+	need := r.interfaceMethods(iface, 0)
+	var out []*Def
+	for _, d := range r.pyIndex().methods["go\x00"+name] {
+		td := one(ix.types[d.dir+"\x00"+d.Type])
+		if td == nil || td.Kind == "interface" {
+			continue
+		}
+		// A type embedded in another gives its methods to a type that may
+		// implement the interface with other methods of its own.
+		ok := true
+		if r.embedded()[td.key] {
+			need = nil
+		}
+		for _, m := range need {
+			if len(r.methodsOf(td, m, 0)) == 0 {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, d)
+		}
+		need = r.interfaceMethods(iface, 0)
+	}
+	ix.impls[k] = out
+	return out
+}
+
+// embedded is the keys of the types some type embeds.
+func (r *resolver) embedded() map[string]bool {
+	ix := r.typeIndex()
+	if ix.embeddedTypes == nil {
+		ix.embeddedTypes = map[string]bool{}
+		for _, es := range ix.embeds {
+			for _, e := range es {
+				if u := r.typeOf(e.f, e.in, e.expr, 1).value(); u != nil {
+					ix.embeddedTypes[u.key] = true
+				}
+			}
+		}
+	}
+	return ix.embeddedTypes
+}
+
+// interfaceMethods is the names of an interface's methods, its own and
+// those of the interfaces it embeds.
+func (r *resolver) interfaceMethods(iface *Def, depth int) []string {
+	if depth > maxInfer {
+		return nil
+	}
+	ix := r.typeIndex()
+	names := append([]string(nil), ix.methodNames[iface.dir+"\x00"+iface.Name]...)
+	for _, e := range ix.embeds[iface.key] {
+		if u := r.typeOf(e.f, e.in, e.expr, depth+1).value(); u != nil && u != iface && u.Kind == "interface" {
+			names = append(names, r.interfaceMethods(u, depth+1)...)
+		}
+	}
+	return names
 }

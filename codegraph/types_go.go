@@ -19,6 +19,7 @@ func goFacts(r *flatReader, f *File) {
 	fAlias := fl[12]
 	argList, litElem, keyed, litValue, ret := s[24], s[25], s[26], s[27], s[28]
 	selector, fOperand, fField := s[2], fl[1], fl[2]
+	methodElem, ifaceType, typeElem, pkgClause, pkgIdent := s[30], s[31], s[32], s[33], s[5]
 	fName := fl[3]
 	fType, fLeft, fRight, fValue, fResult := fl[5], fl[6], fl[7], fl[8], fl[9]
 	nodes := r.nodes
@@ -156,7 +157,7 @@ func goFacts(r *flatReader, f *File) {
 			}
 			if nodes[list].Field == fResult {
 				decl := nodes[list].Parent
-				if decl == syntax.NoParent || nodes[decl].Symbol != funcDecl && nodes[decl].Symbol != methodDecl {
+				if decl == syntax.NoParent || nodes[decl].Symbol != funcDecl && nodes[decl].Symbol != methodDecl && nodes[decl].Symbol != methodElem {
 					continue
 				}
 				if first := children(list, 0, 0); len(first) > 0 && first[0] == at && typ != "" {
@@ -170,7 +171,29 @@ func goFacts(r *flatReader, f *File) {
 			for _, nm := range children(at, fName, ident) {
 				add(Bind{In: inAt(at), Kind: 'v', Name: r.text(nm), Expr: typ})
 			}
-		case funcDecl, methodDecl:
+		case pkgClause:
+			for _, id := range children(at, 0, pkgIdent) {
+				add(Bind{In: -1, Kind: 'p', Name: r.text(id)})
+			}
+		case typeElem:
+			// An interface embedding another: its methods are the other's too.
+			it, ok := r.parentIs(at, ifaceType)
+			if !ok || nodes[it].Field != fType {
+				continue
+			}
+			spec, ok := r.parentIs(it, typeSpec)
+			if !ok {
+				continue
+			}
+			owner := r.child(spec, fName)
+			inner := children(at, 0, 0)
+			if owner == syntax.NoParent || len(inner) != 1 {
+				continue
+			}
+			if typ := typeOf(inner[0]); typ != "" {
+				add(Bind{In: -1, Kind: 'e', Owner: r.text(owner), Expr: typ})
+			}
+		case funcDecl, methodDecl, methodElem:
 			res := r.child(at, fResult)
 			if res != syntax.NoParent && nodes[res].Symbol != paramList {
 				if typ := typeOf(res); typ != "" {

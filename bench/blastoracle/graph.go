@@ -56,7 +56,7 @@ func key(d codegraph.Def) string { return fmt.Sprintf("%s:%d:%s", d.Path, d.Star
 // callers is the depth-1 radius of d: each caller with the evidence of
 // its edge (the surest, when it calls d more than once).
 func (g *graph) callers(ctx context.Context, d codegraph.Def, confirm codegraph.Confirmer) (map[decl]string, *codegraph.BlastAnswer, error) {
-	a, err := g.x.BlastWith(ctx, []string{key(d)}, codegraph.BlastOptions{Depth: 1, Confirm: confirm})
+	a, err := g.x.BlastWith(ctx, []string{key(d)}, codegraph.BlastOptions{Depth: 1, Confirm: confirm, CallsOnly: true})
 	if err != nil {
 		return nil, nil, err
 	}
