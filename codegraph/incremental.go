@@ -70,6 +70,7 @@ func (b *built) patch(files map[string]*File, changed map[string]*File) bool {
 		files[p] = old
 		if b.r.types != nil {
 			delete(b.r.types.locals, p) // its own variables are read again
+			delete(b.r.types.vars, p)
 		}
 		b.r.link(p, old)
 	}

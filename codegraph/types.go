@@ -238,6 +238,9 @@ type typeIndex struct {
 	methodNames map[string][]string // "dir\x00Type": the names of a Go type's methods
 	impls       map[string][]*Def   // "interface key\x00name": implementers' methods (made on first need)
 	locals      map[string]map[string][]fact
+	// vars holds, by file, each variable's inferred type (nil while it is
+	// being inferred): a name used a thousand times is inferred once.
+	vars map[string]map[string]*tref
 	// embeddedTypes is the keys of the types another embeds (made on
 	// first need).
 	embeddedTypes map[string]bool
@@ -257,7 +260,7 @@ func (r *resolver) typeIndex() *typeIndex {
 	}
 	ix := &typeIndex{types: map[string][]*Def{}, fields: map[string][]fact{}, embeds: map[string][]fact{},
 		results: map[string]fact{}, pkgVars: map[string][]fact{}, locals: map[string]map[string][]fact{}, pkgNames: map[string]string{},
-		methodNames: map[string][]string{}, impls: map[string][]*Def{}}
+		methodNames: map[string][]string{}, impls: map[string][]*Def{}, vars: map[string]map[string]*tref{}}
 	for _, f := range r.files {
 		for i := range f.Defs {
 			d := &f.Defs[i]
@@ -615,15 +618,41 @@ func (r *resolver) variable(f *File, in int, name string, depth int) tref {
 		}
 	}
 	ix := r.typeIndex()
-	facts := ix.localsOf(f)[localKey(in, name)]
+	memo := ix.vars[f.Path]
+	if memo == nil {
+		memo = map[string]*tref{}
+		ix.vars[f.Path] = memo
+	}
+	k := localKey(in, name)
+	if t, ok := memo[k]; ok {
+		if t == nil {
+			return tref{} // being inferred: a binding that leads back to itself
+		}
+		return *t
+	}
+	memo[k] = nil
+	facts := ix.localsOf(f)[k]
 	if len(facts) == 0 && in >= 0 {
 		facts = ix.localsOf(f)[localKey(-1, name)]
 	}
 	if len(facts) == 0 && f.Language == "go" {
 		facts = ix.pkgVars[path.Dir(f.Path)+"\x00"+name]
 	}
-	return r.agree(facts, depth)
+	var t tref
+	if len(facts) <= maxFacts {
+		t = r.agree(facts, depth)
+	}
+	if t.d == nil && depth > 2 {
+		delete(memo, k) // perhaps cut short by maxInfer: asked again from nearer, it may be told
+	} else {
+		memo[k] = &t
+	}
+	return t
 }
+
+// maxFacts is the most bindings of one variable inference reads: a name
+// assigned more often (a generated parser's state) is not told.
+const maxFacts = 16
 
 // agree is the type all of facts give, or none when one cannot be told or
 // two differ.
@@ -672,6 +701,9 @@ func (r *resolver) fieldOf(t *Def, name string, depth int) tref {
 	}
 	ix := r.typeIndex()
 	if fs := ix.fields[t.key+"\x00"+name]; len(fs) > 0 {
+		if len(fs) > maxFacts {
+			return tref{}
+		}
 		return r.agree(fs, depth)
 	}
 	for _, e := range ix.embeds[t.key] {
@@ -803,4 +835,46 @@ func (r *resolver) interfaceMethods(iface *Def, depth int) []string {
 		}
 	}
 	return names
+}
+
+// keepRefs drops the references a file's own bindings explain: a name
+// bound in the function (or file) it is used in is a variable, not a
+// function; a selector on anything but an imported package or the
+// receiver (self) is a field read far more often than a method value.
+// What is left is what resolution can link, at a fraction of the index.
+func (f *File) keepRefs(in []int32) {
+	bound := map[string]bool{}
+	for _, b := range f.Binds {
+		if b.Kind == 'v' {
+			bound[localKey(b.In, b.Name)] = true
+		}
+	}
+	imported := map[string]bool{}
+	for _, imp := range f.Imports {
+		imported[imp.Alias] = true
+	}
+	kept := f.Calls[:0]
+	for _, c := range f.Calls {
+		if c.Ref {
+			def := -1
+			if c.Line < len(in) {
+				def = int(in[c.Line])
+			}
+			switch {
+			case c.Qualifier == "":
+				if bound[localKey(def, c.Name)] || bound[localKey(-1, c.Name)] && f.Language == "python" {
+					continue
+				}
+			case imported[c.Qualifier]:
+			case def >= 0 && (c.Qualifier == f.Defs[def].recv && c.Qualifier != "" || c.Qualifier == "self" && f.Language == "python"):
+			default:
+				if f.Language == "go" && isIdent(c.Qualifier) && !bound[localKey(def, c.Qualifier)] {
+					break // pkg.F of a package imported under its declared name
+				}
+				continue
+			}
+		}
+		kept = append(kept, c)
+	}
+	f.Calls = kept
 }

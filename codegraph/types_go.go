@@ -252,6 +252,7 @@ func goFacts(r *flatReader, f *File) {
 			}
 		}
 	}
+	f.keepRefs(in)
 }
 
 // inByLine is, for each line, the index of the innermost function,

@@ -147,4 +147,5 @@ func pythonFacts(r *flatReader, f *File) {
 			}
 		}
 	}
+	f.keepRefs(in)
 }
