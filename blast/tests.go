@@ -140,7 +140,7 @@ func (s *Selection) WriteText(w io.Writer, title string) error {
 				if !head {
 					head = true
 					if cautious {
-						b.WriteString("cautious (reached only through name-only or possible calls):\n")
+						b.WriteString("cautious (reached only through name-only or possible calls, or by what Python may reach through an import):\n")
 					} else {
 						b.WriteString("sure:\n")
 					}
@@ -193,6 +193,7 @@ type selector struct {
 	pyTestFiles map[string]bool // Python files holding tests, in head
 	testLangs   map[string]int  // tests the graph knows, by language family
 	importers   *importGraph
+	subclasses  map[string][]string // a Python class's name → the test files deriving from it
 }
 
 // selectTests chooses the tests the change can break: the tests among
@@ -281,6 +282,18 @@ func (s *selector) isTestFile(p string) bool {
 func (s *selector) everything(why string) { s.all = append(s.all, why) }
 
 func (s *selector) addTest(d codegraph.Def, sure bool, why string) {
+	if d.Language == "python" && d.Type != "" {
+		if files := s.subclassFiles(d.Type); len(files) > 0 {
+			// A mixin's tests run as its subclasses' (class TestPyDecode(TestDecode, PyTest)):
+			// their files, whole, name them to a runner.
+			for _, f := range files {
+				s.addWhole(scope{"pyfile", f}, sure, fmt.Sprintf("%s is inherited by a test class here (%s)", d.Type, why))
+			}
+			if !s.pyTestFiles[d.Path] || len(files) > 0 {
+				return
+			}
+		}
+	}
 	k := d.Path + "\x00" + d.Qual()
 	if old, ok := s.tests[k]; ok && (old.sure || !sure) {
 		return
@@ -293,6 +306,33 @@ func (s *selector) addWhole(sc scope, sure bool, why string) {
 		return
 	}
 	s.whole[sc] = &pick{sure: sure, why: why}
+}
+
+// subclassFiles is the Python test files defining a class that derives
+// from a class named class (by its last name: the graph reads bases as
+// written).
+func (s *selector) subclassFiles(class string) []string {
+	if s.subclasses == nil {
+		s.subclasses = map[string][]string{}
+		for p, f := range s.in.head {
+			if f.Language != "python" || !s.pyTestFiles[p] {
+				continue
+			}
+			for _, b := range f.Binds {
+				if b.Kind != 'e' {
+					continue
+				}
+				base := strings.TrimPrefix(b.Expr, ":")
+				if i := strings.LastIndexByte(base, '.'); i >= 0 {
+					base = base[i+1:]
+				}
+				if fs := s.subclasses[base]; len(fs) == 0 || fs[len(fs)-1] != p {
+					s.subclasses[base] = append(s.subclasses[base], p)
+				}
+			}
+		}
+	}
+	return s.subclasses[class]
 }
 
 // goWhole selects a Go package's tests, all of them.
@@ -607,6 +647,21 @@ func (s *selector) changed(c Change) {
 			s.addWhole(scope{"pyfile", p}, true, why+": a helper of the file's tests")
 		}
 	}
+	if d.Language == "python" && isFunc(d) && !s.isTestFile(d.Path) {
+		// Python is dynamic: a function can be reached through names the
+		// graph does not follow (an attribute set to it, getattr, a
+		// mixin's self.method). Every test file that imports its module,
+		// directly or not, may run it: cautious, whole.
+		p := d.Path
+		if c.Status == StatusRemoved {
+			p = c.placeIn
+		}
+		for _, f := range s.imports().pyImporters(p) {
+			if s.pyTestFiles[f] {
+				s.addWhole(scope{"pyfile", f}, false, fmt.Sprintf("imports %s, directly or not, and Python may reach %s by a name the graph does not follow", p, d.Qual()))
+			}
+		}
+	}
 	if !isFunc(d) || d.Language == "go" && d.Name == "init" && d.Type == "" {
 		p := d.Path
 		if c.Status == StatusRemoved {
@@ -879,6 +934,13 @@ func (s *selector) assemble(suite int) *Selection {
 		}
 		return a.Whole && !b.Whole
 	})
+	// Sure tests also inside a cautious whole group are counted once.
+	sureIn := map[string]int{}
+	for _, g := range sel.Groups {
+		if !g.Whole && !g.Cautious {
+			sureIn[g.Runner+"\x00"+g.Dir+"\x00"+g.File] += len(g.Tests)
+		}
+	}
 	for _, g := range sel.Groups {
 		n := len(g.Tests)
 		if g.Whole {
@@ -891,11 +953,16 @@ func (s *selector) assemble(suite int) *Selection {
 				n = s.knownUnder(g.Dir)
 			}
 		}
+		if g.Whole && g.Cautious {
+			n = max(0, n-sureIn[g.Runner+"\x00"+g.Dir+"\x00"+g.File])
+		}
 		sel.Counts.Selected += n
 		if g.Cautious {
 			sel.Counts.Cautious += n
 		}
 	}
+	sel.Counts.Selected = min(sel.Counts.Selected, suite)
+	sel.Counts.Cautious = min(sel.Counts.Cautious, suite)
 	return sel
 }
 

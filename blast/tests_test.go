@@ -250,6 +250,15 @@ func TestSelectTests(t *testing.T) {
 	} {
 		t.Run(tc.branch, func(t *testing.T) {
 			s := r.selectOn(tc.branch, tc.change)
+			// Python's import rule (a changed module's importing test files,
+			// cautious and whole) has a test of its own.
+			kept := s.Groups[:0:0]
+			for _, g := range s.Groups {
+				if !(g.Cautious && strings.Contains(g.Why, "Python may reach")) {
+					kept = append(kept, g)
+				}
+			}
+			s.Groups = kept
 			got := strings.Fields(strings.ReplaceAll(commandsOf(t, s), " ", "\x00"))
 			for i := range got {
 				got[i] = strings.ReplaceAll(got[i], "\x00", " ")
@@ -294,18 +303,23 @@ func TestSelectCautious(t *testing.T) {
 		r.edit("tools/shape.py", "return 0", "return 0 * 1")
 		r.edit("tools/stats.py", "return sum(xs) / len(xs)", "return sum(xs) / max(len(xs), 1)")
 	})
+	// The sure tests first; then, cautious, the test files that import the
+	// changed modules (Python may reach a function by names the graph does
+	// not follow), which hold the test reached by a name-only call.
 	want := "python -m pytest 'tools/test_stats.py::test_spread'\n" +
 		"python -m pytest 'tools/test_unit.py::TestSpread::test_one'\n" +
-		"python -m pytest 'tools/test_shape.py::test_area'\n"
+		"python -m pytest 'tools/test_shape.py'\n" +
+		"python -m pytest 'tools/test_stats.py'\n" +
+		"python -m pytest 'tools/test_unit.py'\n"
 	if got := commandsOf(t, s); got != want {
 		t.Errorf("commands:\n%swant:\n%s", got, want)
 	}
-	if len(s.Groups) != 3 {
+	if len(s.Groups) != 5 {
 		t.Fatalf("groups: %s", selJSON(t, s))
 	}
 	shape, unit := s.Groups[2], s.Groups[1]
-	if !shape.Cautious || !strings.Contains(shape.Why, "Shape.area <- test_area [name-only]") || shape.File != "tools/test_shape.py" || shape.Dir != "tools" {
-		t.Errorf("the shape test's group: %+v; want cautious, reached by a name-only call", shape)
+	if !shape.Cautious || !shape.Whole || !strings.Contains(shape.Why, "Python may reach") || shape.File != "tools/test_shape.py" || shape.Dir != "tools" {
+		t.Errorf("the shape test's group: %+v; want cautious, the whole file importing the changed module", shape)
 	}
 	if unit.Cautious || !slices.Equal(unit.Unittest, []string{"tools.test_unit.TestSpread.test_one"}) || !slices.Equal(unit.Tests, []string{"tools/test_unit.py::TestSpread::test_one"}) {
 		t.Errorf("the unittest group: %+v", unit)
@@ -320,7 +334,7 @@ func TestSelectCautious(t *testing.T) {
 	for _, line := range []string{
 		"tests to run for base → head\n",
 		"sure:\n  python -m pytest 'tools/test_stats.py::test_spread'\n    why: test_spread: reached via mean <- spread <- test_spread [import]\n",
-		"cautious (reached only through name-only or possible calls):\n  python -m pytest 'tools/test_shape.py::test_area'\n",
+		"cautious (reached only through name-only or possible calls, or by what Python may reach through an import):\n  python -m pytest 'tools/test_shape.py'\n",
 		"summary: 3 of 8 known tests selected (1 cautious)\n",
 	} {
 		if !strings.Contains(b.String(), line) {
@@ -516,5 +530,40 @@ func TestExternal(t *testing.T) {
 	slices.Sort(listed)
 	if want := []string{"ExampleAdd", "FuzzAdd", "TestAdd", "TestExternal"}; !slices.Equal(listed, want) {
 		t.Errorf("go test -list %q ./calc lists %q, want %q", run, listed, want)
+	}
+}
+
+// TestSelectPythonMixinsAndImports: a test method of a mixin runs as its
+// subclasses' tests, so their file is selected whole; a test file that
+// imports the changed module, even through a package, is selected
+// (cautious) although no call the graph follows reaches it.
+func TestSelectPythonMixinsAndImports(t *testing.T) {
+	r := newTestsRepo(t)
+	r.write(map[string]string{
+		"codec/__init__.py": "from codec.decoder import decode\n",
+		"codec/decoder.py":  "def decode(s):\n    return s\n",
+		"tests/__init__.py": "",
+		"tests/base.py":     "import codec\n\nclass PyTest:\n    loads = staticmethod(codec.decode)\n",
+		"tests/test_decode.py": "import unittest\nfrom codec.decoder import decode\nfrom tests.base import PyTest\n\n" +
+			"class TestDecode:\n    def test_direct(self):\n        decode('x')\n\n    def test_through_attribute(self):\n        self.loads('x')\n\n" +
+			"class TestPyDecode(TestDecode, PyTest, unittest.TestCase):\n    pass\n",
+		"tests/test_other.py": "import unittest\nfrom tests.base import PyTest\n\nclass TestOther(PyTest, unittest.TestCase):\n    def test_loads(self):\n        self.loads('y')\n",
+	})
+	r.commit("mixins")
+	r.git("tag", "-f", "base")
+	s := r.selectOn("mixins", func() { r.edit("codec/decoder.py", "return s", "return s + ''") })
+	var sure, cautious []string
+	for _, g := range s.Groups {
+		if g.Cautious {
+			cautious = append(cautious, g.Command)
+		} else {
+			sure = append(sure, g.Command)
+		}
+	}
+	if !slices.Contains(sure, "python -m pytest 'tests/test_decode.py'") {
+		t.Errorf("the mixin's test reached by a call: want its subclass's file whole and sure; sure %q\n%s", sure, selJSON(t, s))
+	}
+	if !slices.Contains(cautious, "python -m pytest 'tests/test_other.py'") {
+		t.Errorf("a test file importing the changed module through tests.base: want it cautious and whole; cautious %q\n%s", cautious, selJSON(t, s))
 	}
 }

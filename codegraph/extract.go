@@ -594,6 +594,11 @@ func isTest(d Def, s *outline.Symbol, rel string) bool {
 	case "go":
 		return strings.HasSuffix(rel, "_test.go") && d.Type == "" && d.Kind == "func" && goTestName(d.Name)
 	case "python":
+		if pyTestPath(rel) {
+			// unittest runs every test* method of a TestCase, whatever
+			// the class is called; pytest every test* function.
+			return strings.HasPrefix(d.Name, "test")
+		}
 		return strings.HasPrefix(d.Name, "test_") || strings.HasPrefix(d.Name, "test") && strings.HasPrefix(d.Type, "Test")
 	case "javascript":
 		return false
@@ -617,6 +622,13 @@ func goTestName(name string) bool {
 		}
 	}
 	return false
+}
+
+// pyTestPath says whether a Python file is a test module: test_*.py or
+// *_test.py.
+func pyTestPath(rel string) bool {
+	b := path.Base(rel)
+	return strings.HasPrefix(b, "test_") || strings.HasSuffix(b, "_test.py")
 }
 
 // Extract reads what the graph needs of one file's content, named rel,
