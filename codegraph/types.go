@@ -842,7 +842,10 @@ func (r *resolver) interfaceMethods(iface *Def, depth int) []string {
 // function; a selector on anything but an imported package or the
 // receiver (self) is a field read far more often than a method value.
 // What is left is what resolution can link, at a fraction of the index.
-func (f *File) keepRefs(in []int32) {
+// passed holds the indexes (in f.Calls) of selectors on a variable passed
+// as an argument, kept: a method value handed to a callee
+// (t.Run(name, tc.test)) is a dependency a test selection must see.
+func (f *File) keepRefs(in []int32, passed map[int]bool) {
 	bound := map[string]bool{}
 	for _, b := range f.Binds {
 		if b.Kind == 'v' {
@@ -854,8 +857,8 @@ func (f *File) keepRefs(in []int32) {
 		imported[imp.Alias] = true
 	}
 	kept := f.Calls[:0]
-	for _, c := range f.Calls {
-		if c.Ref {
+	for i, c := range f.Calls {
+		if c.Ref && !passed[i] {
 			def := -1
 			if c.Line < len(in) {
 				def = int(in[c.Line])

@@ -96,6 +96,7 @@ func goFacts(r *flatReader, f *File) {
 		}
 		return false
 	}
+	passed := map[int]bool{}
 	ref := func(name, qualifier uint32) {
 		c := Call{Name: r.text(name), Ref: true}
 		if qualifier != syntax.NoParent {
@@ -115,6 +116,9 @@ func goFacts(r *flatReader, f *File) {
 		case selector:
 			if asValue(at) {
 				if op, fd := r.child(at, fOperand), r.child(at, fField); op != syntax.NoParent && fd != syntax.NoParent && nodes[fd].Symbol == fieldIdent {
+					if p := n.Parent; p != syntax.NoParent && nodes[p].Symbol == argList && nodes[op].Symbol == ident {
+						passed[len(f.Calls)] = true // x.m passed: perhaps a method value (t.Run(name, tc.test))
+					}
 					ref(fd, op)
 				}
 			}
@@ -252,7 +256,7 @@ func goFacts(r *flatReader, f *File) {
 			}
 		}
 	}
-	f.keepRefs(in)
+	f.keepRefs(in, passed)
 }
 
 // inByLine is, for each line, the index of the innermost function,

@@ -147,5 +147,5 @@ func pythonFacts(r *flatReader, f *File) {
 			}
 		}
 	}
-	f.keepRefs(in)
+	f.keepRefs(in, nil)
 }

@@ -327,7 +327,7 @@ func (c *confirmer) goEdge(ctx context.Context, e codegraph.Edge, def *lspmux.An
 				return codegraph.Confirmed, ""
 			}
 			return codegraph.Refuted, ""
-		case strings.HasPrefix(l.Text, "func "):
+		case strings.HasPrefix(l.Text, "func ") && c.declares(l, e.Name):
 			return codegraph.Refuted, ""
 		}
 		return "", whyValue
@@ -524,6 +524,22 @@ func (c *confirmer) pyProtocol(d *codegraph.Def) bool {
 	}
 	for _, b := range pyBases(text, d) {
 		if b.name == "Protocol" {
+			return true
+		}
+	}
+	return false
+}
+
+// declares says whether the definition at l is a function or method
+// declared there (a static call), not an interface written in a
+// signature or a field of func type on a func line.
+func (c *confirmer) declares(l lspmux.Location, name string) bool {
+	f := c.index.File(l.Path)
+	if f == nil {
+		return false
+	}
+	for _, d := range f.Defs {
+		if (d.Kind == "func" || d.Kind == "method") && d.Start == l.Line && d.Name == name {
 			return true
 		}
 	}

@@ -148,6 +148,10 @@ func Use(s *Server, a *App, r Runner, w io.Writer, h Hooks) {
 }
 
 var top = new(Server).Config() // top
+
+func Literal(v interface{ Config() string }) string {
+	return v.Config() // literal
+}
 `
 
 func TestConfirmGo(t *testing.T) {
@@ -169,9 +173,11 @@ func TestConfirmGo(t *testing.T) {
 		{"h.hook() through a field to func hook", at("// field", "hook", def("hook")), ""},
 		{"a top-level call to Server.Config", at("// top", "Config", def("Server.Config")), codegraph.Confirmed},
 		{"a top-level call to the decoy Client.Config", at("// top", "Config", def("Client.Config")), codegraph.Refuted},
+		// An interface written in a signature: it dispatches to any Config.
+		{"v.Config() through an interface literal to Client.Config", at("// literal", "Config", def("Client.Config")), ""},
 	})
-	if !strings.Contains(note, "1 of 11 edges unconfirmed") || !strings.Contains(note, "called through a value") {
-		t.Errorf("note = %q, want one edge unconfirmed, called through a value", note)
+	if !strings.Contains(note, "2 of 12 edges unconfirmed") || !strings.Contains(note, "called through a value") {
+		t.Errorf("note = %q, want two edges unconfirmed, called through a value", note)
 	}
 }
 

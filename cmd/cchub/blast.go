@@ -40,6 +40,13 @@ commands and why), json (schema version 1, see docs/blast.md), commands
 (only the shell commands, one a line: the sure groups, then the cautious
 ones; the whole suite's when everything must run).
 
+Each edge carries its evidence: confirmed, exact, import, name-only or
+possible (a call too widely named to link). --confirm asks the workspace's
+language server (gopls, pyright, typescript-language-server) about the
+name-only and possible edges, within 20 s: refuted edges are left out and
+counted, confirmed ones make their tests sure. The server sees the working
+tree, so --confirm with --head asks nothing.
+
 Exit codes: 0 done; 1 more definitions reached than --fail-above; 2 bad input
 or a failure (not a git work tree, an unknown revision), with the reason on
 stderr.`,
