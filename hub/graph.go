@@ -54,7 +54,6 @@ type GraphResult struct {
 	Tests *blast.Selection `json:"tests,omitempty"`
 }
 
-
 // codeGraph is the hub's code graph, made on first need and kept in the
 // workspace's store, so that the next process reads only what changed. A
 // workspace whose store cannot be opened (read-only, say) is indexed in
