@@ -308,6 +308,16 @@ func (s *selector) addWhole(sc scope, sure bool, why string) {
 	s.whole[sc] = &pick{sure: sure, why: why}
 }
 
+// hasPyTestsUnder says whether a directory holds Python test files.
+func (s *selector) hasPyTestsUnder(dir string) bool {
+	for f := range s.pyTestFiles {
+		if strings.HasPrefix(f, dir+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // subclassFiles is the Python test files defining a class that derives
 // from a class named class (by its last name: the graph reads bases as
 // written).
@@ -657,8 +667,15 @@ func (s *selector) changed(c Change) {
 			p = c.placeIn
 		}
 		for _, f := range s.imports().pyImporters(p) {
-			if s.pyTestFiles[f] {
-				s.addWhole(scope{"pyfile", f}, false, fmt.Sprintf("imports %s, directly or not, and Python may reach %s by a name the graph does not follow", p, d.Qual()))
+			why := fmt.Sprintf("imports %s, directly or not, and Python may reach %s by a name the graph does not follow", p, d.Qual())
+			switch {
+			case s.pyTestFiles[f]:
+				s.addWhole(scope{"pyfile", f}, false, why)
+			case path.Base(f) == "__init__.py" && s.hasPyTestsUnder(path.Dir(f)):
+				// Importing a test module imports its package first (a
+				// test that runs the module in a subprocess imports
+				// nothing of it itself).
+				s.pyDirWhole(path.Dir(f), false, path.Dir(f)+"/__init__.py "+why)
 			}
 		}
 	}

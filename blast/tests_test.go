@@ -548,6 +548,10 @@ func TestSelectPythonMixinsAndImports(t *testing.T) {
 			"class TestDecode:\n    def test_direct(self):\n        decode('x')\n\n    def test_through_attribute(self):\n        self.loads('x')\n\n" +
 			"class TestPyDecode(TestDecode, PyTest, unittest.TestCase):\n    pass\n",
 		"tests/test_other.py": "import unittest\nfrom tests.base import PyTest\n\nclass TestOther(PyTest, unittest.TestCase):\n    def test_loads(self):\n        self.loads('y')\n",
+		// A test that runs the module in a subprocess imports nothing of it;
+		// its package does.
+		"tests/cli/__init__.py": "import codec\n",
+		"tests/cli/test_cli.py": "import subprocess\n\ndef test_cli():\n    subprocess.run(['python', '-m', 'codec'])\n",
 	})
 	r.commit("mixins")
 	r.git("tag", "-f", "base")
@@ -562,6 +566,13 @@ func TestSelectPythonMixinsAndImports(t *testing.T) {
 	}
 	if !slices.Contains(sure, "python -m pytest 'tests/test_decode.py'") {
 		t.Errorf("the mixin's test reached by a call: want its subclass's file whole and sure; sure %q\n%s", sure, selJSON(t, s))
+	}
+	cli := false
+	for _, g := range s.Groups {
+		cli = cli || g.Cautious && g.Whole && g.Dir == "tests/cli"
+	}
+	if !cli {
+		t.Errorf("a test package whose __init__ imports the changed module: want its directory cautious and whole\n%s", selJSON(t, s))
 	}
 	if !slices.Contains(cautious, "python -m pytest 'tests/test_other.py'") {
 		t.Errorf("a test file importing the changed module through tests.base: want it cautious and whole; cautious %q\n%s", cautious, selJSON(t, s))
