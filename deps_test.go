@@ -61,11 +61,13 @@ proc < demo;
 mcpserver, review, demo < cchub;
 
 # Benchmark drivers use one feature alone, or the hub as a front end
-# would (blastoracle: the code graph, and the hub's confirmation).
+# would (blastoracle: the code graph, and the hub's confirmation); corpus
+# is how they copy the projects they measure.
+NONE < corpus;
 locate < grepbench;
-framing, proc, trust < diagtruth;
-proc < testsel;
-hub < blastoracle;
+framing, proc, trust, corpus < diagtruth;
+proc, corpus < testsel;
+hub, corpus < blastoracle;
 `
 
 // externals says which of the project's packages may import a module

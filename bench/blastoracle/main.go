@@ -26,11 +26,11 @@
 package main
 
 import (
+	"cchub/bench/corpus"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -213,7 +213,7 @@ func fetchModule(ctx context.Context, module, dir string) error {
 	if jerr := json.Unmarshal(out, &m); err != nil || jerr != nil || m.Dir == "" {
 		return fmt.Errorf("go mod download %s: %v %s%s: the benchmark needs the Go module proxy or a module cache that has it", module, err, m.Error, out)
 	}
-	if err := copyTree(m.Dir, dir); err != nil {
+	if err := corpus.CopyTree(m.Dir, dir, corpus.Copy{Old: true}); err != nil {
 		return err
 	}
 	if out, err := run(ctx, dir, "go", "mod", "download"); err != nil {
@@ -233,33 +233,6 @@ func run(ctx context.Context, dir string, name string, args ...string) ([]byte, 
 	}
 	err = p.Wait()
 	return []byte(out.String()), err
-}
-
-// copyTree copies src to dst, files writable, as a checkout would be:
-// older than the graph's racy window.
-func copyTree(src, dst string) error {
-	old := time.Now().Add(-time.Hour)
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		out := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(out, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(out, b, 0o644); err != nil {
-			return err
-		}
-		return os.Chtimes(out, old, old)
-	})
 }
 
 func runCorpus(ctx context.Context, tmp, name, module, sanityName string, o opts) (*report, error) {

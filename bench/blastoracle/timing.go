@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cchub/bench/corpus"
 	"context"
 	"fmt"
 	"os"
@@ -44,7 +45,7 @@ func runTiming(ctx context.Context, tmp string, budget time.Duration, n int, ver
 	if verbose {
 		fmt.Fprintf(os.Stderr, "timing: copying %s\n", src)
 	}
-	if err := copyTree(src, dir); err != nil {
+	if err := corpus.CopyTree(src, dir, corpus.Copy{Old: true}); err != nil {
 		return nil, fmt.Errorf("copy %s: %w", src, err)
 	}
 	t0 := time.Now()

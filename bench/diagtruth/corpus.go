@@ -1,6 +1,7 @@
 package main
 
 import (
+	copies "cchub/bench/corpus"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -110,35 +111,6 @@ func apply(root string, e edit) error {
 	return os.WriteFile(p, []byte(strings.Replace(string(b), e.Old, e.New, 1)), 0o644)
 }
 
-// copyTree copies the regular files and directories of src into dst,
-// writable by the owner (the module cache's files are read-only).
-func copyTree(src, dst string, skip func(rel string, d fs.DirEntry) bool) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if skip != nil && skip(rel, d) {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		out := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(out, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(out, b, 0o644)
-	})
-}
-
 // The projects, pinned.
 const (
 	goModule   = "github.com/spf13/cobra@v1.10.2"
@@ -158,7 +130,7 @@ func makeGo(ctx context.Context, dir string) error {
 	if err := json.Unmarshal(out, &m); err != nil || m.Dir == "" {
 		return fmt.Errorf("go mod download %s: %s%s: the benchmark needs the Go module proxy or a module cache that has it", goModule, m.Error, out)
 	}
-	if err := copyTree(m.Dir, dir, func(rel string, d fs.DirEntry) bool { return d.IsDir() && (rel == "site" || rel == "assets") }); err != nil {
+	if err := copies.CopyTree(m.Dir, dir, copies.Copy{Skip: func(rel string, d fs.DirEntry) bool { return d.IsDir() && (rel == "site" || rel == "assets") }}); err != nil {
 		return err
 	}
 	if out, err := run(ctx, dir, nil, "go", "mod", "download"); err != nil {
@@ -207,7 +179,7 @@ func makePython(ctx context.Context, dir string) error {
 	if pyDir == "" {
 		return fmt.Errorf("PyJWT not found: apt-get download %s=%s failed (is apt-get there?); apt-get install %s works too", pyDeb, pyDebVersion, pyDeb)
 	}
-	if err := copyTree(pyDir, filepath.Join(dir, "jwt"), func(rel string, d fs.DirEntry) bool { return d.Name() == "__pycache__" }); err != nil {
+	if err := copies.CopyTree(pyDir, filepath.Join(dir, "jwt"), copies.Copy{Skip: func(rel string, d fs.DirEntry) bool { return d.Name() == "__pycache__" }}); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "pyproject.toml"), []byte("[project]\nname = \"jwt\"\nversion = \"2.6.0\"\n"), 0o644)
@@ -217,7 +189,7 @@ func makePython(ctx context.Context, dir string) error {
 var tsDir string
 
 func makeTS(ctx context.Context, dir string) error {
-	if err := copyTree(filepath.Join(tsDir, "src"), filepath.Join(dir, "src"), nil); err != nil {
+	if err := copies.CopyTree(filepath.Join(tsDir, "src"), filepath.Join(dir, "src"), copies.Copy{}); err != nil {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(dir, "tsconfig.json"), []byte(tsTSConfig), 0o644); err != nil {

@@ -37,6 +37,7 @@
 package main
 
 import (
+	copies "cchub/bench/corpus"
 	"context"
 	"encoding/json"
 	"flag"
@@ -215,7 +216,7 @@ func runCorpus(ctx context.Context, c *corpus, conds []string, tmp, cchub string
 	}
 	// The truth, on a copy of its own.
 	truth := filepath.Join(tmp, c.Lang, "truth")
-	if err := copyTree(base, truth, nil); err != nil {
+	if err := copies.CopyTree(base, truth, copies.Copy{}); err != nil {
 		return nil, err
 	}
 	d0, err := c.check(ctx, truth, env)
@@ -243,7 +244,7 @@ func runCorpus(ctx context.Context, c *corpus, conds []string, tmp, cchub string
 	if settle {
 		fmt.Fprintf(os.Stderr, "%s: the bare settle, straight through %s…\n", c.Lang, c.Server)
 		dir := filepath.Join(tmp, c.Lang, "bare")
-		if err := copyTree(base, dir, nil); err != nil {
+		if err := copies.CopyTree(base, dir, copies.Copy{}); err != nil {
 			return nil, err
 		}
 		if settles, err = bareSettle(ctx, c, dir, env); err != nil {
@@ -254,7 +255,7 @@ func runCorpus(ctx context.Context, c *corpus, conds []string, tmp, cchub string
 	for _, cond := range conds {
 		fmt.Fprintf(os.Stderr, "%s: %s…\n", c.Lang, cond)
 		dir := filepath.Join(tmp, c.Lang, cond)
-		if err := copyTree(base, dir, nil); err != nil {
+		if err := copies.CopyTree(base, dir, copies.Copy{}); err != nil {
 			return nil, err
 		}
 		rs, err := runCondition(ctx, c, cond, dir, cchub, env, states, verbose, callTimeout)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cchub/bench/corpus"
 	"context"
 	"fmt"
 	"io/fs"
@@ -35,7 +36,7 @@ func makeGoCorpus(ctx context.Context, modVersion, dir string, env []string) err
 	if err != nil {
 		return err
 	}
-	if err := copyTree(src, dir, func(rel string, d fs.DirEntry) bool { return d.IsDir() && (rel == "site" || rel == "assets") }); err != nil {
+	if err := corpus.CopyTree(src, dir, corpus.Copy{Skip: func(rel string, d fs.DirEntry) bool { return d.IsDir() && (rel == "site" || rel == "assets") }}); err != nil {
 		return err
 	}
 	if out, err := runOut(ctx, 5*time.Minute, dir, env, "go", "mod", "download"); err != nil {
@@ -63,24 +64,24 @@ func makePyCorpus(ctx context.Context, python, tools, dir string, env []string) 
 		version += " (tests: Debian libpython" + minor + "-testsuite)"
 	}
 	for _, m := range pyModules {
-		if err := copyTree(filepath.Join(lib, m), filepath.Join(dir, m), skipCache); err != nil {
+		if err := corpus.CopyTree(filepath.Join(lib, m), filepath.Join(dir, m), corpus.Copy{Skip: skipCache}); err != nil {
 			return "", fmt.Errorf("copy %s of the standard library: %w", m, err)
 		}
 	}
-	if err := copyTree(filepath.Join(testPkg, "__init__.py"), filepath.Join(dir, "test", "__init__.py"), nil); err != nil {
+	if err := corpus.CopyTree(filepath.Join(testPkg, "__init__.py"), filepath.Join(dir, "test", "__init__.py"), corpus.Copy{}); err != nil {
 		return "", err
 	}
-	if err := copyTree(filepath.Join(testPkg, "support"), filepath.Join(dir, "test", "support"), skipCache); err != nil {
+	if err := corpus.CopyTree(filepath.Join(testPkg, "support"), filepath.Join(dir, "test", "support"), corpus.Copy{Skip: skipCache}); err != nil {
 		return "", err
 	}
 	for _, t := range pyTests {
-		if err := copyTree(filepath.Join(tests, t), filepath.Join(dir, "test", t), skipCache); err != nil {
+		if err := corpus.CopyTree(filepath.Join(tests, t), filepath.Join(dir, "test", t), corpus.Copy{Skip: skipCache}); err != nil {
 			return "", fmt.Errorf("copy the test %s: %w", t, err)
 		}
 	}
 	for _, t := range pyTestData {
 		if fileExists(filepath.Join(tests, t)) {
-			if err := copyTree(filepath.Join(tests, t), filepath.Join(dir, "test", t), skipCache); err != nil {
+			if err := corpus.CopyTree(filepath.Join(tests, t), filepath.Join(dir, "test", t), corpus.Copy{Skip: skipCache}); err != nil {
 				return "", err
 			}
 		}
@@ -132,39 +133,6 @@ func gitInit(ctx context.Context, dir string) error {
 		}
 	}
 	return nil
-}
-
-// copyTree copies the regular files and directories of src (a file or
-// a directory) into dst, writable by the owner (the module cache's
-// files are read-only).
-func copyTree(src, dst string, skip func(rel string, d fs.DirEntry) bool) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if skip != nil && rel != "." && skip(rel, d) {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		out := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(out, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(out, b, 0o644)
-	})
 }
 
 func fileExists(p string) bool {
