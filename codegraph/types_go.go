@@ -23,23 +23,8 @@ func goFacts(r *flatReader, f *File) {
 	fName := fl[3]
 	fType, fLeft, fRight, fValue, fResult := fl[5], fl[6], fl[7], fl[8], fl[9]
 	nodes := r.nodes
-	in := f.inByLine()
-	inAt := func(i uint32) int {
-		if row := int(nodes[i].Row) + 1; row < len(in) {
-			return int(in[row])
-		}
-		return -1
-	}
-	add := func(b Bind) { f.Binds = append(f.Binds, b) }
-	typeOf := func(i uint32) string {
-		if i == syntax.NoParent {
-			return ""
-		}
-		if t := typeText(r.text(i)); t != "" {
-			return ":" + t
-		}
-		return ""
-	}
+	fr := newFactReader(r, f)
+	in, inAt, add, typeOf := fr.in, fr.inAt, fr.add, fr.typeOf
 	// children are the children of p in field (any field: 0 takes all named).
 	children := func(p uint32, field uint16, sym uint16) []uint32 {
 		var out []uint32
@@ -257,6 +242,40 @@ func goFacts(r *flatReader, f *File) {
 		}
 	}
 	f.keepRefs(in, passed)
+}
+
+// factReader is what the native readers of type facts share: the
+// definition each line is in, and the bindings read.
+type factReader struct {
+	r  *flatReader
+	f  *File
+	in []int32 // by line: the definition holding it (inByLine)
+}
+
+func newFactReader(r *flatReader, f *File) *factReader {
+	return &factReader{r: r, f: f, in: f.inByLine()}
+}
+
+// inAt is the definition node i is in, -1 at the top level.
+func (x *factReader) inAt(i uint32) int {
+	if row := int(x.r.nodes[i].Row) + 1; row < len(x.in) {
+		return int(x.in[row])
+	}
+	return -1
+}
+
+func (x *factReader) add(b Bind) { x.f.Binds = append(x.f.Binds, b) }
+
+// typeOf is the type expression at node i as a binding keeps it
+// (":[]Remote"), or "" when it has no methods to find.
+func (x *factReader) typeOf(i uint32) string {
+	if i == syntax.NoParent {
+		return ""
+	}
+	if t := typeText(x.r.text(i)); t != "" {
+		return ":" + t
+	}
+	return ""
 }
 
 // inByLine is, for each line, the index of the innermost function,

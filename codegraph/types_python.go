@@ -16,23 +16,8 @@ func pythonFacts(r *flatReader, f *File) {
 	kwArg, ret, list, tuple, pair := s[17], s[18], s[19], s[20], s[21]
 	fValue := fl[11]
 	nodes := r.nodes
-	in := f.inByLine()
-	inAt := func(i uint32) int {
-		if row := int(nodes[i].Row) + 1; row < len(in) {
-			return int(in[row])
-		}
-		return -1
-	}
-	add := func(b Bind) { f.Binds = append(f.Binds, b) }
-	typeOf := func(i uint32) string {
-		if i == syntax.NoParent {
-			return ""
-		}
-		if t := typeText(r.text(i)); t != "" {
-			return ":" + t
-		}
-		return ""
-	}
+	fr := newFactReader(r, f)
+	in, inAt, add, typeOf := fr.in, fr.inAt, fr.add, fr.typeOf
 	named := func(p uint32, sym uint16) []uint32 {
 		var out []uint32
 		for c := p + 1; c < nodes[p].Next; c = nodes[c].Next {

@@ -332,15 +332,10 @@ func (c *confirmer) goEdge(ctx context.Context, e codegraph.Edge, def *lspmux.An
 		}
 		return "", whyValue
 	}
-	impl, implErr := at("implementation")
-	if implErr == nil && lands(impl.Locations, e.Callee) {
-		return codegraph.Confirmed, ""
+	sig, implErr, verdict, why := c.implOrSignature(ctx, e, at)
+	if verdict != "" || why != "" {
+		return verdict, why
 	}
-	hv, err := at("hover")
-	if err != nil {
-		return "", c.why(ctx, e.Path, err)
-	}
-	sig := signature(hv.Text)
 	switch {
 	case strings.HasPrefix(sig, "func ("):
 		// A method, concrete or an interface's: the implementations
@@ -355,19 +350,30 @@ func (c *confirmer) goEdge(ctx context.Context, e codegraph.Edge, def *lspmux.An
 	return "", whyValue
 }
 
+// implOrSignature asks for the implementations at the call site: the
+// callee among them confirms the edge (verdict). Otherwise it returns
+// hover's signature of what is called, and the implementation question's
+// error; why is set when hover failed.
+func (c *confirmer) implOrSignature(ctx context.Context, e codegraph.Edge, at func(string) (*lspmux.Answer, error)) (sig string, implErr error, verdict, why string) {
+	impl, implErr := at("implementation")
+	if implErr == nil && lands(impl.Locations, e.Callee) {
+		return "", nil, codegraph.Confirmed, ""
+	}
+	hv, err := at("hover")
+	if err != nil {
+		return "", implErr, "", c.why(ctx, e.Path, err)
+	}
+	return signature(hv.Text), implErr, "", ""
+}
+
 // tsEdge judges a TypeScript or JavaScript call whose definition is not
 // the callee. Types are structural, so a method may be reached through
 // any type of the same shape: only a plain function refutes.
 func (c *confirmer) tsEdge(ctx context.Context, e codegraph.Edge, at func(string) (*lspmux.Answer, error)) (string, string) {
-	impl, implErr := at("implementation")
-	if implErr == nil && lands(impl.Locations, e.Callee) {
-		return codegraph.Confirmed, ""
+	sig, _, verdict, why := c.implOrSignature(ctx, e, at)
+	if verdict != "" || why != "" {
+		return verdict, why
 	}
-	hv, err := at("hover")
-	if err != nil {
-		return "", c.why(ctx, e.Path, err)
-	}
-	sig := signature(hv.Text)
 	switch {
 	case strings.HasPrefix(sig, "function "):
 		return codegraph.Refuted, ""
