@@ -192,6 +192,30 @@ func (c *goCorpus) clean(ctx context.Context, tests []testID, timeout time.Durat
 	return bad, nil
 }
 
+// alone runs each of tests by itself, with the tree as it is built now
+// (the mutant), and returns those that pass.
+func (c *goCorpus) alone(ctx context.Context, tests []testID, timeout time.Duration) (map[testID]bool, error) {
+	if _, err := c.build(ctx, ""); err != nil {
+		return nil, fmt.Errorf("the mutated corpus does not build: %v", err)
+	}
+	passed := map[testID]bool{}
+	for _, p := range c.pkgs {
+		for _, t := range tests {
+			if t.Pkg != p.Dir {
+				continue
+			}
+			failed, err := runGoTests(ctx, c.binary(p), filepath.Join(c.root, p.Dir), c.env, []string{t.Name}, c.skip, timeout)
+			if err != nil {
+				return nil, err
+			}
+			if !failed[t.Name] {
+				passed[t] = true
+			}
+		}
+	}
+	return passed, nil
+}
+
 // runGoTests runs tests (top-level names, in the binary's order) with
 // the test binary in dir and returns the failing ones. A panic ends a
 // test binary: the test that panicked is reported failing and the rest

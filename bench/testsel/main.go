@@ -47,12 +47,16 @@ type mutant struct {
 
 	// Status: ok; "no build" (the mutant does not compile); "selector
 	// failed"; "truth failed" (the suite could not be run).
-	Status       string   `json:"status"`
-	Error        string   `json:"error,omitempty"`
-	Failing      []testID `json:"failing,omitempty"`
-	Missed       []miss   `json:"missed,omitempty"`
-	MissedSure   []testID `json:"missed_sure,omitempty"`
-	Flaky        []testID `json:"flaky,omitempty"` // missed, but failing on the unmutated tree too
+	Status     string   `json:"status"`
+	Error      string   `json:"error,omitempty"`
+	Failing    []testID `json:"failing,omitempty"`
+	Missed     []miss   `json:"missed,omitempty"`
+	MissedSure []testID `json:"missed_sure,omitempty"`
+	Flaky      []testID `json:"flaky,omitempty"` // missed, but failing on the unmutated tree too
+	// AfterPanic are missed tests that pass when run alone on the mutated
+	// tree: they failed only after an earlier test's panic left the
+	// package's state broken (the run of the selected tests fails anyway).
+	AfterPanic   []testID `json:"after_panic,omitempty"`
 	All          bool     `json:"all,omitempty"`
 	SelectedSure int      `json:"selected_sure"`
 	SelectedAll  int      `json:"selected"`
@@ -85,6 +89,7 @@ type summary struct {
 	Missed        int     `json:"missed"`
 	MissedSure    int     `json:"missed_if_only_sure"`
 	Flaky         int     `json:"flaky"`
+	AfterPanic    int     `json:"after_panic"`
 	AllAnswers    int     `json:"whole_suite_answers"`
 	ShareSureMean float64 `json:"share_sure_mean"`
 	ShareSureMed  float64 `json:"share_sure_median"`
@@ -258,6 +263,9 @@ type runner struct {
 	// clean runs these tests on the unmutated tree twice and returns
 	// those that fail there: flaky, not missed.
 	clean func(ctx context.Context, tests []testID) (map[testID]bool, error)
+	// alone runs each of these tests by itself on the tree as it is (the
+	// mutant) and returns those that pass so; nil: not told.
+	alone func(ctx context.Context, tests []testID) (map[testID]bool, error)
 	done  []*mutant
 	start time.Time
 }
@@ -293,6 +301,9 @@ func setupGo(ctx context.Context, name, modVersion, dir string, env []string, ti
 		truth: func(ctx context.Context, m *mutant) ([]testID, error) { return c.truth(ctx, m.Pkg, timeout) },
 		clean: func(ctx context.Context, tests []testID) (map[testID]bool, error) {
 			return c.clean(ctx, tests, timeout)
+		},
+		alone: func(ctx context.Context, tests []testID) (map[testID]bool, error) {
+			return c.alone(ctx, tests, timeout)
 		},
 	}
 	for _, f := range funcs {
@@ -383,6 +394,7 @@ func (r *runner) run(ctx context.Context, chosen []*mutant, selector string, env
 		s.Missed += len(m.Missed)
 		s.MissedSure += len(m.MissedSure)
 		s.Flaky += len(m.Flaky)
+		s.AfterPanic += len(m.AfterPanic)
 		truthSec = append(truthSec, m.TruthSec)
 		if m.Status == "ok" {
 			if m.All {
@@ -488,6 +500,23 @@ func (r *runner) one(ctx context.Context, m *mutant, selector string, env []stri
 			m.MissedSure = append(m.MissedSure, t)
 		}
 	}
+	if len(m.Missed) > 0 && r.alone != nil {
+		var tests []testID
+		for _, x := range m.Missed {
+			tests = append(tests, x.Test)
+		}
+		passed, err := r.alone(ctx, tests)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "testsel: %s: the missed tests of %s, alone: %v\n", r.sum.Corpus, m.Func, err)
+			return
+		}
+		m.Missed = slices.DeleteFunc(m.Missed, func(x miss) bool { return passed[x.Test] })
+		m.Failing = slices.DeleteFunc(m.Failing, func(t testID) bool { return passed[t] })
+		m.MissedSure = slices.DeleteFunc(m.MissedSure, func(t testID) bool { return passed[t] })
+		for t := range passed {
+			m.AfterPanic = append(m.AfterPanic, t)
+		}
+	}
 }
 
 // selectTests runs the selector in root and parses its answer.
@@ -529,15 +558,16 @@ func median(xs []float64) float64 {
 func printTables(w *os.File, r *report) {
 	fmt.Fprintf(w, "Test selection against the whole suite, per mutant (selector: %s, seed %d)\n\n", r.Selector, r.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "corpus\tfuncs\tsuite\tmutants\tno build\tkilled\tfailing tests\tMISSED\tmissed if sure only\tflaky\tsel. failed\tall\tsure mean\tsure median\tsure+caut. mean\tsure+caut. median\tselect p50\ttruth p50\ttime\t")
+	fmt.Fprintln(tw, "corpus\tfuncs\tsuite\tmutants\tno build\tkilled\tfailing tests\tMISSED\tmissed if sure only\tflaky\tafter panic\tsel. failed\tall\tsure mean\tsure median\tsure+caut. mean\tsure+caut. median\tselect p50\ttruth p50\ttime\t")
 	for _, s := range r.Corpora {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f%%\t%.1f%%\t%.1f%%\t%.1f%%\t%.2fs\t%.2fs\t%.0fs\t\n",
-			s.Corpus, s.Functions, s.Suite, s.Mutants, s.NoBuild, s.Killed, s.FailingTests, s.Missed, s.MissedSure, s.Flaky, s.SelectorFail, s.AllAnswers,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f%%\t%.1f%%\t%.1f%%\t%.1f%%\t%.2fs\t%.2fs\t%.0fs\t\n",
+			s.Corpus, s.Functions, s.Suite, s.Mutants, s.NoBuild, s.Killed, s.FailingTests, s.Missed, s.MissedSure, s.Flaky, s.AfterPanic, s.SelectorFail, s.AllAnswers,
 			100*s.ShareSureMean, 100*s.ShareSureMed, 100*s.ShareMean, 100*s.ShareMed, s.SelectP50, s.TruthP50, s.Seconds)
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "\nkilled: mutants with at least one failing test; MISSED: failing tests the selection (sure, cautious, whole packages or all) does not run, must be 0;")
 	fmt.Fprintln(w, "flaky: missed tests that fail on the unmutated tree too (run twice), left out of the misses;")
+	fmt.Fprintln(w, "after panic: tests that failed in the whole run but pass alone on the mutated tree (an earlier test's panic broke the package's state), left out of the misses and of the failing tests;")
 	fmt.Fprintln(w, "shares: the part of the suite selected, per mutant; all: answers that ran the whole suite; suites leave out tests failing before any mutation.")
 	for _, s := range r.Corpora {
 		if s.Version != "" {
