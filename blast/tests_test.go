@@ -3,6 +3,7 @@ package blast
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"slices"
@@ -577,4 +578,79 @@ func TestSelectPythonMixinsAndImports(t *testing.T) {
 	if !slices.Contains(cautious, "python -m pytest 'tests/test_other.py'") {
 		t.Errorf("a test file importing the changed module through tests.base: want it cautious and whole; cautious %q\n%s", cautious, selJSON(t, s))
 	}
+}
+
+// TestSelectionCoversFailingTests mutates each function of the fixture's
+// Go packages in turn (it panics), runs the whole suite with go test, and
+// requires every failing test to be selected: the selection is safe.
+func TestSelectionCoversFailingTests(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go is not on PATH")
+	}
+	// newRepo points HOME into the repository: go keeps its caches where
+	// they were.
+	goEnv, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	caches := strings.Fields(string(goEnv))
+	r := newTestsRepo(t)
+	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOTELEMETRY=off", "GOCACHE="+caches[0], "GOMODCACHE="+caches[1], "HOME="+t.TempDir())
+	mutants := []struct{ file, at string }{
+		{"store/store.go", "func Total(s *Store) int {"},
+		{"store/store.go", "func (s *Store) Add(name string, n int) {"},
+		{"store/store.go", "func (s *Store) Count(name string) int {"},
+		{"report/format.go", "func Format(n int) string {"},
+		{"report/report.go", "func Summary(s *store.Store) string {"},
+	}
+	for i, m := range mutants {
+		branch := fmt.Sprintf("mutant%d", i)
+		s := r.selectOn(branch, func() { r.edit(m.file, m.at, m.at+"\n\tpanic(\"mutant\")") })
+		r.git("checkout", "-q", branch) // selectOn leaves base checked out
+		failing := failingGoTests(t, r.dir, env)
+		if len(failing) == 0 {
+			t.Fatalf("%s %s: no test fails; the mutant measures nothing", m.file, m.at)
+		}
+		for _, f := range failing {
+			if !selects(s, f[0], f[1]) {
+				t.Errorf("%s %s: failing test %s in %s is not selected:\n%s", m.file, m.at, f[1], f[0], selJSON(t, s))
+			}
+		}
+		r.git("checkout", "-q", "base")
+	}
+}
+
+// failingGoTests runs every Go test of the module at dir and returns the
+// failing top-level tests as {dir, name}.
+func failingGoTests(t *testing.T, dir string, env []string) [][2]string {
+	t.Helper()
+	cmd := exec.Command("go", "test", "-count=1", "-json", "./...")
+	cmd.Dir = dir
+	cmd.Env = env
+	out, _ := cmd.Output() // failing tests exit 1; a build failure leaves no failing test, which the caller refuses
+	var failing [][2]string
+	for _, line := range bytes.Split(out, []byte("\n")) {
+		var ev struct{ Action, Package, Test string }
+		if json.Unmarshal(line, &ev) != nil || ev.Action != "fail" || ev.Test == "" || strings.Contains(ev.Test, "/") {
+			continue
+		}
+		failing = append(failing, [2]string{strings.TrimPrefix(strings.TrimPrefix(ev.Package, "example.com/shop"), "/"), ev.Test})
+	}
+	return failing
+}
+
+// selects says whether s runs Go test name of the package in dir.
+func selects(s *Selection, dir, name string) bool {
+	if dir == "" {
+		dir = "."
+	}
+	if s.All != nil {
+		return true
+	}
+	for _, g := range s.Groups {
+		if g.Runner == "go" && g.Dir == dir && (g.Whole || slices.Contains(g.Tests, name)) {
+			return true
+		}
+	}
+	return false
 }
