@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -219,6 +220,12 @@ func (c *confirmer) why(ctx context.Context, rel string, err error) string {
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
 	}
+	if strings.Contains(msg, "no package metadata") {
+		// One reason for many files: say it once, without their paths.
+		return "gopls does not build the file here (a build constraint, another platform, an ignored directory)"
+	}
+	// Places as the workspace names them, not as URIs.
+	msg = strings.ReplaceAll(msg, "file://"+filepath.ToSlash(c.h.Root.Dir())+"/", "")
 	return "the language server failed: " + msg
 }
 
