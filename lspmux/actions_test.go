@@ -270,7 +270,10 @@ func TestOrganizeImportsSlowServer(t *testing.T) {
 	defer syscall.Kill(pid, syscall.SIGCONT)
 	in := []File{{Path: "a.go", Data: []byte(strings.ReplaceAll(errorsModule["a.go"], "fmt.Errorf(", "errors.New("))}}
 	out, err := m.OrganizeImports(ctx, in)
-	if err == nil || !strings.Contains(err.Error(), "a.go: gopls did not answer within 1s") {
+	// Stopped while it answers, or while an earlier change (the
+	// diagnostics above, still settling on a loaded machine) holds its
+	// turn: either way the answer is bounded and says so.
+	if err == nil || !strings.Contains(err.Error(), "a.go: gopls did not answer within 1s") && !strings.Contains(err.Error(), "a.go: gopls was busy with an earlier change for 1s") {
 		t.Errorf("err = %v", err)
 	}
 	if string(out[0].Data) != string(in[0].Data) {
