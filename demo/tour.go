@@ -161,11 +161,13 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 
 	t.section("The code graph: who calls this, and how far a change reaches")
 	// Built on first need and kept in .cchub: the next process reads only
-	// what changed. Each edge says how sure it is.
+	// what changed. Each edge says its evidence (confirm: true asks the
+	// language server about the weak ones); tests answers what to run.
 	t.call(ctx, "graph", map[string]any{"op": "symbols", "name": "Store.*"})
 	t.call(ctx, "graph", map[string]any{"op": "callers", "name": "Cents"})
 	t.call(ctx, "graph", map[string]any{"op": "callees", "name": "Store.Add"})
-	t.call(ctx, "graph", map[string]any{"op": "blast", "name": "Cents", "depth": 2})
+	t.call(ctx, "graph", map[string]any{"op": "blast", "name": "Cents", "depth": 2, "confirm": true})
+	t.call(ctx, "graph", map[string]any{"op": "tests", "name": "Store.Add"})
 
 	t.section("Staged rewrites: a diff before disk, all or nothing after approval")
 	// A rewrite writes nothing: it answers an id, the places and the diff.
