@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"cchub/codegraph"
 	"cchub/syntax"
 	"cchub/workspace"
 )
@@ -699,5 +701,52 @@ func TestBlastSameNames(t *testing.T) {
 	}
 	if len(rep.Notes) != 0 {
 		t.Errorf("notes = %q; want none", rep.Notes)
+	}
+}
+
+// A confirmation is asked about the weak edges of the working tree's
+// radius, each once, and its answers are counted in the report; with
+// --head (a revision the server does not see) it is not asked, and a note
+// says so. The language server's side is hub's (tested with real
+// servers): here a fake refutes every name-only edge.
+func TestBlastConfirmation(t *testing.T) {
+	r := newRepo(t)
+	r.write(map[string]string{
+		"store/other.go": "package store\n\ntype Other struct{}\n\nfunc (Other) Count(name string) int { return 0 }\n\nfunc Use(v interface{ Count(string) int }) int { return v.Count(\"a\") }\n",
+	})
+	r.commit("an interface literal: v.Count reaches Count by name")
+	r.git("tag", "-f", "base")
+	r.git("checkout", "-q", "-b", "weak", "base")
+	r.edit("store/store.go", "return s.items[name]", "return s.items[name] + 0")
+	r.commit("weak")
+	asked := map[string]int{}
+	fakeRefuteNameOnly := func(_ context.Context, es []codegraph.Edge) ([]string, string) {
+		vs := make([]string, len(es))
+		for i, e := range es {
+			asked[fmt.Sprintf("%s:%d:%d>%s", e.Path, e.Line, e.Col, e.Callee.Qual())]++
+			if e.Confidence == codegraph.NameOnly {
+				vs[i] = codegraph.Refuted
+			}
+		}
+		return vs, ""
+	}
+	before := r.run(Options{Base: "base"})
+	rep := r.run(Options{Base: "base", Confirm: fakeRefuteNameOnly})
+	if before.Evidence[codegraph.NameOnly] == 0 {
+		t.Fatalf("the fixture has no name-only edge to confirm: %+v", before.Evidence)
+	}
+	if rep.Confirmation == nil || rep.Confirmation.Asked == 0 || rep.Confirmation.Refuted == 0 || rep.Evidence[codegraph.NameOnly] != 0 {
+		t.Errorf("confirmation %+v, evidence %+v: want the name-only edges asked, refuted and left out", rep.Confirmation, rep.Evidence)
+	}
+	for e, n := range asked {
+		if n > 1 {
+			t.Errorf("edge %s asked %d times, want once a run", e, n)
+		}
+	}
+	r.git("checkout", "-q", "base")
+	clear(asked)
+	fromGit := r.run(Options{Base: "base", Head: "weak", Confirm: fakeRefuteNameOnly})
+	if len(asked) != 0 || fromGit.Confirmation != nil || !slices.ContainsFunc(fromGit.Notes, func(n string) bool { return strings.Contains(n, "not confirmed") }) {
+		t.Errorf("--head: asked %v, confirmation %+v, notes %q; want nothing asked and a note", asked, fromGit.Confirmation, fromGit.Notes)
 	}
 }
