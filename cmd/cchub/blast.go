@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -15,6 +16,7 @@ func blastCmd(g *globals) *cobra.Command {
 	var o blast.Options
 	var format, testsFormat string
 	var confirm bool
+	var confirmBudget time.Duration
 	var failAbove, limit int
 	c := &cobra.Command{
 		Use:   "blast --base REF [--head REF]",
@@ -43,7 +45,7 @@ ones; the whole suite's when everything must run).
 Each edge carries its evidence: confirmed, exact, import, name-only or
 possible (a call too widely named to link). --confirm asks the workspace's
 language server (gopls, pyright, typescript-language-server) about the
-name-only and possible edges, within 20 s: refuted edges are left out and
+name-only and possible edges, within --confirm-budget (20 s): refuted edges are left out and
 counted, confirmed ones make their tests sure. The server sees the working
 tree, so --confirm with --head asks nothing.
 
@@ -80,8 +82,8 @@ stderr.`,
 				}
 			}
 			return withHub(g, func(h *hub.Hub) error {
-				if confirm {
-					o.Confirm = h.Confirmer(0)
+				if confirm || c.Flags().Changed("confirm-budget") {
+					o.Confirm = h.Confirmer(confirmBudget)
 				}
 				r, err := h.Blast(c.Context(), o)
 				if err != nil {
@@ -112,6 +114,7 @@ stderr.`,
 	c.Flags().IntVar(&o.MaxDepth, "max-depth", blast.DefaultDepth, "how many calls away to look")
 	c.Flags().StringVar(&o.MinConfidence, "min-confidence", "", "leave out edges less sure than this: exact, import, name-only or possible (default: every edge)")
 	c.Flags().BoolVar(&confirm, "confirm", false, "ask the language server about name-only and possible edges: confirmed or refuted (left out); the working tree only")
+	c.Flags().DurationVar(&confirmBudget, "confirm-budget", 20*time.Second, "with --confirm: how long the language server may take (a cold server on a large repository needs more)")
 	c.Flags().StringVar(&format, "format", "text", "text, json, github or sarif")
 	c.Flags().BoolVar(&o.Tests, "tests", false, "answer the tests the change can break, and the commands that run them")
 	c.Flags().StringVar(&testsFormat, "tests-format", "text", "with --tests: text, json or commands")
