@@ -82,14 +82,7 @@ func goFacts(r *flatReader, f *File) {
 		return false
 	}
 	passed := map[int]bool{}
-	ref := func(name, qualifier uint32) {
-		c := Call{Name: r.text(name), Ref: true}
-		if qualifier != syntax.NoParent {
-			c.Qualifier = r.text(qualifier)
-		}
-		c.Line, c.Col = int(nodes[name].Row)+1, int(nodes[name].Col)+1
-		f.Calls = append(f.Calls, c)
-	}
+	ref := fr.ref
 	for i := range nodes {
 		n := &nodes[i]
 		at := uint32(i)
@@ -265,6 +258,18 @@ func (x *factReader) inAt(i uint32) int {
 }
 
 func (x *factReader) add(b Bind) { x.f.Binds = append(x.f.Binds, b) }
+
+// ref adds a reference: the function name names as a value, on
+// qualifier (syntax.NoParent: none).
+func (x *factReader) ref(name, qualifier uint32) {
+	c := Call{Name: x.r.text(name), Ref: true}
+	if qualifier != syntax.NoParent {
+		c.Qualifier = x.r.text(qualifier)
+	}
+	n := &x.r.nodes[name]
+	c.Line, c.Col = int(n.Row)+1, int(n.Col)+1
+	x.f.Calls = append(x.f.Calls, c)
+}
 
 // typeOf is the type expression at node i as a binding keeps it
 // (":[]Remote"), or "" when it has no methods to find.

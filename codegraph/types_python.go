@@ -55,14 +55,7 @@ func pythonFacts(r *flatReader, f *File) {
 		}
 		return false
 	}
-	ref := func(name, qualifier uint32) {
-		c := Call{Name: r.text(name), Ref: true}
-		if qualifier != syntax.NoParent {
-			c.Qualifier = r.text(qualifier)
-		}
-		c.Line, c.Col = int(nodes[name].Row)+1, int(nodes[name].Col)+1
-		f.Calls = append(f.Calls, c)
-	}
+	ref := fr.ref
 	for i := range nodes {
 		n := &nodes[i]
 		at := uint32(i)
