@@ -1,7 +1,9 @@
 package lspmux
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -194,10 +196,7 @@ func TestQuickFixesGopls(t *testing.T) {
 	// gopls stopped (SIGSTOP): no answer, no hint, and QuickFixes
 	// returns.
 	pid := m.servers["gopls@"].proc.Pid()
-	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	defer syscall.Kill(pid, syscall.SIGCONT)
+	stop(t, pid)
 	if f := m.QuickFixes(ctx, "q.go", ds); f != nil {
 		t.Errorf("a stopped server gave hints: %v", f)
 	}
@@ -253,6 +252,30 @@ func TestQuickFixesPyright(t *testing.T) {
 	}
 }
 
+// stop stops process pid (SIGSTOP) and waits until it is stopped: the
+// signal is delivered asynchronously, and on a loaded machine a server
+// can still answer a request sent just after kill returns. It is
+// continued when the test ends.
+func stop(t *testing.T, pid int) {
+	t.Helper()
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGCONT) })
+	stat := fmt.Sprintf("/proc/%d/stat", pid)
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		b, err := os.ReadFile(stat)
+		if err != nil {
+			return // no /proc here: the signal is all there is
+		}
+		// pid (comm) state …: the state follows the last ')'.
+		if i := bytes.LastIndexByte(b, ')'); i >= 0 && i+2 < len(b) && (b[i+2] == 'T' || b[i+2] == 't') {
+			return
+		}
+	}
+	t.Fatalf("process %d did not stop within 5s of SIGSTOP", pid)
+}
+
 // A server that does not answer (gopls stopped by SIGSTOP) costs the
 // Mux's timeout: the content comes back as it was, and the error says
 // the server did not answer in time.
@@ -264,10 +287,7 @@ func TestOrganizeImportsSlowServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid := m.servers["gopls@"].proc.Pid()
-	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	defer syscall.Kill(pid, syscall.SIGCONT)
+	stop(t, pid)
 	in := []File{{Path: "a.go", Data: []byte(strings.ReplaceAll(errorsModule["a.go"], "fmt.Errorf(", "errors.New("))}}
 	out, err := m.OrganizeImports(ctx, in)
 	// Stopped while it answers, or while an earlier change (the
