@@ -36,68 +36,27 @@ const maxExpr = 160
 // dropped, spaces removed. "" when it is too long or not a chain.
 func simplify(text string) string {
 	var b strings.Builder
-	depth, open := 0, byte(0)
 	for i := 0; i < len(text); i++ {
 		c := text[i]
-		if depth > 0 {
-			switch c {
-			case '(', '{', '[':
-				depth++
-			case ')', '}', ']':
-				depth--
-				if depth == 0 {
-					b.WriteByte(closer(open))
-				}
-			}
-			continue
-		}
 		switch c {
 		case ' ', '\t', '\n', '\r':
 			continue
-		case '(', '{':
-			if c == '(' && strings.HasSuffix(b.String(), ".") {
-				// A type assertion, x.(T): the type is kept.
-				j, d := i, 0
-				for ; j < len(text); j++ {
-					if text[j] == '(' {
-						d++
-					} else if text[j] == ')' {
-						if d--; d == 0 {
-							break
-						}
-					}
-				}
-				if j >= len(text) {
-					return ""
-				}
-				b.WriteString(strings.Join(strings.Fields(text[i:j+1]), ""))
-				i = j
-				continue
-			}
-			open, depth = c, 1
-			b.WriteByte(c)
-			continue
-		case '[':
-			// Generic arguments (New[int]()) are dropped; an index
-			// (xs[0]) makes the chain unreadable.
-			j, d := i, 0
-			for ; j < len(text); j++ {
-				if text[j] == '[' {
-					d++
-				} else if text[j] == ']' {
-					if d--; d == 0 {
-						break
-					}
-				}
-			}
-			if j >= len(text) {
+		case '(', '{', '[':
+			j := matching(text, i)
+			switch {
+			case j < 0:
 				return ""
+			case c == '(' && strings.HasSuffix(b.String(), "."):
+				// A type assertion, x.(T): the type is kept.
+				b.WriteString(strings.Join(strings.Fields(text[i:j+1]), ""))
+			case c == '[' && j+1 < len(text) && (text[j+1] == '(' || text[j+1] == '{'):
+				// Generic arguments (New[int]()) are dropped.
+			case c == '[':
+				b.WriteString("[]") // an element: xs[i], m[k]
+			default:
+				b.WriteByte(c) // call arguments and literal bodies emptied
+				b.WriteByte(text[j])
 			}
-			if j+1 < len(text) && (text[j+1] == '(' || text[j+1] == '{') {
-				i = j
-				continue
-			}
-			b.WriteString("[]") // an element: xs[i], m[k]
 			i = j
 			continue
 		}
@@ -106,17 +65,24 @@ func simplify(text string) string {
 			return ""
 		}
 	}
-	if depth != 0 {
-		return ""
-	}
 	return b.String()
 }
 
-func closer(open byte) byte {
-	if open == '(' {
-		return ')'
+// matching is the index of the bracket that closes the one at text[i]
+// (brackets of every kind counted together), or -1.
+func matching(text string, i int) int {
+	d := 0
+	for j := i; j < len(text); j++ {
+		switch text[j] {
+		case '(', '{', '[':
+			d++
+		case ')', '}', ']':
+			if d--; d == 0 {
+				return j
+			}
+		}
 	}
-	return '}'
+	return -1
 }
 
 // typeName is a type expression's named type, without pointers, generic
@@ -151,17 +117,8 @@ func typeText(text string) string {
 	prefix := ""
 	for {
 		if strings.HasPrefix(t, "map[") { // a map's elements are its values
-			d, j := 0, 3
-			for ; j < len(t); j++ {
-				if t[j] == '[' {
-					d++
-				} else if t[j] == ']' {
-					if d--; d == 0 {
-						break
-					}
-				}
-			}
-			if j >= len(t) {
+			j := matching(t, 3)
+			if j < 0 {
 				return ""
 			}
 			prefix += "[]"
@@ -391,7 +348,7 @@ func (r *resolver) typeOf(f *File, in int, expr string, depth int) tref {
 		return r.namedType(f, expr[1:])
 	}
 	expr = strings.TrimLeft(expr, "&*")
-	for len(expr) > 1 && expr[0] == '(' && expr[len(expr)-1] == ')' && balanced(expr[1:len(expr)-1]) {
+	for len(expr) > 1 && expr[0] == '(' && matching(expr, 0) == len(expr)-1 {
 		expr = strings.TrimLeft(expr[1:len(expr)-1], "&*")
 	}
 	parts := chain(expr)
@@ -451,21 +408,6 @@ func (t tref) chain(r *resolver, f *File, in int, parts []string, depth int) tre
 		t = r.fieldOf(v, p, depth+1).index(k)
 	}
 	return t
-}
-
-func balanced(s string) bool {
-	d := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(':
-			d++
-		case ')':
-			if d--; d < 0 {
-				return false
-			}
-		}
-	}
-	return d == 0
 }
 
 // moduleAlias says whether name is a package or module f imports, and

@@ -350,3 +350,23 @@ class App:
 	same(t, "callers of key", typedCallers(t, x, "key"), []string{"App.start (import)"})
 	same(t, "callers of run", typedCallers(t, x, "App.run"), []string{"App.start (exact)"})
 }
+
+// simplify writes a value expression as the chain inference reads.
+func TestSimplify(t *testing.T) {
+	for in, want := range map[string]string{
+		"NewFoo(a, b(c))":        "NewFoo()",
+		"&repo.Repository{x: 1}": "&repo.Repository{}",
+		"c.Root().Execute":       "c.Root().Execute",
+		"New[int](1)":            "New()",
+		"xs[i].Close":            "xs[].Close",
+		"in.(*Command).Name()":   "in.(*Command).Name()",
+		"m[k[0]]":                "m[]",
+		"f(\n\tx,\n)":            "f()",
+		"broken(":                "",
+		"(a)":                    "()",
+	} {
+		if got := simplify(in); got != want {
+			t.Errorf("simplify(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -26,7 +26,12 @@ var errorsModule = map[string]string{
 // module writes files into a new directory and opens it.
 func module(t *testing.T, files map[string]string) (*workspace.Root, string) {
 	t.Helper()
-	dir := t.TempDir()
+	return moduleIn(t, t.TempDir(), files)
+}
+
+// moduleIn writes files into dir and opens it.
+func moduleIn(t *testing.T, dir string, files map[string]string) (*workspace.Root, string) {
+	t.Helper()
 	for rel, text := range files {
 		p := filepath.Join(dir, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

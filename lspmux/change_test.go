@@ -2,8 +2,6 @@ package lspmux
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,24 +14,12 @@ import (
 // in.
 func oldErrorsModule(t *testing.T) (*workspace.Root, string) {
 	t.Helper()
-	dir := t.TempDir()
-	files := map[string]string{
+	return module(t, map[string]string{
 		"go.mod": "module example.com/old\n\ngo 1.22\n",
 		"a.go":   "package old\n\n// F doubles.\nfunc F(x int) int { return 2 * x }\n\nvar _ int = \"already wrong in a\"\n",
 		"b.go":   "package old\n\nvar _ = F(1)\n\nvar _ int = \"already wrong in b\"\n",
 		"c.go":   "package old\n\nfunc g() {\n\tunused := 1\n}\n",
-	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	root, err := workspace.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { root.Close() })
-	return root, dir
+	})
 }
 
 // keys lists a report's new diagnostics as "file: message", sorted.

@@ -15,28 +15,13 @@ import (
 // another module, and a module with an error of its own.
 func pyWorkspace(t *testing.T) (*workspace.Root, string) {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "py")
-	for rel, text := range map[string]string{
+	return moduleIn(t, filepath.Join(t.TempDir(), "py"), map[string]string{
 		"pyproject.toml":   "[project]\nname = \"shop\"\nversion = \"0.1.0\"\n",
 		"shop/__init__.py": "",
 		"shop/utils.py":    "def total(price: int, qty: int) -> int:\n    return price * qty\n",
 		"shop/caller.py":   "from shop.utils import total\n\n\ndef bill() -> int:\n    return total(3, 4)\n",
 		"shop/broken.py":   "count: int = \"many\"\n",
-	} {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	root, err := workspace.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { root.Close() })
-	return root, dir
+	})
 }
 
 func newPyrightMux(t *testing.T, root *workspace.Root, specs []Spec) *Mux {

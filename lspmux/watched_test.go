@@ -20,18 +20,7 @@ const (
 // calleeModule is a Go module whose b.go calls F of a.go.
 func calleeModule(t *testing.T) (*workspace.Root, string) {
 	t.Helper()
-	dir := t.TempDir()
-	for rel, text := range map[string]string{"go.mod": "module m\n\ngo 1.22\n", "a.go": callee1, "b.go": caller} {
-		if err := os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	root, err := workspace.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { root.Close() })
-	return root, dir
+	return module(t, map[string]string{"go.mod": "module m\n\ngo 1.22\n", "a.go": callee1, "b.go": caller})
 }
 
 // errorsOf is the error messages of rel's diagnostics, as the Mux answers
