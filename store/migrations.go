@@ -121,6 +121,55 @@ CREATE TABLE commit_journal (
 ALTER TABLE staged_changes ADD COLUMN writer TEXT;
 ALTER TABLE commit_journal ADD COLUMN writer TEXT;
 `},
+	{6, "shared", `
+-- The code graph's index splits in two. graph_files keeps what is this
+-- checkout's: which content each path held when read (its SHA-256 and
+-- variant), with size and mtime to skip unchanged files. What a content
+-- yields is content-addressed (see shared.go) and kept by the shared
+-- engine: these shared_ tables when the engine is this file (the
+-- default), a PostgreSQL database when one is configured. The old
+-- table's data was a cache: files are read again once.
+DROP TABLE graph_files;
+CREATE TABLE graph_files (
+	path    TEXT PRIMARY KEY,
+	sha256  BLOB NOT NULL CHECK (length(sha256) = 32),
+	variant TEXT NOT NULL,
+	size    INTEGER NOT NULL,
+	mtime   INTEGER NOT NULL,
+	format  INTEGER NOT NULL,
+	defs    INTEGER NOT NULL,
+	calls   INTEGER NOT NULL
+);
+-- One file content's extraction; data is sealed (store.Seal). Times are
+-- Unix seconds; last_used is moved forward at most once a day.
+CREATE TABLE shared_extracts (
+	sha256    BLOB NOT NULL CHECK (length(sha256) = 32),
+	variant   TEXT NOT NULL,
+	format    INTEGER NOT NULL,
+	defs      INTEGER NOT NULL,
+	calls     INTEGER NOT NULL,
+	data      BLOB NOT NULL,
+	created   INTEGER NOT NULL,
+	last_used INTEGER NOT NULL,
+	PRIMARY KEY (sha256, variant, format)
+);
+-- A resolved graph of one tree (gen: the tree's SHA-256): its rows, one
+-- per name, then its index, whose presence makes it complete.
+CREATE TABLE shared_snapshots (
+	gen       BLOB PRIMARY KEY CHECK (length(gen) = 32),
+	idx       BLOB,
+	rows      INTEGER NOT NULL,
+	bytes     INTEGER NOT NULL,
+	created   INTEGER NOT NULL,
+	last_used INTEGER NOT NULL
+);
+CREATE TABLE shared_snapshot_rows (
+	gen  BLOB NOT NULL,
+	name TEXT NOT NULL,
+	data BLOB NOT NULL,
+	PRIMARY KEY (gen, name)
+);
+`},
 }
 
 // migrate brings the schema up to date. It reads the version inside the
