@@ -103,7 +103,7 @@ func benchCorpus(b *testing.B, src, change string) {
 	}
 	defer db.Close()
 	x := NewIndex(root, cache)
-	x.Persist(db)
+	x.Persist(db, nil)
 	stop := peakHeap()
 	t0 := time.Now()
 	st, err := x.Update(ctx)
@@ -126,7 +126,7 @@ func benchCorpus(b *testing.B, src, change string) {
 
 	// A new process: stamps from the store, nothing read.
 	y := NewIndex(root, cache)
-	y.Persist(db)
+	y.Persist(db, nil)
 	t0 = time.Now()
 	if st, err := y.Update(ctx); err != nil || st.Read != 0 {
 		b.Fatalf("re-index with no change read %d files: %v", st.Read, err)

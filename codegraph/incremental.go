@@ -3,6 +3,8 @@ package codegraph
 import (
 	"slices"
 	"sync"
+
+	"cchub/store"
 )
 
 // An edit inside function bodies, the common change, leaves every file's
@@ -75,6 +77,7 @@ func (b *built) patch(files map[string]*File, changed map[string]*File) bool {
 		b.r.link(p, old)
 	}
 	b.once, b.g = sync.Once{}, nil
+	b.gen = store.Gen{} // no longer the tree it was resolved from
 	return true
 }
 

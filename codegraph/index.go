@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -59,17 +61,21 @@ func Rank(evidence string) int { return rank(evidence) }
 // Index is the graph of one workspace, kept up to date by Update: a file
 // whose size and modification time did not change is not read again, and
 // one whose content did not change is not parsed again. With a store
-// (Persist), what was read survives the process: the next cchub reads
-// only what changed since. Its methods are safe for concurrent use.
+// (Persist), what was read survives the process: the checkout's store
+// keeps which content each path held, and the shared store (the same
+// file, or a database many checkouts share) what each content yields, so
+// the next cchub, or another checkout of the same files, parses only what
+// no one parsed before. Its methods are safe for concurrent use.
 type Index struct {
-	root  *workspace.Root
-	cache *syntax.ParseCache
-	db    *store.Store // nil: kept in memory only
+	root   *workspace.Root
+	cache  *syntax.ParseCache
+	db     *store.Store // nil: kept in memory only
+	shared store.Shared // the extractions' store; nil without db
 
 	upd sync.Mutex // one Update at a time
 
 	mu     sync.Mutex
-	files  map[string]*File            // nil: in the store, not loaded yet
+	files  map[string]*File            // nil: in the shared store, not loaded yet
 	stamps map[string]store.GraphStamp // what each file was when read
 	stored bool                        // stamps came from the store
 	built  *built                      // the resolved graph
@@ -77,8 +83,14 @@ type Index struct {
 	// the version built has: built is patched for them (see patch) or
 	// resolved again.
 	changed map[string]*File
+	// notes are what went wrong that a person should hear (a corrupt row
+	// of the shared store), each told once by Notices.
+	notes []string
 	// rw guards built's contents: queries read under it, a patch writes.
 	rw sync.RWMutex
+	// direct says queries may read a snapshot of the tree from the shared
+	// store instead of resolving it (true until a snapshot fails).
+	direct bool
 }
 
 // built is the resolved graph of the files at one moment.
@@ -97,6 +109,12 @@ type built struct {
 	// definition so named.
 	crowdIn map[string][]incoming
 	r       *resolver // kept to resolve one file's calls again (patch)
+	// gen is the generation of the files it was resolved from (zero once
+	// patched: it is then of no stored tree).
+	gen store.Gen
+	// lazy is set when b is read from a snapshot, row by row, as queries
+	// need (snapshot.go); nil when resolved in memory, whole.
+	lazy *lazy
 }
 
 // site is one call and the definitions it may reach.
@@ -119,6 +137,7 @@ type incoming struct {
 	line, col  int
 	confidence string
 	ref        bool // a reference to the definition as a value, not a call
+	qualified  bool // a possible call made on a value or a module (x.Name(), not Name())
 }
 
 // NewIndex returns the empty index of root; Update fills it.
@@ -126,15 +145,33 @@ func NewIndex(root *workspace.Root, cache *syntax.ParseCache) *Index {
 	return &Index{root: root, cache: cache, files: map[string]*File{}, stamps: map[string]store.GraphStamp{}}
 }
 
-// Persist keeps the index in db: the first Update starts from what db
-// holds, and every Update saves what it read. Call it before Update.
-func (x *Index) Persist(db *store.Store) { x.db = db }
+// Persist keeps the index in db (which content each path held) and
+// shared (what each content yields; nil: db's own shared tables). Call it
+// before Update.
+func (x *Index) Persist(db *store.Store, shared store.Shared) {
+	x.db, x.shared, x.direct = db, shared, true
+	if shared == nil && db != nil {
+		x.shared = store.LocalShared(db)
+	}
+}
+
+// Notices returns what went wrong since the last call that a person
+// should hear (corrupt rows of the shared store, ignored), each once.
+func (x *Index) Notices() []string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	out := x.notes
+	x.notes = nil
+	return append(out, store.SharedNotices(x.shared)...)
+}
 
 // Stats says what an update did: the files indexed, how many of them were
-// read (their stamp had changed) and parsed (their content had), how many
-// were forgotten, and what the index holds.
+// read (their stamp had changed), parsed (their content had, and no one
+// had extracted it before) and found in the shared store (extracted
+// before, by this checkout or another), how many were forgotten, and what
+// the index holds.
 type Stats struct {
-	Files, Read, Parsed, Removed, Defs, Calls int
+	Files, Read, Parsed, Shared, Removed, Defs, Calls int
 }
 
 // candidate is a file the walk found, with its stamp.
@@ -153,8 +190,8 @@ const racyWindow = 2 * time.Second
 // forgets files that are gone.
 func (x *Index) Update(ctx context.Context) (Stats, error) { return x.UpdateProgress(ctx, nil) }
 
-// UpdateProgress is Update that calls progress (if not nil) as it reads
-// files: how many are done of how many it must read. progress is called
+// UpdateProgress is Update that calls progress (if not nil) as it parses
+// files: how many are done of how many it must parse. progress is called
 // from Update's goroutines, one call at a time.
 func (x *Index) UpdateProgress(ctx context.Context, progress func(done, total int)) (Stats, error) {
 	x.upd.Lock()
@@ -200,7 +237,7 @@ func (x *Index) UpdateProgress(ctx context.Context, progress func(done, total in
 	}
 	x.mu.Unlock()
 
-	puts, err := x.read(ctx, todo, start, progress)
+	u, err := x.read(ctx, todo, start, progress)
 	if err != nil {
 		return st, err
 	}
@@ -211,24 +248,32 @@ func (x *Index) UpdateProgress(ctx context.Context, progress func(done, total in
 		x.invalidate()
 	}
 	x.mu.Unlock()
-	if x.db != nil {
-		if err := x.db.SaveGraph(ctx, puts, removed); err != nil {
-			return st, err
-		}
+	if err := x.save(ctx, u, removed); err != nil {
+		return st, err
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	st.Files, st.Read, st.Removed = len(x.stamps), len(todo), len(removed)
-	for _, p := range puts {
-		if p.Data != nil {
-			st.Parsed++
-		}
-	}
+	st.Parsed, st.Shared = u.parsed, u.shared
 	for _, s := range x.stamps {
 		st.Defs += s.Defs
 		st.Calls += s.Calls
 	}
 	return st, nil
+}
+
+// save records what an update read: the extractions first, so that no
+// stamp names one the shared store lacks, then the checkout's stamps.
+func (x *Index) save(ctx context.Context, u *reading, removed []string) error {
+	if x.db == nil {
+		return nil
+	}
+	if len(u.extracts) > 0 {
+		if err := x.shared.PutExtracts(ctx, u.extracts); err != nil {
+			return err
+		}
+	}
+	return x.db.SaveGraph(ctx, u.stamps, removed)
 }
 
 // loadStamps starts the index from the store, once.
@@ -243,7 +288,7 @@ func (x *Index) loadStamps(ctx context.Context) error {
 		return err
 	}
 	for rel, s := range stamps {
-		if s.Format != Format {
+		if s.Format != Format || s.Variant != variantFor(rel) {
 			continue // read by another cchub: read again
 		}
 		if _, ok := x.stamps[rel]; !ok {
@@ -256,58 +301,213 @@ func (x *Index) loadStamps(ctx context.Context) error {
 	return nil
 }
 
-// read reads the files of todo on every core, parsing those whose content
-// changed, and returns what to save. A file that cannot be read as text
-// (binary, too large, gone) is forgotten.
-func (x *Index) read(ctx context.Context, todo []candidate, start time.Time, progress func(done, total int)) ([]store.GraphFile, error) {
-	if len(todo) == 0 {
-		return nil, nil
+// variantFor is the variant of rel's extraction (store.ExtractKey): its
+// language, and "/test" where the path makes its functions tests (Go's
+// _test.go, Python's test modules), the only way a path changes what
+// the extractor reads.
+func variantFor(rel string) string {
+	if path.Base(rel) == "go.mod" {
+		return "go.mod"
 	}
+	lang := syntax.LanguageFor(rel)
+	if lang == nil {
+		return ""
+	}
+	switch family(lang.Name) {
+	case "go":
+		if strings.HasSuffix(rel, "_test.go") {
+			return lang.Name + "/test"
+		}
+	case "python":
+		if pyTestPath(rel) {
+			return lang.Name + "/test"
+		}
+	}
+	return lang.Name
+}
+
+// reading is what an update read, to save.
+type reading struct {
+	stamps   []store.GraphFile
+	extracts []store.Extract
+	parsed   int // files parsed
+	shared   int // files whose extraction the shared store had
+}
+
+// hashed is a file read and hashed whose content the index does not hold.
+type hashed struct {
+	candidate
+	stamp store.GraphStamp // Defs and Calls unknown yet
+	fetch bool             // its extraction is wanted now (a resolved graph is patched with it)
+}
+
+// read reads the files of todo: each is hashed (on every core); a file
+// whose content the index holds gets a new stamp only; one whose
+// extraction the shared store has (another checkout's, an earlier
+// version's) is taken from it; the rest are parsed.
+func (x *Index) read(ctx context.Context, todo []candidate, start time.Time, progress func(done, total int)) (*reading, error) {
+	u := &reading{}
+	if len(todo) == 0 {
+		return u, nil
+	}
+	var mu sync.Mutex
+	var fresh []hashed
+	err := x.parallel(ctx, len(todo), func(i int) error {
+		c := todo[i]
+		h, ok, err := x.hashOne(c, start)
+		if err != nil || !ok {
+			return err
+		}
+		x.mu.Lock()
+		old, had := x.stamps[c.rel]
+		if had && old.SHA256 == h.stamp.SHA256 && old.Format == Format && old.Variant == h.stamp.Variant {
+			old.Size, old.MTime = h.stamp.Size, h.stamp.MTime
+			x.stamps[c.rel] = old
+			x.mu.Unlock()
+			mu.Lock()
+			u.stamps = append(u.stamps, store.GraphFile{Path: c.rel, GraphStamp: old})
+			mu.Unlock()
+			return nil
+		}
+		h.fetch = x.built != nil || x.files[c.rel] != nil
+		x.mu.Unlock()
+		mu.Lock()
+		fresh = append(fresh, h)
+		mu.Unlock()
+		return nil
+	})
+	if err != nil || len(fresh) == 0 {
+		return u, err
+	}
+	parse, err := x.fromShared(ctx, fresh, u)
+	if err != nil {
+		return nil, err
+	}
+	var done int
+	err = x.parallel(ctx, len(parse), func(i int) error {
+		h := parse[i]
+		s, f, ok, err := x.parseOne(ctx, h.candidate, start)
+		if err != nil || !ok {
+			return err
+		}
+		x.mu.Lock()
+		x.setFile(h.rel, f, s)
+		x.mu.Unlock()
+		mu.Lock()
+		defer mu.Unlock()
+		u.stamps = append(u.stamps, store.GraphFile{Path: h.rel, GraphStamp: s})
+		if x.db != nil {
+			u.extracts = append(u.extracts, store.Extract{ExtractKey: s.Key(), ExtractInfo: store.ExtractInfo{Defs: s.Defs, Calls: s.Calls}, Data: encode(f)})
+		}
+		u.parsed++
+		done++
+		if progress != nil {
+			progress(done, len(parse))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// fromShared takes from the shared store the extractions of fresh it has
+// (their data only where wanted now; the rest are loaded when a query
+// needs them) and returns the files left to parse.
+func (x *Index) fromShared(ctx context.Context, fresh []hashed, u *reading) ([]hashed, error) {
+	if x.shared == nil {
+		return fresh, nil
+	}
+	keys := make([]store.ExtractKey, 0, len(fresh))
+	for _, h := range fresh {
+		keys = append(keys, h.stamp.Key())
+	}
+	have, err := x.shared.HaveExtracts(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	// The data of the files a resolved graph is patched with, now.
+	got := map[store.ExtractKey][]byte{}
+	var want []store.ExtractKey
+	for _, h := range fresh {
+		if _, ok := have[h.stamp.Key()]; ok && h.fetch {
+			want = append(want, h.stamp.Key())
+		}
+	}
+	if len(want) > 0 {
+		corrupt, err := x.shared.GetExtracts(ctx, want, func(k store.ExtractKey, data []byte) error {
+			got[k] = append([]byte(nil), data...)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		x.note(corrupt...)
+	}
+	var parse []hashed
+	intern := map[string]string{}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, h := range fresh {
+		k := h.stamp.Key()
+		info, ok := have[k]
+		var f *File
+		if ok && h.fetch {
+			data, fetched := got[k]
+			if fetched {
+				var err error
+				if f, err = decode(h.rel, data, intern); err != nil {
+					x.notes = append(x.notes, fmt.Sprintf("shared store: the extraction of %s in %s does not decode (%v); it is read again", h.rel, x.shared.Where(), err))
+				} else {
+					f.hash = k.SHA256
+				}
+			}
+			ok = f != nil
+		}
+		if !ok {
+			parse = append(parse, h)
+			continue
+		}
+		s := h.stamp
+		s.Defs, s.Calls = info.Defs, info.Calls
+		x.setFile(h.rel, f, s)
+		u.stamps = append(u.stamps, store.GraphFile{Path: h.rel, GraphStamp: s})
+		u.shared++
+	}
+	return parse, nil
+}
+
+// parallel runs do(0..n-1) on every core, stopping at the first error.
+func (x *Index) parallel(ctx context.Context, n int, do func(i int) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
 		wg    sync.WaitGroup
-		next  = make(chan candidate)
-		outMu sync.Mutex
-		puts  []store.GraphFile
-		done  int
+		next  = make(chan int)
+		mu    sync.Mutex
 		first error
 	)
-	fail := func(err error) {
-		outMu.Lock()
-		if first == nil {
-			first = err
-		}
-		outMu.Unlock()
-		cancel()
-	}
-	workers := min(runtime.GOMAXPROCS(0), len(todo))
-	for range workers {
+	for range min(runtime.GOMAXPROCS(0), n) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for c := range next {
-				put, ok, err := x.readOne(ctx, c, start)
-				if err != nil {
-					fail(err)
-					continue
+			for i := range next {
+				if err := do(i); err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+					cancel()
 				}
-				outMu.Lock()
-				if ok {
-					puts = append(puts, put)
-				}
-				done++
-				if progress != nil {
-					progress(done, len(todo))
-				}
-				outMu.Unlock()
 			}
 		}()
 	}
 feed:
-	for _, c := range todo {
+	for i := range n {
 		select {
-		case next <- c:
+		case next <- i:
 		case <-ctx.Done():
 			break feed
 		}
@@ -315,126 +515,172 @@ feed:
 	close(next)
 	wg.Wait()
 	if first != nil {
-		return nil, first
+		return first
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return puts, nil
+	return ctx.Err()
 }
 
-// readOne reads one file: its stamp only when its content is what the
-// index holds, else what the graph needs of it.
-func (x *Index) readOne(ctx context.Context, c candidate, start time.Time) (store.GraphFile, bool, error) {
+// readSource reads c's content: ok false when it is gone (it is forgotten
+// then); a file that cannot be read as text (binary, too large, not
+// UTF-8) is not code the graph can read, and is kept as an empty file so
+// that its stamp spares reading it again until it changes (src nil).
+func (x *Index) readSource(c candidate, start time.Time) (src []byte, s store.GraphStamp, ok bool) {
 	src, err := x.root.ReadText(c.rel)
-	var f *File
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			x.mu.Lock()
-			if _, ok := x.stamps[c.rel]; ok {
+			if _, had := x.stamps[c.rel]; had {
 				delete(x.stamps, c.rel)
 				delete(x.files, c.rel)
 				x.invalidate()
 			}
 			x.mu.Unlock()
-			return store.GraphFile{}, false, nil // gone since the walk
+			return nil, s, false // gone since the walk
 		}
-		// Binary, too large, not UTF-8: not code the graph can read. It
-		// is kept as an empty file, so that its stamp spares reading it
-		// again until it changes.
-		f, src, err = &File{Path: c.rel}, nil, nil
-		if l := syntax.LanguageFor(c.rel); l != nil {
-			f.Language = l.Name
-		}
+		src = nil
 	}
 	mtime := c.mtime
 	if start.Sub(time.Unix(0, mtime)) < racyWindow {
 		mtime = 0
 	}
-	h := sha256.Sum256(src)
-	x.mu.Lock()
-	old, ok := x.stamps[c.rel]
-	x.mu.Unlock()
-	if ok && old.SHA256 == h && old.Format == Format {
-		old.Size, old.MTime = c.size, mtime
-		x.mu.Lock()
-		x.stamps[c.rel] = old
-		x.mu.Unlock()
-		return store.GraphFile{Path: c.rel, GraphStamp: old}, true, nil
+	return src, store.GraphStamp{SHA256: sha256.Sum256(src), Variant: variantFor(c.rel), Size: c.size, MTime: mtime, Format: Format}, true
+}
+
+// hashOne reads and hashes one file.
+func (x *Index) hashOne(c candidate, start time.Time) (hashed, bool, error) {
+	_, s, ok := x.readSource(c, start)
+	return hashed{candidate: c, stamp: s}, ok, nil
+}
+
+// parseOne reads one file again and extracts what the graph needs of it.
+func (x *Index) parseOne(ctx context.Context, c candidate, start time.Time) (store.GraphStamp, *File, bool, error) {
+	src, s, ok := x.readSource(c, start)
+	if !ok {
+		return s, nil, false, nil
 	}
-	if f == nil {
-		f, err = Extract(ctx, x.cache, c.rel, src)
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return store.GraphFile{}, false, ctx.Err()
+	f := &File{Path: c.rel}
+	var err error
+	if src == nil {
+		if l := syntax.LanguageFor(c.rel); l != nil {
+			f.Language = l.Name
 		}
-		return store.GraphFile{}, false, fmt.Errorf("codegraph: %s: %w", c.rel, err)
+	} else if f, err = Extract(ctx, x.cache, c.rel, src); err != nil {
+		if ctx.Err() != nil {
+			return s, nil, false, ctx.Err()
+		}
+		return s, nil, false, fmt.Errorf("codegraph: %s: %w", c.rel, err)
+	} else if f == nil {
+		f = &File{Path: c.rel}
 	}
-	s := store.GraphStamp{SHA256: h, Size: c.size, MTime: mtime, Format: Format, Defs: len(f.Defs), Calls: len(f.Calls)}
-	x.mu.Lock()
-	x.stamps[c.rel] = s
-	if prev := x.files[c.rel]; prev != nil && x.built != nil {
-		if _, ok := x.changed[c.rel]; !ok {
+	f.hash = s.SHA256
+	s.Defs, s.Calls = len(f.Defs), len(f.Calls)
+	return s, f, true, nil
+}
+
+// setFile makes f (nil: in the shared store) what the index holds of rel.
+// Call with x.mu held.
+func (x *Index) setFile(rel string, f *File, s store.GraphStamp) {
+	x.stamps[rel] = s
+	if prev := x.files[rel]; f != nil && prev != nil && x.built != nil {
+		if _, ok := x.changed[rel]; !ok {
 			if x.changed == nil {
 				x.changed = map[string]*File{}
 			}
-			x.changed[c.rel] = prev
+			x.changed[rel] = prev
 		}
 	} else {
 		x.invalidate()
 	}
-	x.files[c.rel] = f
-	x.mu.Unlock()
-	put := store.GraphFile{Path: c.rel, GraphStamp: s}
-	if x.db != nil {
-		put.Data = encode(f)
-	} else {
-		put.Data = []byte{}
-	}
-	return put, true, nil
+	x.files[rel] = f
 }
 
-// load reads from the store the files indexed there and not yet in
-// memory. Call with x.mu held.
+// note keeps what a person should hear. Call without x.mu.
+func (x *Index) note(s ...string) {
+	if len(s) == 0 {
+		return
+	}
+	x.mu.Lock()
+	x.notes = append(x.notes, s...)
+	x.mu.Unlock()
+}
+
+// load reads from the shared store the files indexed and not yet in
+// memory. A file whose extraction is missing or corrupt there (another
+// process replaced it, a row was damaged) is read again from disk now.
+// Call with x.mu held.
 func (x *Index) load(ctx context.Context) error {
-	want := map[string]bool{}
+	want := map[store.ExtractKey][]string{}
 	for rel, f := range x.files {
 		if f == nil {
-			want[rel] = true
+			k := x.stamps[rel].Key()
+			want[k] = append(want[k], rel)
 		}
 	}
 	if len(want) == 0 {
 		return nil
 	}
-	if x.db == nil {
+	if x.shared == nil {
 		return errors.New("codegraph: files of the index are missing and there is no store to read them from")
 	}
+	keys := make([]store.ExtractKey, 0, len(want))
+	for k := range want {
+		keys = append(keys, k)
+	}
 	intern := map[string]string{}
-	err := x.db.GraphData(ctx, want, func(rel string, s store.GraphStamp, data []byte) error {
-		if s.SHA256 != x.stamps[rel].SHA256 {
-			return nil // changed by another process since: read below
+	corrupt, err := x.shared.GetExtracts(ctx, keys, func(k store.ExtractKey, data []byte) error {
+		for _, rel := range want[k] {
+			f, err := decode(rel, data, intern)
+			if err != nil {
+				x.notes = append(x.notes, fmt.Sprintf("shared store: the extraction of %s in %s does not decode (%v); it is read again", rel, x.shared.Where(), err))
+				return nil
+			}
+			f.hash = k.SHA256
+			x.files[rel] = f
 		}
-		f, err := decode(rel, data, intern)
-		if err != nil {
-			return err
-		}
-		f.hash = s.SHA256
-		x.files[rel] = f
-		delete(want, rel)
+		delete(want, k)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	// A file another process indexed anew since our stamps were read:
-	// forget the stamp, so the next Update reads it.
-	for rel := range want {
-		delete(x.files, rel)
-		delete(x.stamps, rel)
-	}
+	x.notes = append(x.notes, corrupt...)
 	x.invalidate()
-	return nil
+	if len(want) == 0 {
+		return nil
+	}
+	var again []candidate
+	for _, rels := range want {
+		for _, rel := range rels {
+			s := x.stamps[rel]
+			again = append(again, candidate{rel: rel, size: s.Size, mtime: s.MTime})
+		}
+	}
+	return x.reread(ctx, again)
+}
+
+// reread parses files again whose extraction the shared store could not
+// give, and saves what it read. Call with x.mu held.
+func (x *Index) reread(ctx context.Context, cs []candidate) error {
+	if x.root == nil {
+		return errors.New("codegraph: files of the index are missing from its store")
+	}
+	u := &reading{}
+	for _, c := range cs {
+		s, f, ok, err := x.parseOne(ctx, c, time.Time{})
+		if err != nil {
+			return err
+		}
+		if !ok {
+			delete(x.files, c.rel)
+			delete(x.stamps, c.rel)
+			continue
+		}
+		s.MTime = 0 // hashed again next time
+		x.stamps[c.rel], x.files[c.rel] = s, f
+		u.stamps = append(u.stamps, store.GraphFile{Path: c.rel, GraphStamp: s})
+		u.extracts = append(u.extracts, store.Extract{ExtractKey: s.Key(), ExtractInfo: store.ExtractInfo{Defs: s.Defs, Calls: s.Calls}, Data: encode(f)})
+	}
+	return x.save(ctx, u, nil)
 }
 
 // invalidate drops the resolved graph: the next query resolves it all.
@@ -459,14 +705,54 @@ func (x *Index) graph(ctx context.Context) (b *built, release func(), err error)
 			x.invalidate()
 		}
 	}
+	if x.built == nil && x.shared != nil && x.direct {
+		gen := x.genOf()
+		b, why, err := fromSnapshot(ctx, x.shared, gen)
+		x.notes = append(x.notes, why...)
+		if err != nil {
+			x.notes = append(x.notes, fmt.Sprintf("shared store: the graph's snapshot could not be read from %s (%v); the graph is resolved from the files", x.shared.Where(), err))
+		}
+		x.built = b
+	}
 	if x.built == nil {
 		if err := x.load(ctx); err != nil {
 			return nil, nil, err
 		}
 		x.built = resolve(x.files)
+		x.built.gen = x.genOf()
 	}
+	b = x.built
 	x.rw.RLock()
-	return x.built, x.rw.RUnlock, nil
+	if b.lazy != nil {
+		b.lazy.mu.Lock()
+		return b, func() { b.lazy.mu.Unlock(); x.rw.RUnlock() }, nil
+	}
+	return b, x.rw.RUnlock, nil
+}
+
+// query runs fn on the resolved graph. A snapshot that fails it midway
+// (a row corrupt or gone, the database lost) is said and dropped, and fn
+// runs again on the graph resolved from the files.
+func (x *Index) query(ctx context.Context, fn func(b *built) error) error {
+	for {
+		b, release, err := x.graph(ctx)
+		if err != nil {
+			return err
+		}
+		err = fn(b)
+		release()
+		var le *errLazy
+		if !errors.As(err, &le) {
+			return err
+		}
+		x.mu.Lock()
+		x.notes = append(x.notes, le.why)
+		if x.built == b {
+			x.invalidate()
+		}
+		x.direct = false // this process resolves from now on
+		x.mu.Unlock()
+	}
 }
 
 // NewMemIndex returns an index that is not tied to a workspace: files are
@@ -484,7 +770,7 @@ func (x *Index) Put(rel string, f *File) {
 		delete(x.stamps, rel)
 	} else {
 		x.files[rel] = f
-		x.stamps[rel] = store.GraphStamp{SHA256: f.hash, Format: Format, Defs: len(f.Defs), Calls: len(f.Calls)}
+		x.stamps[rel] = store.GraphStamp{SHA256: f.hash, Variant: variantFor(rel), Format: Format, Defs: len(f.Defs), Calls: len(f.Calls)}
 	}
 	x.invalidate()
 }

@@ -30,7 +30,7 @@ func persisted(t *testing.T, dir string) *Index {
 	cache := syntax.NewParseCache(0)
 	t.Cleanup(cache.Close)
 	x := NewIndex(root, cache)
-	x.Persist(db)
+	x.Persist(db, nil)
 	return x
 }
 
@@ -129,11 +129,12 @@ func TestRacyEditIsSeen(t *testing.T) {
 }
 
 // A store written by another encoding is read again, not trusted; a
-// corrupt row is an error that says what to do.
-func TestOtherFormatIsReadAgainAndCorruptDataIsAnError(t *testing.T) {
+// corrupt row of the shared store is ignored, said, and the file read
+// again from disk: the answer is the same.
+func TestOtherFormatIsReadAgainAndCorruptRowIsIgnored(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	write(t, dir, "a.go", "package a\n\nfunc A() {}\n")
+	write(t, dir, "a.go", "package a\n\nfunc A() { B() }\n\nfunc B() {}\n")
 	x := persisted(t, dir)
 	update(t, x)
 	root, _ := workspace.Open(dir)
@@ -146,16 +147,28 @@ func TestOtherFormatIsReadAgainAndCorruptDataIsAnError(t *testing.T) {
 	st, _ := db.GraphStamps(ctx)
 	s := st["a.go"]
 	s.Format = Format + 1
-	db.SaveGraph(ctx, []store.GraphFile{{Path: "a.go", GraphStamp: s, Data: []byte("junk")}}, nil)
-	if got := update(t, persisted(t, dir)); got.Parsed != 1 {
-		t.Fatalf("another format: %+v, want it parsed again", got)
+	db.SaveGraph(ctx, []store.GraphFile{{Path: "a.go", GraphStamp: s}}, nil)
+	if got := update(t, persisted(t, dir)); got.Read != 1 || got.Parsed+got.Shared != 1 {
+		t.Fatalf("another format: %+v, want it read again", got)
 	}
-	s.Format = Format
-	db.SaveGraph(ctx, []store.GraphFile{{Path: "a.go", GraphStamp: s, Data: []byte{200, 200, 200}}}, nil)
+	// Another checkout's data under a.go's key: its seal does not match.
+	if _, err := db.DB().ExecContext(ctx, `UPDATE shared_extracts SET data = ?`, store.Seal(store.SealExtract, []byte("another key"), []byte{1, 2, 3})); err != nil {
+		t.Fatal(err)
+	}
 	y := persisted(t, dir)
-	update(t, y)
-	if _, err := y.Symbols("A"); err == nil || !strings.Contains(err.Error(), "cchub index") {
-		t.Fatalf("corrupt data: err = %v, want an error saying to index again", err)
+	if got := update(t, y); got.Read != 0 {
+		t.Fatalf("unchanged: %+v, want nothing read", got)
+	}
+	_, es, err := y.Callers("B")
+	if err != nil || len(es) != 1 || es[0].Caller == nil || es[0].Caller.Name != "A" {
+		t.Fatalf("callers of B over a corrupt row = %+v, %v; want A, read again from disk", es, err)
+	}
+	notes := strings.Join(y.Notices(), "\n")
+	if !strings.Contains(notes, "checksum") {
+		t.Fatalf("notices = %q, want the corrupt row said", notes)
+	}
+	if again := y.Notices(); len(again) != 0 {
+		t.Fatalf("notices said twice: %q", again)
 	}
 }
 

@@ -18,18 +18,25 @@ func (x *Index) Symbols(pattern string) ([]Def, error) {
 	if _, err := path.Match(pattern, ""); err != nil {
 		return nil, fmt.Errorf("codegraph: %q is not a valid glob: %v", pattern, err)
 	}
-	b, release, err := x.graph(context.Background())
+	var out []Def
+	err := x.query(context.Background(), func(b *built) error {
+		out = nil
+		if b.lazy != nil {
+			if err := b.need(context.Background(), b.lazy.symbolNames(pattern)...); err != nil {
+				return err
+			}
+		}
+		for _, d := range b.defs {
+			if ok, _ := path.Match(pattern, d.Name); ok || d.Qual() == pattern {
+				out = append(out, *d)
+			} else if ok, _ := path.Match(pattern, d.Qual()); ok {
+				out = append(out, *d)
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	defer release()
-	var out []Def
-	for _, d := range b.defs {
-		if ok, _ := path.Match(pattern, d.Name); ok || d.Qual() == pattern {
-			out = append(out, *d)
-		} else if ok, _ := path.Match(pattern, d.Qual()); ok {
-			out = append(out, *d)
-		}
 	}
 	sortDefs(out)
 	return out, nil
@@ -66,7 +73,7 @@ func (e *AmbiguousError) Error() string {
 // find resolves a name as a caller gives it: Name, Type.Name, path:Name,
 // path:Type.Name, or path:LINE:Name (the definition of that name holding
 // the line: one of several that share a name in one file).
-func (b *built) find(name string) (string, error) {
+func (b *built) find(ctx context.Context, name string) (string, error) {
 	file, line := "", 0
 	if i := strings.LastIndexByte(name, ':'); i >= 0 {
 		file, name = name[:i], name[i+1:]
@@ -79,6 +86,9 @@ func (b *built) find(name string) (string, error) {
 	short := name
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		short = name[i+1:]
+	}
+	if err := b.need(ctx, short); err != nil {
+		return "", err
 	}
 	var keys []string
 	for _, d := range b.byName[short] {
@@ -140,25 +150,34 @@ type Edge struct {
 // linked to it, and the possible ones (calls of its name too widely named
 // to link).
 func (x *Index) Callers(name string) (*Def, []Edge, error) {
-	b, release, err := x.graph(context.Background())
-	if err != nil {
-		return nil, nil, err
-	}
-	defer release()
-	k, err := b.find(name)
-	if err != nil {
-		return nil, nil, err
-	}
+	ctx := context.Background()
+	var def *Def
 	var out []Edge
-	for _, in := range append(b.callIn[k][:len(b.callIn[k]):len(b.callIn[k])], b.possibleIn(b.defs[k])...) {
-		e := Edge{Callee: copyDef(b.defs[k]), Name: b.defs[k].Name, Path: in.path, Line: in.line, Col: in.col, Confidence: in.confidence, Ref: in.ref}
-		if d := b.defs[in.caller]; d != nil {
-			e.Caller = copyDef(d)
+	err := x.query(ctx, func(b *built) error {
+		k, err := b.find(ctx, name)
+		if err != nil {
+			return err
 		}
-		out = append(out, e)
+		ins := append(b.callIn[k][:len(b.callIn[k]):len(b.callIn[k])], b.possibleIn(b.defs[k])...)
+		if err := b.needCallers(ctx, ins); err != nil {
+			return err
+		}
+		out = nil
+		for _, in := range ins {
+			e := Edge{Callee: copyDef(b.defs[k]), Name: b.defs[k].Name, Path: in.path, Line: in.line, Col: in.col, Confidence: in.confidence, Ref: in.ref}
+			if d := b.defs[in.caller]; d != nil {
+				e.Caller = copyDef(d)
+			}
+			out = append(out, e)
+		}
+		def = copyDef(b.defs[k])
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	sortEdges(out)
-	return copyDef(b.defs[k]), out, nil
+	return def, out, nil
 }
 
 // ConfirmEdges asks confirm about the name-only and possible edges among
@@ -210,28 +229,42 @@ func copyDef(d *Def) *Def {
 // Callees lists the calls made in the definition name names, resolved or
 // not.
 func (x *Index) Callees(name string) (*Def, []Edge, error) {
-	b, release, err := x.graph(context.Background())
-	if err != nil {
-		return nil, nil, err
-	}
-	defer release()
-	k, err := b.find(name)
-	if err != nil {
-		return nil, nil, err
-	}
+	ctx := context.Background()
+	var def *Def
 	var out []Edge
-	for _, s := range b.calls[k] {
-		if len(s.Targets) == 0 {
-			if !s.Call.Ref { // a value that names no function is no call
-				out = append(out, Edge{Caller: copyDef(b.defs[k]), Name: s.Call.Name, Path: s.Path, Line: s.Call.Line, Col: s.Call.Col})
+	err := x.query(ctx, func(b *built) error {
+		k, err := b.find(ctx, name)
+		if err != nil {
+			return err
+		}
+		var keys []string
+		for _, s := range b.calls[k] {
+			for _, t := range s.Targets {
+				keys = append(keys, t.key)
 			}
 		}
-		for _, t := range s.Targets {
-			out = append(out, Edge{Caller: copyDef(b.defs[k]), Callee: copyDef(b.defs[t.key]), Name: s.Call.Name, Path: s.Path, Line: s.Call.Line, Col: s.Call.Col, Confidence: t.confidence, Ref: s.Call.Ref})
+		if err := b.needKeys(ctx, keys...); err != nil {
+			return err
 		}
+		out = nil
+		for _, s := range b.calls[k] {
+			if len(s.Targets) == 0 {
+				if !s.Call.Ref { // a value that names no function is no call
+					out = append(out, Edge{Caller: copyDef(b.defs[k]), Name: s.Call.Name, Path: s.Path, Line: s.Call.Line, Col: s.Call.Col})
+				}
+			}
+			for _, t := range s.Targets {
+				out = append(out, Edge{Caller: copyDef(b.defs[k]), Callee: copyDef(b.defs[t.key]), Name: s.Call.Name, Path: s.Path, Line: s.Call.Line, Col: s.Call.Col, Confidence: t.confidence, Ref: s.Call.Ref})
+			}
+		}
+		def = copyDef(b.defs[k])
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	sortEdges(out)
-	return copyDef(b.defs[k]), out, nil
+	return def, out, nil
 }
 
 func sortEdges(es []Edge) {
@@ -379,23 +412,26 @@ func (x *Index) BlastWith(ctx context.Context, names []string, o BlastOptions) (
 			return nil, fmt.Errorf("unknown evidence %q: one of %s", o.MinEvidence, strings.Join(Evidences[1:], ", "))
 		}
 	}
-	b, release, err := x.graph(ctx)
+	var a *BlastAnswer
+	var keys []string
+	var sub *radiusIn
+	err := x.query(ctx, func(b *built) error {
+		a, keys = &BlastAnswer{Counts: map[string]int{}}, nil
+		for _, n := range names {
+			k, err := b.find(ctx, n)
+			if err != nil {
+				return err
+			}
+			keys = append(keys, k)
+			a.Starts = append(a.Starts, *b.defs[k])
+		}
+		var err error
+		sub, err = b.radiusIn(ctx, keys, depth, limit, o.AllPossible, o.CallsOnly)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	a := &BlastAnswer{Counts: map[string]int{}}
-	var keys []string
-	for _, n := range names {
-		k, err := b.find(n)
-		if err != nil {
-			release()
-			return nil, err
-		}
-		keys = append(keys, k)
-		a.Starts = append(a.Starts, *b.defs[k])
-	}
-	sub := b.radiusIn(keys, depth, limit, o.AllPossible, o.CallsOnly)
-	release()
 
 	verdict := map[string]string{}
 	if o.Confirm != nil {
@@ -456,7 +492,7 @@ func (in incoming) id(callee string) string {
 // radiusIn collects, for every definition within depth-1 calls of keys,
 // its calls no less sure than limit: what any walk of the radius, with
 // some of those edges refuted, can follow.
-func (b *built) radiusIn(keys []string, depth, limit int, allPossible, callsOnly bool) *radiusIn {
+func (b *built) radiusIn(ctx context.Context, keys []string, depth, limit int, allPossible, callsOnly bool) (*radiusIn, error) {
 	sub := &radiusIn{defs: map[string]*Def{}, in: map[string][]incoming{}}
 	start := map[string]bool{}
 	for _, k := range keys {
@@ -469,7 +505,7 @@ func (b *built) radiusIn(keys []string, depth, limit int, allPossible, callsOnly
 		sub.defs[k] = copyDef(b.defs[k])
 	}
 	for dist := 1; dist <= depth && len(frontier) > 0; dist++ {
-		var next []string
+		var all []incoming
 		for _, k := range frontier {
 			ins := b.callIn[k]
 			if (start[k] || allPossible) && limit >= rank(Possible) {
@@ -481,6 +517,17 @@ func (b *built) radiusIn(keys []string, depth, limit int, allPossible, callsOnly
 					continue
 				}
 				kept = append(kept, in)
+			}
+			sub.in[k] = kept
+			all = append(all, kept...)
+		}
+		// The callers' rows, all of this distance's at once.
+		if err := b.needCallers(ctx, all); err != nil {
+			return nil, err
+		}
+		var next []string
+		for _, k := range frontier {
+			for _, in := range sub.in[k] {
 				d := b.defs[in.caller]
 				if d == nil {
 					continue
@@ -493,11 +540,10 @@ func (b *built) radiusIn(keys []string, depth, limit int, allPossible, callsOnly
 					next = append(next, in.caller)
 				}
 			}
-			sub.in[k] = kept
 		}
 		frontier = next
 	}
-	return sub
+	return sub, nil
 }
 
 // possibleIn is the calls that may reach d although the graph could not
@@ -506,21 +552,11 @@ func (b *built) radiusIn(keys []string, depth, limit int, allPossible, callsOnly
 func (b *built) possibleIn(d *Def) []incoming {
 	var out []incoming
 	for _, in := range b.crowdIn[d.Name] {
-		if s := b.siteOf(in); s != nil && (s.Call.Qualifier != "") == (d.Type != "") {
+		if in.qualified == (d.Type != "") {
 			out = append(out, in)
 		}
 	}
 	return out
-}
-
-// siteOf is the site of a crowded call.
-func (b *built) siteOf(in incoming) *site {
-	for i, s := range b.calls[in.caller] {
-		if s.Path == in.path && s.Call.Line == in.line && s.Call.Col == in.col {
-			return &b.calls[in.caller][i]
-		}
-	}
-	return nil
 }
 
 // walk is the radius of keys over sub, breadth first, each definition at
@@ -617,6 +653,19 @@ func (x *Index) Graph(ctx context.Context) (graph.Graph[string, string], error) 
 	b, release, err := x.graph(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if b.lazy != nil {
+		// Every edge is wanted: the files are resolved instead.
+		release()
+		x.mu.Lock()
+		if x.built == b {
+			x.invalidate()
+		}
+		x.direct = false
+		x.mu.Unlock()
+		if b, release, err = x.graph(ctx); err != nil {
+			return nil, err
+		}
 	}
 	defer release()
 	b.once.Do(func() {

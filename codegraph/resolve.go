@@ -79,7 +79,7 @@ func (r *resolver) link(p string, f *File) {
 		}
 		b.calls[caller] = append(b.calls[caller], site{Path: p, Call: c, Targets: ts, Crowd: crowd})
 		if crowd > 0 {
-			b.crowdIn[c.Name] = append(b.crowdIn[c.Name], incoming{caller: caller, path: p, line: c.Line, col: c.Col, confidence: Possible})
+			b.crowdIn[c.Name] = append(b.crowdIn[c.Name], incoming{caller: caller, path: p, line: c.Line, col: c.Col, confidence: Possible, qualified: c.Qualifier != ""})
 		}
 		for _, t := range ts {
 			b.callIn[t.key] = append(b.callIn[t.key], incoming{caller: caller, path: p, line: c.Line, col: c.Col, confidence: t.confidence, ref: c.Ref})

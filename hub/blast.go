@@ -13,6 +13,7 @@ import (
 func (h *Hub) Blast(ctx context.Context, o blast.Options) (*blast.Report, error) {
 	if o.Head == "" {
 		o.Graph = h.codeGraph(ctx)
+		defer func() { h.sayAll(o.Graph.Notices()) }()
 	}
 	return blast.Run(ctx, h.Root, h.Parses, o)
 }

@@ -65,7 +65,8 @@ func (h *Hub) codeGraph(ctx context.Context) *codegraph.Index {
 		h.graph = codegraph.NewIndex(h.Root, h.Parses)
 		h.watchDisk() // files rewritten keeping size and mtime are read again
 		if db, err := h.state(ctx); err == nil {
-			h.graph.Persist(db)
+			sh, _ := h.Shared(ctx)
+			h.graph.Persist(db, sh)
 		}
 	}
 	return h.graph
@@ -75,14 +76,26 @@ func (h *Hub) codeGraph(ctx context.Context) *codegraph.Index {
 // changed are read again) and says what it did; progress, if not nil, is
 // told how many files are read of how many.
 func (h *Hub) Index(ctx context.Context, progress func(done, total int)) (codegraph.Stats, error) {
-	return h.codeGraph(ctx).UpdateProgress(ctx, progress)
+	x := h.codeGraph(ctx)
+	st, err := x.UpdateProgress(ctx, progress)
+	h.sayAll(x.Notices())
+	return st, err
+}
+
+// sayAll says each of notices (Notice).
+func (h *Hub) sayAll(notices []string) {
+	for _, n := range notices {
+		h.say(n)
+	}
 }
 
 // Graph answers one question of the code graph.
 func (h *Hub) Graph(ctx context.Context, q GraphQuery) (*GraphResult, error) {
 	x := h.codeGraph(ctx)
 	h.flushWatcher(ctx) // what other processes changed is marked first
-	if _, err := x.Update(ctx); err != nil {
+	_, err := x.Update(ctx)
+	h.sayAll(x.Notices())
+	if err != nil {
 		return nil, err
 	}
 	res := &GraphResult{Op: q.Op}

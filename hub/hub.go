@@ -36,7 +36,11 @@ type Hub struct {
 	db    *store.Store // opened on first need
 	dbErr error
 
-	notice string // the state notice (StateNotice), decided at Open
+	noticeMu sync.Mutex
+	notices  []string // what every run hears once (Notice)
+
+	storeSpec string       // Options.Store
+	shared    store.Shared // the shared store, opened with the graph
 
 	disk diskWatch // the watcher of the workspace, started with the Mux (watch.go)
 	own  ownWrites // paths being written by the hub, not by another process
@@ -55,6 +59,10 @@ type Options struct {
 	// Approval says who may accept a staged change through the resolve
 	// tool ("" is ApproveHuman).
 	Approval Approval
+	// Store names the shared store of the code graph's extractions: ""
+	// (then a trusted .cchub.json's "store", else the checkout's own
+	// SQLite file), "sqlite", or a postgres:// URL.
+	Store string
 }
 
 // New opens the hub for the workspace rooted at dir, with default options.
@@ -70,7 +78,7 @@ func Open(dir string, o Options) (*Hub, error) {
 	if o.Approval == "" {
 		o.Approval = ApproveHuman
 	}
-	h := &Hub{Root: root, Parses: parses, oneShot: o.OneShot, approval: o.Approval}
+	h := &Hub{Root: root, Parses: parses, oneShot: o.OneShot, approval: o.Approval, storeSpec: o.Store}
 	h.files = textedit.NewFiles(root).WithParseCache(parses).WithCommitter(h.commitPatch)
 	h.openState()
 	if err := h.recoverCommits(context.Background()); err != nil {
@@ -92,6 +100,9 @@ func (h *Hub) Close() error {
 		h.lsp.Close()
 	}
 	h.dbMu.Lock()
+	if h.shared != nil {
+		h.shared.Close()
+	}
 	if h.db != nil {
 		h.db.Close()
 	}

@@ -27,25 +27,49 @@ func (h *Hub) state(ctx context.Context) (*store.Store, error) {
 
 // StateNotice is the warning that the workspace's .cchub is not this
 // user's cchub state and is ignored (see workspace's state.go), or "".
-// Open prints it on stderr; Notice hands it to each run once.
-func (h *Hub) StateNotice() string { return h.notice }
+func (h *Hub) StateNotice() string { return h.Root.StateNotice() }
+
+// say keeps a notice for every run to hear once (Notice) and says it on
+// stderr, once per process.
+func (h *Hub) say(notice string) {
+	if notice == "" {
+		return
+	}
+	h.noticeMu.Lock()
+	defer h.noticeMu.Unlock()
+	for _, n := range h.notices {
+		if n == notice {
+			return
+		}
+	}
+	h.notices = append(h.notices, notice)
+	fmt.Fprintln(os.Stderr, "cchub:", notice)
+}
 
 // Notice is what r has not been told yet of the hub's notices (the state
-// notice), as lines to put before a result, each given once per run.
+// notice, the shared store's), as lines to put before a result, each
+// given once per run.
 func (h *Hub) Notice(r *Run) string {
-	if h.notice == "" || r == nil {
+	if r == nil {
 		return ""
 	}
+	h.noticeMu.Lock()
+	notices := append([]string(nil), h.notices...)
+	h.noticeMu.Unlock()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.heard == nil {
-		r.heard = map[string]bool{}
+	var b strings.Builder
+	for _, n := range notices {
+		if r.heard == nil {
+			r.heard = map[string]bool{}
+		}
+		if r.heard[n] {
+			continue
+		}
+		r.heard[n] = true
+		b.WriteString("[" + n + "]\n")
 	}
-	if r.heard[h.notice] {
-		return ""
-	}
-	r.heard[h.notice] = true
-	return "[" + h.notice + "]\n"
+	return b.String()
 }
 
 // openState decides where the hub keeps its state (asking git, for a
@@ -53,10 +77,7 @@ func (h *Hub) Notice(r *Run) string {
 // stderr, once per process, when the workspace's .cchub is ignored.
 func (h *Hub) openState() {
 	h.Root.CheckTrackedWith(gitTracks(h.Root.Dir()))
-	h.notice = h.Root.StateNotice()
-	if h.notice != "" {
-		fmt.Fprintln(os.Stderr, "cchub:", h.notice)
-	}
+	h.say(h.Root.StateNotice())
 }
 
 // gitTrackTimeout bounds the one git question a start may ask.

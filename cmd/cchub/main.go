@@ -40,6 +40,15 @@ type globals struct {
 	root    string
 	asJSON  bool
 	runName string
+	store   string
+}
+
+// storeSpec is the shared store --store names, else CCHUB_STORE.
+func (g *globals) storeSpec() string {
+	if g.store != "" {
+		return g.store
+	}
+	return os.Getenv(hub.EnvStore)
 }
 
 // newRun is the run of this call: its own, or the named one it joins
@@ -76,6 +85,7 @@ func newRootCmd() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.PersistentFlags().StringVar(&g.root, "root", ".", "workspace root")
+	root.PersistentFlags().StringVar(&g.store, "store", "", "the code graph's shared store: a postgres:// URL that checkouts and CI runners share, or sqlite (default: $"+hub.EnvStore+", else a trusted .cchub.json's \"store\", else this checkout's own file)")
 	root.PersistentFlags().StringVar(&g.runName, "run", "", "join the named run: calls with the same name share what they were told (diagnostics) and what they read")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return badInput(err) })
 	root.AddCommand(
@@ -86,12 +96,13 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(rewriteCmds(g)...)
 	root.AddCommand(anchorCmd(g))
 	root.AddCommand(trustCmd(g))
+	root.AddCommand(storeCmd(g))
 	return root
 }
 
 // withHub opens the hub for the command's root and closes it afterwards.
 func withHub(g *globals, fn func(h *hub.Hub) error) error {
-	h, err := hub.Open(g.root, hub.Options{OneShot: true})
+	h, err := hub.Open(g.root, hub.Options{OneShot: true, Store: g.storeSpec()})
 	if err != nil {
 		return badInput(err)
 	}
@@ -143,7 +154,7 @@ is not sent (a dropped malformed notification) go to stderr.`,
 			if err != nil {
 				return badInput(err)
 			}
-			h, err := hub.Open(g.root, hub.Options{ParseCacheBytes: cacheMB << 20, Approval: policy})
+			h, err := hub.Open(g.root, hub.Options{ParseCacheBytes: cacheMB << 20, Approval: policy, Store: g.storeSpec()})
 			if err != nil {
 				return badInput(err)
 			}
@@ -405,8 +416,12 @@ func indexCmd(g *globals) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				_, err = fmt.Fprintf(c.OutOrStdout(), "indexed %d files (%d read, %d parsed, %d removed): %d definitions, %d calls\n",
-					st.Files, st.Read, st.Parsed, st.Removed, st.Defs, st.Calls)
+				shared := ""
+				if st.Shared > 0 {
+					shared = fmt.Sprintf(", %d from the shared store", st.Shared)
+				}
+				_, err = fmt.Fprintf(c.OutOrStdout(), "indexed %d files (%d read, %d parsed%s, %d removed): %d definitions, %d calls\n",
+					st.Files, st.Read, st.Parsed, shared, st.Removed, st.Defs, st.Calls)
 				return err
 			})
 		},

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"cchub/hub"
+	"cchub/store"
 	"cchub/trust"
 	"cchub/workspace"
 )
@@ -70,6 +71,9 @@ file revokes it.`,
 				fmt.Fprintf(out, "%s has no %s: it names no program to run.\n", root.Dir(), workspace.ConfigFile)
 			} else {
 				fmt.Fprintf(out, "%s of %s names no program to run.\n", workspace.ConfigFile, root.Dir())
+			}
+			if spec, _ := hub.StoreFromConfig(workspace.Config{Data: file.Data, Trusted: true}); spec != "" {
+				fmt.Fprintf(out, "It names a shared store the code graph reads its answers from and writes the index to:\n  %s\n", store.Redact(spec))
 			}
 			fmt.Fprintln(out, "Trusted, the workspace may also have cchub start these, which run code it holds:")
 			for _, r := range own {

@@ -1,0 +1,512 @@
+package codegraph
+
+import (
+	"context"
+	"crypto/sha256"
+	"debug/elf"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"slices"
+	"sort"
+	"sync"
+
+	"cchub/store"
+)
+
+// A snapshot is a resolved graph kept in the shared store, so that a new
+// process answers its first question without loading and resolving every
+// file (2.5 s and more on GOROOT): a query reads the rows of the names it
+// meets, and nothing else. It is keyed by its generation: the SHA-256 of
+// the cchub that resolved it and of every path, content and variant of
+// the tree, so it is shared by every checkout of the same files, and no
+// checkout ever reads one of other files.
+//
+// One row per name holds the definitions so named, with, for each, the
+// calls that reach it and the calls it makes (each naming the other
+// side's name, the row to read next), and the calls of the name too
+// widely named to link. The index lists the names, with the types of
+// their methods, for glob questions.
+
+// snapshotFormat is bumped whenever a row's encoding changes.
+const snapshotFormat = 1
+
+// resolverID names the code that resolves: the Go build ID of the
+// running executable (a hash of everything it was built from), else the
+// SHA-256 of its bytes. A snapshot resolved by another build is not used.
+var resolverID = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "unknown"
+	}
+	if f, err := elf.Open(exe); err == nil {
+		defer f.Close()
+		if s := f.Section(".note.go.buildid"); s != nil {
+			if b, err := s.Data(); err == nil && len(b) > 16 {
+				return string(b)
+			}
+		}
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return "unknown"
+	}
+	defer f.Close()
+	h := sha256.New()
+	io.Copy(h, f)
+	return string(h.Sum(nil))
+})
+
+// genOf is the generation of the files stamps describes. Call with x.mu
+// held.
+func (x *Index) genOf() store.Gen {
+	paths := make([]string, 0, len(x.stamps))
+	for p := range x.stamps {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	h := sha256.New()
+	fmt.Fprintf(h, "cchub snapshot %d format %d resolver %q\n", snapshotFormat, Format, resolverID())
+	for _, p := range paths {
+		s := x.stamps[p]
+		fmt.Fprintf(h, "%q %x %q\n", p, s.SHA256, s.Variant)
+	}
+	var g store.Gen
+	h.Sum(g[:0])
+	return g
+}
+
+// lazy is what a built read from a snapshot needs to read more of it.
+type lazy struct {
+	shared  store.Shared
+	gen     store.Gen
+	names   map[string][]string // name → the types of its methods ("" for others)
+	loaded  map[string]bool     // names whose row is read (or that have none)
+	keyName map[string]string   // definition key → its name, for the keys rows named
+	// mu makes the queries on a lazy built one at a time: they fill its
+	// maps as they go.
+	mu sync.Mutex
+}
+
+// errLazy is a snapshot that could not be read: the query is answered
+// again from the files, resolved.
+type errLazy struct{ why string }
+
+func (e *errLazy) Error() string { return e.why }
+
+// fromSnapshot returns the built of snapshot gen, with nothing read but
+// its index, or nil when the shared store has none (or it is unusable:
+// then why says so).
+func fromSnapshot(ctx context.Context, sh store.Shared, gen store.Gen) (b *built, why []string, err error) {
+	idx, ok, corrupt, err := sh.SnapshotIndex(ctx, gen)
+	if err != nil || !ok {
+		return nil, corrupt, err
+	}
+	names, err := decodeIndex(idx)
+	if err != nil {
+		return nil, []string{fmt.Sprintf("shared store: the snapshot index of this tree in %s does not decode (%v); the graph is resolved from the files", sh.Where(), err)}, nil
+	}
+	b = &built{defs: map[string]*Def{}, byName: map[string][]*Def{}, calls: map[string][]site{}, callIn: map[string][]incoming{}, crowded: map[string]int{}, crowdIn: map[string][]incoming{},
+		lazy: &lazy{shared: sh, gen: gen, names: names, loaded: map[string]bool{}, keyName: map[string]string{}}, gen: gen}
+	return b, corrupt, nil
+}
+
+// need reads the rows of names not read yet. A built resolved in memory
+// has them all.
+func (b *built) need(ctx context.Context, names ...string) error {
+	l := b.lazy
+	if l == nil {
+		return nil
+	}
+	var want []string
+	for _, n := range names {
+		if !l.loaded[n] {
+			l.loaded[n] = true
+			if _, ok := l.names[n]; ok {
+				want = append(want, n)
+			}
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	slices.Sort(want)
+	want = slices.Compact(want)
+	rows, corrupt, err := l.shared.SnapshotRows(ctx, l.gen, want)
+	if err != nil {
+		return &errLazy{fmt.Sprintf("shared store: reading the graph's snapshot from %s failed (%v); the graph is resolved from the files", l.shared.Where(), err)}
+	}
+	if len(corrupt) > 0 {
+		return &errLazy{corrupt[0]}
+	}
+	for _, n := range want {
+		row, ok := rows[n]
+		if !ok {
+			return &errLazy{fmt.Sprintf("shared store: the snapshot in %s lacks the row of %q; the graph is resolved from the files", l.shared.Where(), n)}
+		}
+		if err := b.decodeRow(n, row); err != nil {
+			return &errLazy{fmt.Sprintf("shared store: the snapshot row of %q in %s does not decode (%v); the graph is resolved from the files", n, l.shared.Where(), err)}
+		}
+	}
+	return nil
+}
+
+// needCallers reads the rows of the callers of ins.
+func (b *built) needCallers(ctx context.Context, ins []incoming) error {
+	if b.lazy == nil {
+		return nil
+	}
+	var names []string
+	for _, in := range ins {
+		if n := b.lazy.keyName[in.caller]; n != "" {
+			names = append(names, n)
+		}
+	}
+	return b.need(ctx, names...)
+}
+
+// needKeys reads the rows of the definitions keys names.
+func (b *built) needKeys(ctx context.Context, keys ...string) error {
+	if b.lazy == nil {
+		return nil
+	}
+	var names []string
+	for _, k := range keys {
+		if n := b.lazy.keyName[k]; n != "" {
+			names = append(names, n)
+		}
+	}
+	return b.need(ctx, names...)
+}
+
+// symbolNames are the names whose definitions can match a glob: by
+// name, or as Type.Name.
+func (l *lazy) symbolNames(pattern string) []string {
+	var out []string
+	for n, types := range l.names {
+		if ok, _ := path.Match(pattern, n); ok || n == pattern {
+			out = append(out, n)
+			continue
+		}
+		for _, t := range types {
+			if t == "" {
+				continue
+			}
+			if ok, _ := path.Match(pattern, t+"."+n); ok || t+"."+n == pattern {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// snapshotWriter writes a blob with its own table of strings.
+type snapshotWriter struct {
+	idx  map[string]uint64
+	strs []string
+	body []byte
+}
+
+func (w *snapshotWriter) u(v uint64) { w.body = binary.AppendUvarint(w.body, v) }
+
+func (w *snapshotWriter) str(s string) {
+	i, ok := w.idx[s]
+	if !ok {
+		if w.idx == nil {
+			w.idx = map[string]uint64{}
+		}
+		i = uint64(len(w.strs))
+		w.idx[s] = i
+		w.strs = append(w.strs, s)
+	}
+	w.u(i)
+}
+
+func (w *snapshotWriter) bytes() []byte {
+	out := binary.AppendUvarint(nil, uint64(len(w.strs)))
+	for _, s := range w.strs {
+		out = binary.AppendUvarint(out, uint64(len(s)))
+		out = append(out, s...)
+	}
+	return append(out, w.body...)
+}
+
+// snapshotReader reads what a snapshotWriter wrote.
+type snapshotReader struct {
+	decoder
+	strs    []string
+	keyName map[string]string // definition key → name, of the keys read
+}
+
+func newSnapshotReader(b []byte) *snapshotReader {
+	r := &snapshotReader{decoder: decoder{b: b}}
+	n := r.count(1)
+	r.strs = make([]string, 0, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		l := r.count(1)
+		if r.err != nil {
+			break
+		}
+		r.strs = append(r.strs, string(r.b[:l]))
+		r.b = r.b[l:]
+	}
+	return r
+}
+
+func (r *snapshotReader) str() string {
+	i := r.uvarint()
+	if i >= uint64(len(r.strs)) {
+		r.fail()
+		return ""
+	}
+	return r.strs[i]
+}
+
+// evidence codes, in a row.
+var evidenceCode = map[string]uint64{Confirmed: 0, Exact: 1, Imported: 2, NameOnly: 3, Possible: 4, Refuted: 5}
+
+func (r *snapshotReader) evidence() string {
+	c := r.uvarint()
+	if c >= uint64(len(evidenceNames)) {
+		r.fail()
+		return ""
+	}
+	return evidenceNames[c]
+}
+
+var evidenceNames = []string{Confirmed, Exact, Imported, NameOnly, Possible, Refuted}
+
+// nameOf is the name of the definition key names, "" for a top level.
+func (b *built) nameOf(key string) string {
+	if d := b.defs[key]; d != nil {
+		return d.Name
+	}
+	return ""
+}
+
+// encodeIndex is b's index: every name, with its methods' types.
+func (b *built) encodeIndex() []byte {
+	names := make([]string, 0, len(b.byName))
+	for n := range b.byName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	w := &snapshotWriter{}
+	w.u(uint64(len(names)))
+	for _, n := range names {
+		w.str(n)
+		var types []string
+		for _, d := range b.byName[n] {
+			types = append(types, d.Type)
+		}
+		slices.Sort(types)
+		types = slices.Compact(types)
+		w.u(uint64(len(types)))
+		for _, t := range types {
+			w.str(t)
+		}
+	}
+	return w.bytes()
+}
+
+func decodeIndex(data []byte) (map[string][]string, error) {
+	r := newSnapshotReader(data)
+	n := r.count(1)
+	out := make(map[string][]string, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		name := r.str()
+		k := r.count(1)
+		types := make([]string, 0, k)
+		for j := 0; j < k && r.err == nil; j++ {
+			types = append(types, r.str())
+		}
+		out[name] = types
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.fail()
+	}
+	return out, r.err
+}
+
+// encodeRow is the row of name: its definitions, each with the calls
+// that reach it and those it makes, and the calls of the name left
+// unlinked.
+func (b *built) encodeRow(name string) []byte {
+	w := &snapshotWriter{}
+	ds := b.byName[name]
+	w.u(uint64(len(ds)))
+	for _, d := range ds {
+		w.str(d.key)
+		w.str(d.Type)
+		w.str(d.Kind)
+		w.str(d.Path)
+		w.str(d.Language)
+		w.u(uint64(d.Start))
+		w.u(uint64(d.End - d.Start))
+		var flags uint64
+		if d.Test {
+			flags |= 1
+		}
+		w.u(flags)
+		ins := b.callIn[d.key]
+		w.u(uint64(len(ins)))
+		for _, in := range ins {
+			b.writeIncoming(w, in)
+		}
+		sites := b.calls[d.key]
+		w.u(uint64(len(sites)))
+		for _, s := range sites {
+			w.str(s.Path)
+			w.str(s.Call.Name)
+			w.str(s.Call.Qualifier)
+			w.u(uint64(s.Call.Line))
+			w.u(uint64(s.Call.Col))
+			var flags uint64
+			if s.Call.Ref {
+				flags |= 1
+			}
+			w.u(flags)
+			w.u(uint64(s.Crowd))
+			w.u(uint64(len(s.Targets)))
+			for _, t := range s.Targets {
+				w.str(t.key)
+				w.str(b.nameOf(t.key))
+				w.u(evidenceCode[t.confidence])
+			}
+		}
+	}
+	crowd := b.crowdIn[name]
+	w.u(uint64(len(crowd)))
+	for _, in := range crowd {
+		b.writeIncoming(w, in)
+	}
+	w.u(uint64(b.crowded[name]))
+	return w.bytes()
+}
+
+func (b *built) writeIncoming(w *snapshotWriter, in incoming) {
+	w.str(in.caller)
+	w.str(b.nameOf(in.caller))
+	w.str(in.path)
+	w.u(uint64(in.line))
+	w.u(uint64(in.col))
+	w.u(evidenceCode[in.confidence])
+	var flags uint64
+	if in.ref {
+		flags |= 1
+	}
+	if in.qualified {
+		flags |= 2
+	}
+	w.u(flags)
+}
+
+func (r *snapshotReader) incoming() incoming {
+	in := incoming{caller: r.str()}
+	if name := r.str(); name != "" {
+		r.keyName[in.caller] = name
+	}
+	in.path, in.line, in.col, in.confidence = r.str(), r.int(), r.int(), r.evidence()
+	flags := r.uvarint()
+	in.ref, in.qualified = flags&1 != 0, flags&2 != 0
+	return in
+}
+
+// decodeRow adds the row of name to b.
+func (b *built) decodeRow(name string, data []byte) error {
+	r := newSnapshotReader(data)
+	r.keyName = b.lazy.keyName
+	n := r.count(8)
+	var ds []*Def
+	for i := 0; i < n && r.err == nil; i++ {
+		d := &Def{Name: name, key: r.str(), Type: r.str(), Kind: r.str(), Path: r.str(), Language: r.str()}
+		d.Start = r.int()
+		d.End = d.Start + r.int()
+		d.Test = r.uvarint()&1 != 0
+		d.dir = path.Dir(d.Path)
+		k := r.count(6)
+		ins := make([]incoming, 0, k)
+		for j := 0; j < k && r.err == nil; j++ {
+			ins = append(ins, r.incoming())
+		}
+		k = r.count(7)
+		sites := make([]site, 0, k)
+		for j := 0; j < k && r.err == nil; j++ {
+			s := site{Path: r.str(), Call: Call{Name: r.str(), Qualifier: r.str(), Line: r.int(), Col: r.int(), In: -1}}
+			s.Call.Ref = r.uvarint()&1 != 0
+			s.Crowd = r.int()
+			m := r.count(3)
+			for t := 0; t < m && r.err == nil; t++ {
+				tg := target{key: r.str()}
+				r.keyName[tg.key] = r.str()
+				tg.confidence = r.evidence()
+				s.Targets = append(s.Targets, tg)
+			}
+			sites = append(sites, s)
+		}
+		if r.err != nil {
+			break
+		}
+		ds = append(ds, d)
+		b.defs[d.key] = d
+		if len(ins) > 0 {
+			b.callIn[d.key] = ins
+		}
+		if len(sites) > 0 {
+			b.calls[d.key] = sites
+		}
+	}
+	k := r.count(6)
+	crowd := make([]incoming, 0, k)
+	for j := 0; j < k && r.err == nil; j++ {
+		crowd = append(crowd, r.incoming())
+	}
+	crowded := r.int()
+	if r.err == nil && len(r.b) != 0 {
+		r.fail()
+	}
+	if r.err != nil {
+		return r.err
+	}
+	b.byName[name] = ds
+	if len(crowd) > 0 {
+		b.crowdIn[name] = crowd
+	}
+	if crowded > 0 {
+		b.crowded[name] = crowded
+	}
+	return nil
+}
+
+// SaveSnapshot keeps the resolved graph of the files the index holds in
+// the shared store, unless it is there already: the next process (or
+// another checkout of the same files) answers from it at once. It
+// resolves the graph first when no query has. It reports whether it
+// wrote one.
+func (x *Index) SaveSnapshot(ctx context.Context) (bool, error) {
+	if x.shared == nil {
+		return false, nil
+	}
+	b, release, err := x.graph(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer release()
+	if b.lazy != nil || b.gen == (store.Gen{}) {
+		return false, nil // read from one; or patched since resolved
+	}
+	if _, ok, _, err := x.shared.SnapshotIndex(ctx, b.gen); err != nil || ok {
+		return false, err
+	}
+	rows := make(map[string][]byte, len(b.byName))
+	for n := range b.byName {
+		rows[n] = b.encodeRow(n)
+	}
+	if err := x.shared.PutSnapshot(ctx, b.gen, b.encodeIndex(), rows); err != nil {
+		return false, err
+	}
+	return true, nil
+}
