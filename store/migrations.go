@@ -153,6 +153,7 @@ CREATE TABLE shared_extracts (
 	last_used INTEGER NOT NULL,
 	PRIMARY KEY (sha256, variant, format)
 );
+CREATE INDEX shared_extracts_last_used ON shared_extracts(last_used);
 -- A resolved graph of one tree (gen: the tree's SHA-256): its rows, one
 -- per name, then its index, whose presence makes it complete.
 CREATE TABLE shared_snapshots (
@@ -163,6 +164,7 @@ CREATE TABLE shared_snapshots (
 	created   INTEGER NOT NULL,
 	last_used INTEGER NOT NULL
 );
+CREATE INDEX shared_snapshots_last_used ON shared_snapshots(last_used);
 CREATE TABLE shared_snapshot_rows (
 	gen  BLOB NOT NULL,
 	name TEXT NOT NULL,
