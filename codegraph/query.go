@@ -237,6 +237,11 @@ func (x *Index) Callees(name string) (*Def, []Edge, error) {
 		if err != nil {
 			return err
 		}
+		def = copyDef(b.defs[k])
+		if b.lazy != nil {
+			out, err = b.lazyCallees(ctx, k)
+			return err
+		}
 		var keys []string
 		for _, s := range b.calls[k] {
 			for _, t := range s.Targets {
@@ -267,12 +272,30 @@ func (x *Index) Callees(name string) (*Def, []Edge, error) {
 	return def, out, nil
 }
 
+// sortEdges orders edges by place, then by the definitions at their
+// ends: one order whatever order they were found in.
 func sortEdges(es []Edge) {
-	sort.SliceStable(es, func(i, j int) bool {
-		if es[i].Path != es[j].Path {
-			return es[i].Path < es[j].Path
+	key := func(d *Def) string {
+		if d == nil {
+			return ""
 		}
-		return es[i].Line < es[j].Line
+		return d.key
+	}
+	sort.SliceStable(es, func(i, j int) bool {
+		a, b := es[i], es[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		if ka, kb := key(a.Caller), key(b.Caller); ka != kb {
+			return ka < kb
+		}
+		return key(a.Callee) < key(b.Callee)
 	})
 }
 

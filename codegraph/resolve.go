@@ -29,18 +29,9 @@ func resolve(files map[string]*File) *built {
 			r.goModules = append(r.goModules, goModule{dir: path.Dir(p), path: f.Imports[0].Target})
 		}
 		dir := path.Dir(p)
-		seen := map[string]int{}
-		for i := range f.Defs {
+		for i, k := range defKeys(p, f) {
 			d := &f.Defs[i]
-			// A key that does not move when lines above it do: the file
-			// and the qualified name, numbered when the name repeats
-			// (Go's init, overloads, a redefinition).
-			q := d.Qual()
-			seen[q]++
-			d.key, d.dir = p+":"+q, dir
-			if n := seen[q]; n > 1 {
-				d.key += "#" + strconv.Itoa(n)
-			}
+			d.key, d.dir = k, dir
 			b.defs[d.key] = d
 			b.byName[d.Name] = append(b.byName[d.Name], d)
 		}
@@ -51,6 +42,23 @@ func resolve(files map[string]*File) *built {
 	}
 	b.r = r
 	return b
+}
+
+// defKeys are the keys of f's definitions (f at path p): keys that do
+// not move when lines above them do, the file and the qualified name,
+// numbered when the name repeats (Go's init, overloads, a redefinition).
+func defKeys(p string, f *File) []string {
+	keys := make([]string, len(f.Defs))
+	seen := map[string]int{}
+	for i := range f.Defs {
+		q := f.Defs[i].Qual()
+		seen[q]++
+		keys[i] = p + ":" + q
+		if n := seen[q]; n > 1 {
+			keys[i] += "#" + strconv.Itoa(n)
+		}
+	}
+	return keys
 }
 
 // link resolves the calls of file f (at path p) into b's sites, incoming

@@ -11,6 +11,7 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"cchub/store"
@@ -25,10 +26,11 @@ import (
 // checkout ever reads one of other files.
 //
 // One row per name holds the definitions so named, with, for each, the
-// calls that reach it and the calls it makes (each naming the other
-// side's name, the row to read next), and the calls of the name too
-// widely named to link. The index lists the names, with the types of
-// their methods, for glob questions.
+// calls that reach it (each naming its caller's name, the row to read
+// next), and the calls of the name too widely named to link. The calls a
+// definition makes are its file's (read from the shared store by the
+// file's key), linked through the rows of the names called. The index
+// lists the names, with the types of their methods, for glob questions.
 
 // snapshotFormat is bumped whenever a row's encoding changes.
 const snapshotFormat = 1
@@ -82,9 +84,10 @@ func (x *Index) genOf() store.Gen {
 type lazy struct {
 	shared  store.Shared
 	gen     store.Gen
-	names   map[string][]string // name → the types of its methods ("" for others)
-	loaded  map[string]bool     // names whose row is read (or that have none)
-	keyName map[string]string   // definition key → its name, for the keys rows named
+	names   map[string][]string         // name → the types of its methods ("" for others)
+	loaded  map[string]bool             // names whose row is read (or that have none)
+	keyName map[string]string           // definition key → its name, for the keys rows named
+	files   map[string]store.ExtractKey // path → its extraction's key
 	// mu makes the queries on a lazy built one at a time: they fill its
 	// maps as they go.
 	mu sync.Mutex
@@ -99,7 +102,7 @@ func (e *errLazy) Error() string { return e.why }
 // fromSnapshot returns the built of snapshot gen, with nothing read but
 // its index, or nil when the shared store has none (or it is unusable:
 // then why says so).
-func fromSnapshot(ctx context.Context, sh store.Shared, gen store.Gen) (b *built, why []string, err error) {
+func fromSnapshot(ctx context.Context, sh store.Shared, gen store.Gen, stamps map[string]store.GraphStamp) (b *built, why []string, err error) {
 	idx, ok, corrupt, err := sh.SnapshotIndex(ctx, gen)
 	if err != nil || !ok {
 		return nil, corrupt, err
@@ -108,8 +111,12 @@ func fromSnapshot(ctx context.Context, sh store.Shared, gen store.Gen) (b *built
 	if err != nil {
 		return nil, []string{fmt.Sprintf("shared store: the snapshot index of this tree in %s does not decode (%v); the graph is resolved from the files", sh.Where(), err)}, nil
 	}
+	files := make(map[string]store.ExtractKey, len(stamps))
+	for p, s := range stamps {
+		files[p] = s.Key()
+	}
 	b = &built{defs: map[string]*Def{}, byName: map[string][]*Def{}, calls: map[string][]site{}, callIn: map[string][]incoming{}, crowded: map[string]int{}, crowdIn: map[string][]incoming{},
-		lazy: &lazy{shared: sh, gen: gen, names: names, loaded: map[string]bool{}, keyName: map[string]string{}}, gen: gen}
+		lazy: &lazy{shared: sh, gen: gen, names: names, loaded: map[string]bool{}, keyName: map[string]string{}, files: files}, gen: gen}
 	return b, corrupt, nil
 }
 
@@ -256,6 +263,25 @@ func newSnapshotReader(b []byte) *snapshotReader {
 	return r
 }
 
+// key reads a definition key written by keyIn: path:rest, or "" when
+// the path is "".
+func (r *snapshotReader) key(path string) string {
+	rest := r.str()
+	if path == "" {
+		return rest
+	}
+	return path + ":" + rest
+}
+
+// keyIn is key without its path (keys are path:Type.Name), to be written
+// beside a path a row holds anyway; key itself when it is not in path.
+func keyIn(key, path string) string {
+	if rest, ok := strings.CutPrefix(key, path+":"); ok && path != "" {
+		return rest
+	}
+	return key
+}
+
 func (r *snapshotReader) str() string {
 	i := r.uvarint()
 	if i >= uint64(len(r.strs)) {
@@ -339,10 +365,10 @@ func (b *built) encodeRow(name string) []byte {
 	ds := b.byName[name]
 	w.u(uint64(len(ds)))
 	for _, d := range ds {
-		w.str(d.key)
+		w.str(d.Path)
+		w.str(keyIn(d.key, d.Path))
 		w.str(d.Type)
 		w.str(d.Kind)
-		w.str(d.Path)
 		w.str(d.Language)
 		w.u(uint64(d.Start))
 		w.u(uint64(d.End - d.Start))
@@ -356,27 +382,6 @@ func (b *built) encodeRow(name string) []byte {
 		for _, in := range ins {
 			b.writeIncoming(w, in)
 		}
-		sites := b.calls[d.key]
-		w.u(uint64(len(sites)))
-		for _, s := range sites {
-			w.str(s.Path)
-			w.str(s.Call.Name)
-			w.str(s.Call.Qualifier)
-			w.u(uint64(s.Call.Line))
-			w.u(uint64(s.Call.Col))
-			var flags uint64
-			if s.Call.Ref {
-				flags |= 1
-			}
-			w.u(flags)
-			w.u(uint64(s.Crowd))
-			w.u(uint64(len(s.Targets)))
-			for _, t := range s.Targets {
-				w.str(t.key)
-				w.str(b.nameOf(t.key))
-				w.u(evidenceCode[t.confidence])
-			}
-		}
 	}
 	crowd := b.crowdIn[name]
 	w.u(uint64(len(crowd)))
@@ -388,9 +393,9 @@ func (b *built) encodeRow(name string) []byte {
 }
 
 func (b *built) writeIncoming(w *snapshotWriter, in incoming) {
-	w.str(in.caller)
-	w.str(b.nameOf(in.caller))
 	w.str(in.path)
+	w.str(keyIn(in.caller, in.path)) // a caller is in the file of its call
+	w.str(b.nameOf(in.caller))
 	w.u(uint64(in.line))
 	w.u(uint64(in.col))
 	w.u(evidenceCode[in.confidence])
@@ -405,11 +410,13 @@ func (b *built) writeIncoming(w *snapshotWriter, in incoming) {
 }
 
 func (r *snapshotReader) incoming() incoming {
-	in := incoming{caller: r.str()}
+	var in incoming
+	in.path = r.str()
+	in.caller = r.key(in.path)
 	if name := r.str(); name != "" {
 		r.keyName[in.caller] = name
 	}
-	in.path, in.line, in.col, in.confidence = r.str(), r.int(), r.int(), r.evidence()
+	in.line, in.col, in.confidence = r.int(), r.int(), r.evidence()
 	flags := r.uvarint()
 	in.ref, in.qualified = flags&1 != 0, flags&2 != 0
 	return in
@@ -422,7 +429,9 @@ func (b *built) decodeRow(name string, data []byte) error {
 	n := r.count(8)
 	var ds []*Def
 	for i := 0; i < n && r.err == nil; i++ {
-		d := &Def{Name: name, key: r.str(), Type: r.str(), Kind: r.str(), Path: r.str(), Language: r.str()}
+		d := &Def{Name: name, Path: r.str()}
+		d.key = r.key(d.Path)
+		d.Type, d.Kind, d.Language = r.str(), r.str(), r.str()
 		d.Start = r.int()
 		d.End = d.Start + r.int()
 		d.Test = r.uvarint()&1 != 0
@@ -432,21 +441,6 @@ func (b *built) decodeRow(name string, data []byte) error {
 		for j := 0; j < k && r.err == nil; j++ {
 			ins = append(ins, r.incoming())
 		}
-		k = r.count(7)
-		sites := make([]site, 0, k)
-		for j := 0; j < k && r.err == nil; j++ {
-			s := site{Path: r.str(), Call: Call{Name: r.str(), Qualifier: r.str(), Line: r.int(), Col: r.int(), In: -1}}
-			s.Call.Ref = r.uvarint()&1 != 0
-			s.Crowd = r.int()
-			m := r.count(3)
-			for t := 0; t < m && r.err == nil; t++ {
-				tg := target{key: r.str()}
-				r.keyName[tg.key] = r.str()
-				tg.confidence = r.evidence()
-				s.Targets = append(s.Targets, tg)
-			}
-			sites = append(sites, s)
-		}
 		if r.err != nil {
 			break
 		}
@@ -454,9 +448,6 @@ func (b *built) decodeRow(name string, data []byte) error {
 		b.defs[d.key] = d
 		if len(ins) > 0 {
 			b.callIn[d.key] = ins
-		}
-		if len(sites) > 0 {
-			b.calls[d.key] = sites
 		}
 	}
 	k := r.count(6)
@@ -509,4 +500,56 @@ func (x *Index) SaveSnapshot(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	return true, nil
+}
+
+// lazyCallees is Callees on a snapshot: the calls made in the definition
+// k are its file's, and each links to the definitions whose rows list it
+// among their incoming calls.
+func (b *built) lazyCallees(ctx context.Context, k string) ([]Edge, error) {
+	d := b.defs[k]
+	key, ok := b.lazy.files[d.Path]
+	if !ok {
+		return nil, &errLazy{fmt.Sprintf("codegraph: %s is not in the index the snapshot was made of; the graph is resolved from the files", d.Path)}
+	}
+	var f *File
+	corrupt, err := b.lazy.shared.GetExtracts(ctx, []store.ExtractKey{key}, func(_ store.ExtractKey, data []byte) error {
+		var err error
+		f, err = decode(d.Path, data, nil)
+		return err
+	})
+	if err != nil || len(corrupt) > 0 || f == nil {
+		return nil, &errLazy{fmt.Sprintf("shared store: the extraction of %s could not be read from %s (%v %v); the graph is resolved from the files", d.Path, b.lazy.shared.Where(), err, corrupt)}
+	}
+	in := -1
+	for i, q := range defKeys(d.Path, f) {
+		if q == k {
+			in = i
+		}
+	}
+	var calls []Call
+	var names []string
+	for _, c := range f.Calls {
+		if c.In == in && in >= 0 {
+			calls = append(calls, c)
+			names = append(names, c.Name)
+		}
+	}
+	if err := b.need(ctx, names...); err != nil {
+		return nil, err
+	}
+	var out []Edge
+	for _, c := range calls {
+		n := len(out)
+		for _, callee := range b.byName[c.Name] {
+			for _, ci := range b.callIn[callee.key] {
+				if ci.caller == k && ci.path == d.Path && ci.line == c.Line && ci.col == c.Col {
+					out = append(out, Edge{Caller: copyDef(d), Callee: copyDef(callee), Name: c.Name, Path: d.Path, Line: c.Line, Col: c.Col, Confidence: ci.confidence, Ref: c.Ref})
+				}
+			}
+		}
+		if len(out) == n && !c.Ref {
+			out = append(out, Edge{Caller: copyDef(d), Name: c.Name, Path: d.Path, Line: c.Line, Col: c.Col})
+		}
+	}
+	return out, nil
 }

@@ -78,6 +78,11 @@ func (h *Hub) codeGraph(ctx context.Context) *codegraph.Index {
 func (h *Hub) Index(ctx context.Context, progress func(done, total int)) (codegraph.Stats, error) {
 	x := h.codeGraph(ctx)
 	st, err := x.UpdateProgress(ctx, progress)
+	if err == nil {
+		// The resolved graph too, so that the next process's first
+		// question reads only what it needs.
+		_, err = x.SaveSnapshot(ctx)
+	}
 	h.sayAll(x.Notices())
 	return st, err
 }
