@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dominikbraun/graph"
@@ -112,6 +113,8 @@ type built struct {
 	// gen is the generation of the files it was resolved from (zero once
 	// patched: it is then of no stored tree).
 	gen store.Gen
+	// saved says the shared store holds the snapshot of gen.
+	saved atomic.Bool
 	// lazy is set when b is read from a snapshot, row by row, as queries
 	// need (snapshot.go); nil when resolved in memory, whole.
 	lazy *lazy

@@ -472,6 +472,14 @@ func (b *built) decodeRow(name string, data []byte) error {
 	return nil
 }
 
+// Resolved says the index holds a graph resolved from its files, whole
+// and unpatched: one SaveSnapshot may keep.
+func (x *Index) Resolved() bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.built != nil && x.built.lazy == nil && x.built.gen != (store.Gen{}) && !x.built.saved.Load() && len(x.changed) == 0
+}
+
 // SaveSnapshot keeps the resolved graph of the files the index holds in
 // the shared store, unless it is there already: the next process (or
 // another checkout of the same files) answers from it at once. It
@@ -489,7 +497,11 @@ func (x *Index) SaveSnapshot(ctx context.Context) (bool, error) {
 	if b.lazy != nil || b.gen == (store.Gen{}) {
 		return false, nil // read from one; or patched since resolved
 	}
+	if b.saved.Load() {
+		return false, nil
+	}
 	if _, ok, _, err := x.shared.SnapshotIndex(ctx, b.gen); err != nil || ok {
+		b.saved.Store(ok)
 		return false, err
 	}
 	rows := make(map[string][]byte, len(b.byName))
@@ -499,6 +511,7 @@ func (x *Index) SaveSnapshot(ctx context.Context) (bool, error) {
 	if err := x.shared.PutSnapshot(ctx, b.gen, b.encodeIndex(), rows); err != nil {
 		return false, err
 	}
+	b.saved.Store(true)
 	return true, nil
 }
 

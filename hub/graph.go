@@ -87,6 +87,38 @@ func (h *Hub) Index(ctx context.Context, progress func(done, total int)) (codegr
 	return st, err
 }
 
+// snapshotLater keeps the graph x has just resolved in the shared store,
+// in the background, unless it is there already: the next process answers
+// from it at once. A CLI call waits for it as it closes; the MCP server
+// cancels it when it stops.
+func (h *Hub) snapshotLater(x *codegraph.Index) {
+	h.sayAll(x.Notices())
+	if !x.Resolved() {
+		return
+	}
+	h.bgMu.Lock()
+	defer h.bgMu.Unlock()
+	if h.bgCtx == nil {
+		return // closed
+	}
+	if h.bgBusy {
+		return
+	}
+	h.bgBusy = true
+	h.bg.Add(1)
+	ctx := h.bgCtx
+	go func() {
+		defer h.bg.Done()
+		_, err := x.SaveSnapshot(ctx)
+		if err != nil && ctx.Err() == nil {
+			h.say(fmt.Sprintf("the code graph's snapshot could not be saved (%v); the next process resolves the graph again", err))
+		}
+		h.bgMu.Lock()
+		h.bgBusy = false
+		h.bgMu.Unlock()
+	}()
+}
+
 // sayAll says each of notices (Notice).
 func (h *Hub) sayAll(notices []string) {
 	for _, n := range notices {
@@ -103,6 +135,7 @@ func (h *Hub) Graph(ctx context.Context, q GraphQuery) (*GraphResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer h.snapshotLater(x)
 	res := &GraphResult{Op: q.Op}
 	switch strings.TrimSpace(q.Op) {
 	case "symbols":

@@ -39,6 +39,14 @@ type Hub struct {
 	noticeMu sync.Mutex
 	notices  []string // what every run hears once (Notice)
 
+	// bg is the work the hub does after answering (saving a snapshot);
+	// Close waits for it, cancelled first unless the hub is one-shot.
+	bgMu     sync.Mutex
+	bg       sync.WaitGroup
+	bgCtx    context.Context // nil once closed
+	bgCancel context.CancelFunc
+	bgBusy   bool
+
 	storeSpec string       // Options.Store
 	shared    store.Shared // the shared store, opened with the graph
 
@@ -79,6 +87,7 @@ func Open(dir string, o Options) (*Hub, error) {
 		o.Approval = ApproveHuman
 	}
 	h := &Hub{Root: root, Parses: parses, oneShot: o.OneShot, approval: o.Approval, storeSpec: o.Store}
+	h.bgCtx, h.bgCancel = context.WithCancel(context.Background())
 	h.files = textedit.NewFiles(root).WithParseCache(parses).WithCommitter(h.commitPatch)
 	h.openState()
 	if err := h.recoverCommits(context.Background()); err != nil {
@@ -95,6 +104,14 @@ func (h *Hub) Close() error {
 		r.endDebug("the hub stopped")
 	}
 	h.lspOnce.Do(func() {}) // no Mux is made after Close
+	h.bgMu.Lock()
+	if !h.oneShot {
+		h.bgCancel()
+	}
+	h.bgCtx = nil
+	h.bgMu.Unlock()
+	h.bg.Wait()
+	h.bgCancel()
 	h.stopWatch()
 	if h.lsp != nil {
 		h.lsp.Close()
