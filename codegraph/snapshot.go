@@ -504,9 +504,20 @@ func (x *Index) SaveSnapshot(ctx context.Context) (bool, error) {
 		b.saved.Store(ok)
 		return false, err
 	}
-	rows := make(map[string][]byte, len(b.byName))
+	names := make([]string, 0, len(b.byName))
 	for n := range b.byName {
-		rows[n] = b.encodeRow(n)
+		names = append(names, n)
+	}
+	encoded := make([][]byte, len(names))
+	if err := x.parallel(ctx, len(names), func(i int) error {
+		encoded[i] = b.encodeRow(names[i])
+		return nil
+	}); err != nil {
+		return false, err
+	}
+	rows := make(map[string][]byte, len(names))
+	for i, n := range names {
+		rows[n] = encoded[i]
 	}
 	if err := x.shared.PutSnapshot(ctx, b.gen, b.encodeIndex(), rows); err != nil {
 		return false, err
