@@ -486,6 +486,12 @@ func (x *Index) Resolved() bool {
 // resolves the graph first when no query has. It reports whether it
 // wrote one.
 func (x *Index) SaveSnapshot(ctx context.Context) (bool, error) {
+	return x.SaveSnapshotProgress(ctx, nil)
+}
+
+// SaveSnapshotProgress is SaveSnapshot that calls progress (if not nil)
+// as it encodes the rows, one call at a time.
+func (x *Index) SaveSnapshotProgress(ctx context.Context, progress func(done, total int)) (bool, error) {
 	if x.shared == nil {
 		return false, nil
 	}
@@ -509,8 +515,18 @@ func (x *Index) SaveSnapshot(ctx context.Context) (bool, error) {
 		names = append(names, n)
 	}
 	encoded := make([][]byte, len(names))
+	var mu sync.Mutex
+	done := 0
 	if err := x.parallel(ctx, len(names), func(i int) error {
 		encoded[i] = b.encodeRow(names[i])
+		if progress != nil {
+			mu.Lock()
+			done++
+			if done%512 == 0 || done == len(names) {
+				progress(done, len(names))
+			}
+			mu.Unlock()
+		}
 		return nil
 	}); err != nil {
 		return false, err

@@ -73,15 +73,20 @@ func (h *Hub) codeGraph(ctx context.Context) *codegraph.Index {
 }
 
 // Index brings the code graph up to date (only files whose content
-// changed are read again) and says what it did; progress, if not nil, is
-// told how many files are read of how many.
-func (h *Hub) Index(ctx context.Context, progress func(done, total int)) (codegraph.Stats, error) {
+// changed are read again), keeps its snapshot, and says what it did;
+// progress, if not nil, is told what it does and how much of it is done.
+func (h *Hub) Index(ctx context.Context, progress func(what string, done, total int)) (codegraph.Stats, error) {
 	x := h.codeGraph(ctx)
-	st, err := x.UpdateProgress(ctx, progress)
+	var parsing, saving func(done, total int)
+	if progress != nil {
+		parsing = func(done, total int) { progress("indexing", done, total) }
+		saving = func(done, total int) { progress("saving the graph's snapshot", done, total) }
+	}
+	st, err := x.UpdateProgress(ctx, parsing)
 	if err == nil {
 		// The resolved graph too, so that the next process's first
 		// question reads only what it needs.
-		_, err = x.SaveSnapshot(ctx)
+		_, err = x.SaveSnapshotProgress(ctx, saving)
 	}
 	h.sayAll(x.Notices())
 	return st, err

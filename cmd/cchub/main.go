@@ -411,7 +411,7 @@ func indexCmd(g *globals) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			return withHub(g, func(h *hub.Hub) error {
 				bar := newProgress(c.ErrOrStderr(), "indexing")
-				st, err := h.Index(c.Context(), bar.Set)
+				st, err := h.Index(c.Context(), bar.Phase)
 				bar.Finish()
 				if err != nil {
 					return err

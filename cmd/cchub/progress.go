@@ -38,13 +38,30 @@ func (p *progress) Set(done, total int) {
 			progressbar.OptionSetDescription(p.what),
 			progressbar.OptionShowCount(),
 			progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString("files"),
+			progressbar.OptionSetItsString(p.unit()),
 			progressbar.OptionThrottle(100_000_000),
 			progressbar.OptionClearOnFinish(),
 			progressbar.OptionSetPredictTime(true),
 		)
 	}
 	p.bar.Set(done)
+}
+
+// Phase says done of total are done of what, a new bar for each new what
+// (the one before is cleared).
+func (p *progress) Phase(what string, done, total int) {
+	if p.off {
+		return
+	}
+	p.mu.Lock()
+	if what != p.what && p.bar != nil {
+		p.bar.Finish()
+		p.bar.Clear()
+		p.bar = nil
+	}
+	p.what = what
+	p.mu.Unlock()
+	p.Set(done, total)
 }
 
 // Finish clears the bar, if one was drawn.
@@ -55,4 +72,12 @@ func (p *progress) Finish() {
 		p.bar.Finish()
 		p.bar.Clear()
 	}
+}
+
+// unit is what the bar counts.
+func (p *progress) unit() string {
+	if p.what == "saving the graph's snapshot" {
+		return "names"
+	}
+	return "files"
 }
