@@ -743,6 +743,9 @@ func (x *Index) query(ctx context.Context, fn func(b *built) error) error {
 			return err
 		}
 		err = fn(b)
+		if err == nil && b.lazy != nil && b.lazy.err != nil {
+			err = b.lazy.err
+		}
 		release()
 		var le *errLazy
 		if !errors.As(err, &le) {

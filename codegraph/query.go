@@ -158,7 +158,8 @@ func (x *Index) Callers(name string) (*Def, []Edge, error) {
 		if err != nil {
 			return err
 		}
-		ins := append(b.callIn[k][:len(b.callIn[k]):len(b.callIn[k])], b.possibleIn(b.defs[k])...)
+		own := b.incomingOf(k)
+		ins := append(own[:len(own):len(own)], b.possibleIn(b.defs[k])...)
 		if err := b.needCallers(ctx, ins); err != nil {
 			return err
 		}
@@ -530,7 +531,7 @@ func (b *built) radiusIn(ctx context.Context, keys []string, depth, limit int, a
 	for dist := 1; dist <= depth && len(frontier) > 0; dist++ {
 		var all []incoming
 		for _, k := range frontier {
-			ins := b.callIn[k]
+			ins := b.incomingOf(k)
 			if (start[k] || allPossible) && limit >= rank(Possible) {
 				ins = append(ins[:len(ins):len(ins)], b.possibleIn(b.defs[k])...)
 			}
@@ -574,7 +575,7 @@ func (b *built) radiusIn(ctx context.Context, keys []string, depth, limit int, a
 // value for a method, bare for a function.
 func (b *built) possibleIn(d *Def) []incoming {
 	var out []incoming
-	for _, in := range b.crowdIn[d.Name] {
+	for _, in := range b.crowdOf(d.Name) {
 		if in.qualified == (d.Type != "") {
 			out = append(out, in)
 		}

@@ -84,8 +84,11 @@ func (x *Index) genOf() store.Gen {
 type lazy struct {
 	shared  store.Shared
 	gen     store.Gen
-	names   map[string][]string         // name → the types of its methods ("" for others)
+	index   *snapshotIndex
 	loaded  map[string]bool             // names whose row is read (or that have none)
+	in      map[string]inBlock          // definition key → its incoming calls, not read yet
+	crowd   map[string]inBlock          // name → its unlinked calls, not read yet
+	err     *errLazy                    // a block that did not decode
 	keyName map[string]string           // definition key → its name, for the keys rows named
 	files   map[string]store.ExtractKey // path → its extraction's key
 	// mu makes the queries on a lazy built one at a time: they fill its
@@ -116,7 +119,7 @@ func fromSnapshot(ctx context.Context, sh store.Shared, gen store.Gen, stamps ma
 		files[p] = s.Key()
 	}
 	b = &built{defs: map[string]*Def{}, byName: map[string][]*Def{}, calls: map[string][]site{}, callIn: map[string][]incoming{}, crowded: map[string]int{}, crowdIn: map[string][]incoming{},
-		lazy: &lazy{shared: sh, gen: gen, names: names, loaded: map[string]bool{}, keyName: map[string]string{}, files: files}, gen: gen}
+		lazy: &lazy{shared: sh, gen: gen, index: names, loaded: map[string]bool{}, keyName: map[string]string{}, files: files, in: map[string]inBlock{}, crowd: map[string]inBlock{}}, gen: gen}
 	return b, corrupt, nil
 }
 
@@ -131,7 +134,7 @@ func (b *built) need(ctx context.Context, names ...string) error {
 	for _, n := range names {
 		if !l.loaded[n] {
 			l.loaded[n] = true
-			if _, ok := l.names[n]; ok {
+			if l.index.has(n) {
 				want = append(want, n)
 			}
 		}
@@ -192,12 +195,12 @@ func (b *built) needKeys(ctx context.Context, keys ...string) error {
 // name, or as Type.Name.
 func (l *lazy) symbolNames(pattern string) []string {
 	var out []string
-	for n, types := range l.names {
+	for i, n := range l.index.names {
 		if ok, _ := path.Match(pattern, n); ok || n == pattern {
 			out = append(out, n)
 			continue
 		}
-		for _, t := range types {
+		for _, t := range l.index.types[i] {
 			if t == "" {
 				continue
 			}
@@ -241,26 +244,72 @@ func (w *snapshotWriter) bytes() []byte {
 	return append(out, w.body...)
 }
 
-// snapshotReader reads what a snapshotWriter wrote.
+// snapshotReader reads what a snapshotWriter wrote. Its strings are
+// made on first use: a row holds every caller's name and place, and a
+// query reads few of them.
 type snapshotReader struct {
 	decoder
-	strs    []string
-	keyName map[string]string // definition key → name, of the keys read
+	t *strTable
+	// keyName is where the names of the keys read go (definition key →
+	// name), for the rows to read next.
+	keyName map[string]string
+}
+
+// strTable is a blob's table of strings, each made on first use.
+type strTable struct {
+	raw  []byte
+	off  []uint32 // where string i's bytes start in raw
+	lens []uint32
+	strs []string
+	made []bool
 }
 
 func newSnapshotReader(b []byte) *snapshotReader {
-	r := &snapshotReader{decoder: decoder{b: b}}
+	r := &snapshotReader{decoder: decoder{b: b}, t: &strTable{raw: b}}
 	n := r.count(1)
-	r.strs = make([]string, 0, n)
+	t := r.t
+	t.off, t.lens = make([]uint32, 0, n), make([]uint32, 0, n)
 	for i := 0; i < n && r.err == nil; i++ {
 		l := r.count(1)
 		if r.err != nil {
 			break
 		}
-		r.strs = append(r.strs, string(r.b[:l]))
+		t.off = append(t.off, uint32(len(b)-len(r.b)))
+		t.lens = append(t.lens, uint32(l))
 		r.b = r.b[l:]
 	}
+	t.strs, t.made = make([]string, len(t.off)), make([]bool, len(t.off))
 	return r
+}
+
+// at is a reader of b (a part of the same blob) over the same table.
+func (r *snapshotReader) at(b []byte) *snapshotReader {
+	return &snapshotReader{decoder: decoder{b: b}, t: r.t, keyName: r.keyName}
+}
+
+func (r *snapshotReader) str() string {
+	i := r.uvarint()
+	t := r.t
+	if i >= uint64(len(t.strs)) {
+		r.fail()
+		return ""
+	}
+	if !t.made[i] {
+		t.strs[i] = string(t.raw[t.off[i] : t.off[i]+t.lens[i]])
+		t.made[i] = true
+	}
+	return t.strs[i]
+}
+
+// bytes reads a length and that many bytes.
+func (r *snapshotReader) bytes() []byte {
+	n := r.count(1)
+	if r.err != nil {
+		return nil
+	}
+	b := r.b[:n]
+	r.b = r.b[n:]
+	return b
 }
 
 // key reads a definition key written by keyIn: path:rest, or "" when
@@ -280,15 +329,6 @@ func keyIn(key, path string) string {
 		return rest
 	}
 	return key
-}
-
-func (r *snapshotReader) str() string {
-	i := r.uvarint()
-	if i >= uint64(len(r.strs)) {
-		r.fail()
-		return ""
-	}
-	return r.strs[i]
 }
 
 // evidence codes, in a row.
@@ -338,10 +378,22 @@ func (b *built) encodeIndex() []byte {
 	return w.bytes()
 }
 
-func decodeIndex(data []byte) (map[string][]string, error) {
+// snapshotIndex is a snapshot's names, sorted, with their methods' types.
+type snapshotIndex struct {
+	names []string
+	types [][]string
+}
+
+// has says whether a snapshot has a row named n.
+func (ix *snapshotIndex) has(n string) bool {
+	_, ok := slices.BinarySearch(ix.names, n)
+	return ok
+}
+
+func decodeIndex(data []byte) (*snapshotIndex, error) {
 	r := newSnapshotReader(data)
 	n := r.count(1)
-	out := make(map[string][]string, n)
+	ix := &snapshotIndex{names: make([]string, 0, n), types: make([][]string, 0, n)}
 	for i := 0; i < n && r.err == nil; i++ {
 		name := r.str()
 		k := r.count(1)
@@ -349,12 +401,16 @@ func decodeIndex(data []byte) (map[string][]string, error) {
 		for j := 0; j < k && r.err == nil; j++ {
 			types = append(types, r.str())
 		}
-		out[name] = types
+		ix.names = append(ix.names, name)
+		ix.types = append(ix.types, types)
 	}
 	if r.err == nil && len(r.b) != 0 {
 		r.fail()
 	}
-	return out, r.err
+	if r.err == nil && !slices.IsSorted(ix.names) {
+		r.fail()
+	}
+	return ix, r.err
 }
 
 // encodeRow is the row of name: its definitions, each with the calls
@@ -377,19 +433,25 @@ func (b *built) encodeRow(name string) []byte {
 			flags |= 1
 		}
 		w.u(flags)
-		ins := b.callIn[d.key]
-		w.u(uint64(len(ins)))
-		for _, in := range ins {
-			b.writeIncoming(w, in)
-		}
+		b.writeBlock(w, b.callIn[d.key])
 	}
-	crowd := b.crowdIn[name]
-	w.u(uint64(len(crowd)))
-	for _, in := range crowd {
-		b.writeIncoming(w, in)
-	}
+	b.writeBlock(w, b.crowdIn[name])
 	w.u(uint64(b.crowded[name]))
 	return w.bytes()
+}
+
+// writeBlock writes calls as a block a reader can skip: how many, how
+// many bytes, the calls.
+func (b *built) writeBlock(w *snapshotWriter, ins []incoming) {
+	w.u(uint64(len(ins)))
+	body := w.body
+	w.body = nil
+	for _, in := range ins {
+		b.writeIncoming(w, in)
+	}
+	block := w.body
+	w.body = binary.AppendUvarint(body, uint64(len(block)))
+	w.body = append(w.body, block...)
 }
 
 func (b *built) writeIncoming(w *snapshotWriter, in incoming) {
@@ -422,12 +484,34 @@ func (r *snapshotReader) incoming() incoming {
 	return in
 }
 
-// decodeRow adds the row of name to b.
+// inBlock is a block of calls not read yet.
+type inBlock struct {
+	r *snapshotReader
+	n int
+}
+
+func (r *snapshotReader) block() inBlock {
+	n := r.count(1)
+	return inBlock{r: r.at(r.bytes()), n: n}
+}
+
+// read is the calls of the block (ok false: it is corrupt).
+func (blk inBlock) read() ([]incoming, bool) {
+	ins := make([]incoming, 0, blk.n)
+	for j := 0; j < blk.n && blk.r.err == nil; j++ {
+		ins = append(ins, blk.r.incoming())
+	}
+	return ins, blk.r.err == nil && len(blk.r.b) == 0
+}
+
+// decodeRow adds the row of name to b: its definitions now, the calls of
+// each when asked for (incomingOf).
 func (b *built) decodeRow(name string, data []byte) error {
 	r := newSnapshotReader(data)
 	r.keyName = b.lazy.keyName
 	n := r.count(8)
 	var ds []*Def
+	blocks := map[string]inBlock{}
 	for i := 0; i < n && r.err == nil; i++ {
 		d := &Def{Name: name, Path: r.str()}
 		d.key = r.key(d.Path)
@@ -436,25 +520,10 @@ func (b *built) decodeRow(name string, data []byte) error {
 		d.End = d.Start + r.int()
 		d.Test = r.uvarint()&1 != 0
 		d.dir = path.Dir(d.Path)
-		k := r.count(6)
-		ins := make([]incoming, 0, k)
-		for j := 0; j < k && r.err == nil; j++ {
-			ins = append(ins, r.incoming())
-		}
-		if r.err != nil {
-			break
-		}
+		blocks[d.key] = r.block()
 		ds = append(ds, d)
-		b.defs[d.key] = d
-		if len(ins) > 0 {
-			b.callIn[d.key] = ins
-		}
 	}
-	k := r.count(6)
-	crowd := make([]incoming, 0, k)
-	for j := 0; j < k && r.err == nil; j++ {
-		crowd = append(crowd, r.incoming())
-	}
+	crowd := r.block()
 	crowded := r.int()
 	if r.err == nil && len(r.b) != 0 {
 		r.fail()
@@ -462,14 +531,58 @@ func (b *built) decodeRow(name string, data []byte) error {
 	if r.err != nil {
 		return r.err
 	}
+	for _, d := range ds {
+		b.defs[d.key] = d
+		if blk := blocks[d.key]; blk.n > 0 {
+			b.lazy.in[d.key] = blk
+		}
+	}
 	b.byName[name] = ds
-	if len(crowd) > 0 {
-		b.crowdIn[name] = crowd
+	if crowd.n > 0 {
+		b.lazy.crowd[name] = crowd
 	}
 	if crowded > 0 {
 		b.crowded[name] = crowded
 	}
 	return nil
+}
+
+// incomingOf is the calls linked to the definition k.
+func (b *built) incomingOf(k string) []incoming {
+	if b.lazy != nil {
+		if blk, ok := b.lazy.in[k]; ok {
+			delete(b.lazy.in, k)
+			ins, ok := blk.read()
+			if !ok {
+				b.lazy.fail(k)
+			}
+			b.callIn[k] = ins
+		}
+	}
+	return b.callIn[k]
+}
+
+// crowdOf is the calls of name left unlinked as too widely named.
+func (b *built) crowdOf(name string) []incoming {
+	if b.lazy != nil {
+		if blk, ok := b.lazy.crowd[name]; ok {
+			delete(b.lazy.crowd, name)
+			ins, ok := blk.read()
+			if !ok {
+				b.lazy.fail(name)
+			}
+			b.crowdIn[name] = ins
+		}
+	}
+	return b.crowdIn[name]
+}
+
+// fail records a block that does not decode: the query is answered from
+// the files instead.
+func (l *lazy) fail(what string) {
+	if l.err == nil {
+		l.err = &errLazy{fmt.Sprintf("shared store: the snapshot's calls of %q in %s do not decode; the graph is resolved from the files", what, l.shared.Where())}
+	}
 }
 
 // Resolved says the index holds a graph resolved from its files, whole
@@ -581,7 +694,7 @@ func (b *built) lazyCallees(ctx context.Context, k string) ([]Edge, error) {
 	for _, c := range calls {
 		n := len(out)
 		for _, callee := range b.byName[c.Name] {
-			for _, ci := range b.callIn[callee.key] {
+			for _, ci := range b.incomingOf(callee.key) {
 				if ci.caller == k && ci.path == d.Path && ci.line == c.Line && ci.col == c.Col {
 					out = append(out, Edge{Caller: copyDef(d), Callee: copyDef(callee), Name: c.Name, Path: d.Path, Line: c.Line, Col: c.Col, Confidence: ci.confidence, Ref: c.Ref})
 				}
