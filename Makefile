@@ -12,6 +12,9 @@ BIN       := $(TOOLS)/bin
 RIPGREP_VERSION := 13.0.0-4+b2
 HYPERFINE_VERSION := 1.15.0-2
 CTAGS_VERSION := 5.9.20210829.0-1
+# The store's tests start a private PostgreSQL server (store/pgtest) with
+# Debian's server programs.
+POSTGRES_VERSION := 15.18-0+deb12u1
 
 # The independent MCP client (the official TypeScript SDK) that the tests,
 # besides the Go SDK's own client, drive `cchub mcp` with over stdio.
@@ -20,7 +23,7 @@ MCP_CLIENT_STAMP := $(MCP_CLIENT_DIR)/node_modules/.package-lock.json
 
 export PATH := $(BIN):$(PATH)
 
-.PHONY: all build demo test bench tools-test tools-bench check-peers fmt vet clean
+.PHONY: all build demo test bench tools-test tools-bench check-peers postgres-server fmt vet clean
 
 all: build
 
@@ -70,7 +73,21 @@ DLV_VERSION := v1.27.2
 $(BIN)/dlv:
 	GOBIN=$(BIN) $(GO) install github.com/go-delve/delve/cmd/dlv@$(DLV_VERSION)
 
-tools-test: check-peers $(MCP_CLIENT_STAMP) $(BIN)/gopls $(LSP_STAMP) $(BIN)/dlv
+# PostgreSQL's server, looked for as store/pgtest does (initdb on PATH, else
+# /usr/lib/postgresql/*/bin), else installed from Debian, pinned. The
+# package would make and start a system cluster of its own: it is told not
+# to (createclusterconf), the tests start theirs.
+postgres-server:
+	@if command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then exit 0; fi; \
+	if [ "$$(id -u)" != 0 ]; then \
+		echo "PostgreSQL's server is needed by the store's tests and is not installed; as root run: apt-get install --no-install-recommends postgresql-15=$(POSTGRES_VERSION) (or put a PostgreSQL bin directory with initdb on PATH), then make test again" >&2; exit 1; \
+	fi; \
+	command -v apt-get >/dev/null || { echo "PostgreSQL's server is needed by the store's tests: install PostgreSQL 15 or later with your system's package manager (initdb must be on PATH), then make test again" >&2; exit 1; }; \
+	mkdir -p /etc/postgresql-common; \
+	[ -e /etc/postgresql-common/createcluster.conf ] || echo "create_main_cluster = false" > /etc/postgresql-common/createcluster.conf; \
+	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql-15=$(POSTGRES_VERSION)
+
+tools-test: check-peers $(MCP_CLIENT_STAMP) $(BIN)/gopls $(LSP_STAMP) $(BIN)/dlv postgres-server
 
 test: tools-test
 	$(GO) vet ./...

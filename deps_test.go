@@ -25,6 +25,8 @@ const rules = `
 # The ground: files and text, processes, framing, diffs. No grammar, no
 # feature, nothing that knows a protocol's meaning.
 NONE < trust, framing, proc, unidiff;
+# Test support: a private PostgreSQL server (package store/pgtest).
+NONE < pgtest;
 trust < workspace;
 proc < gitcmd;
 workspace < store, wstest;
@@ -77,6 +79,7 @@ var externals = map[string][]string{
 	"github.com/smacker/go-tree-sitter":      {"syntax", "outline", "structsearch", "textedit", "codegraph"},
 	"github.com/modelcontextprotocol/go-sdk": {"mcpserver", "stdio", "demo"},
 	"modernc.org/sqlite":                     {"store"},
+	"github.com/jackc/pgx/v5":                {"store", "pgtest"},
 	"go.lsp.dev/":                            {"framing", "lspmux"},
 	"github.com/google/go-dap":               {"dapsession"},
 	"github.com/spf13/cobra":                 {"cchub"},

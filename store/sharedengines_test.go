@@ -2,8 +2,13 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"cchub/store/pgtest"
 )
 
 // engine is one engine of the shared store under test: open gives a fresh,
@@ -33,7 +38,80 @@ func (e engine) sql(query string) string {
 
 // engines is every engine the suite runs against.
 func engines(t *testing.T) []engine {
-	return []engine{sqliteEngine()}
+	return []engine{sqliteEngine(), postgresEngine()}
+}
+
+// pgPlaceholders turns ? into $1, $2, ….
+func pgPlaceholders(q string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range q {
+		if r == '?' {
+			n++
+			fmt.Fprintf(&b, "$%d", n)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// openPostgres opens the PostgreSQL engine on a new database of the
+// shared test cluster; the test fails if it falls back.
+func openPostgres(t *testing.T) (Shared, string) {
+	t.Helper()
+	url := pgtest.DatabaseForTest(t)
+	sh, notice := OpenShared(context.Background(), url, openStore(t, openRoot(t, "")))
+	if notice != "" || sh.Engine() != "postgres" {
+		t.Fatalf("OpenShared(%s): %s engine, notice %q", url, sh.Engine(), notice)
+	}
+	t.Cleanup(func() {
+		if n := SharedNotices(sh); n != nil && !t.Failed() {
+			t.Errorf("the engine fell back: %q", n)
+		}
+		sh.Close()
+	})
+	return sh, url
+}
+
+// pgConn is a connection of the test's own to url, closed when t ends.
+func pgConn(t *testing.T, url string) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+func postgresEngine() engine {
+	conns := map[*testing.T]*pgx.Conn{}
+	e := engine{name: "postgres", tables: map[string]string{"extracts": "cchub_extracts", "snapshots": "cchub_snapshots", "rows": "cchub_snapshot_rows"}}
+	e.open = func(t *testing.T) Shared {
+		sh, url := openPostgres(t)
+		conns[t] = pgConn(t, url)
+		return sh
+	}
+	e.execFn = func(t *testing.T, query string, args ...any) {
+		t.Helper()
+		if _, err := conns[t].Exec(context.Background(), pgPlaceholders(query), args...); err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+	}
+	e.count = func(t *testing.T, table, where string) int {
+		t.Helper()
+		q := "SELECT count(*) FROM " + e.tables[table]
+		if where != "" {
+			q += " WHERE " + where
+		}
+		var n int
+		if err := conns[t].QueryRow(context.Background(), q).Scan(&n); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return n
+	}
+	return e
 }
 
 func sqliteEngine() engine {
