@@ -90,12 +90,12 @@ const pgMigrateLock = 0x63636875620001 // "cchub", 1
 // happened and how to fix it. local must not be nil.
 func OpenShared(ctx context.Context, spec string, local *Store) (Shared, string) {
 	spec = strings.TrimSpace(spec)
-	if spec == "" {
+	if spec == "" || spec == "sqlite" {
 		return LocalShared(local), ""
 	}
 	const meanwhile = "the index is kept in this checkout's store meanwhile"
 	if !strings.HasPrefix(spec, "postgres://") && !strings.HasPrefix(spec, "postgresql://") {
-		return LocalShared(local), fmt.Sprintf("shared store: %q is not a store cchub knows; %s; give a postgres:// or postgresql:// URL (postgres://USER@HOST:PORT/DATABASE), or nothing for this checkout's own store, in --store / CCHUB_STORE",
+		return LocalShared(local), fmt.Sprintf("shared store: %q is not a store cchub knows; %s; give a postgres:// or postgresql:// URL (postgres://USER@HOST:PORT/DATABASE), or sqlite for this checkout's own store, in --store / CCHUB_STORE",
 			redactSpec(spec), meanwhile)
 	}
 	cfg, err := pgxpool.ParseConfig(spec)

@@ -9,8 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"cchub/store/pgtest"
 )
 
 // gitEnv makes git independent of the user's configuration.
@@ -30,9 +33,19 @@ func needGit(t *testing.T) {
 // made by the scripts under testdata/blast.
 func TestBlastScripts(t *testing.T) {
 	needGit(t)
+	// Each script gets a fresh database of one private PostgreSQL
+	// ($PGURL), for the scripts that share an index across clones.
+	pg := pgtest.ForTest(t)
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/blast",
 		Setup: func(env *testscript.Env) error {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			url, err := pg.NewDatabase(ctx)
+			if err != nil {
+				return err
+			}
+			env.Setenv("PGURL", url)
 			env.Setenv("HOME", env.WorkDir)
 			for k, v := range gitEnv {
 				env.Setenv(k, v)

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"cchub/store/pgtest"
 )
 
 func TestMain(m *testing.M) {
@@ -15,7 +17,7 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
-	testscript.Main(m, map[string]func(){
+	testscript.Main(pgtest.Main(m), map[string]func(){
 		"cchub": main,
 	})
 }
