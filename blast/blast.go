@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"cchub/codegraph"
+	"cchub/store"
 	"cchub/syntax"
 	"cchub/unidiff"
 	"cchub/workspace"
@@ -41,6 +42,9 @@ type Options struct {
 	// Graph is the working tree's code graph (the hub's, kept in the
 	// store); nil makes one in memory. Unused when Head is given.
 	Graph *codegraph.Index
+	// Shared, if set, keeps the resolved head graph (a snapshot): another
+	// runner measuring the same head reads it instead of resolving.
+	Shared store.Shared
 }
 
 // Run measures the blast radius of the diff from o.Base to o.Head in the
@@ -116,6 +120,9 @@ func Run(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, o 
 	}
 	cs := changes(diffs, old, now)
 	x, names := headGraph(now, cs)
+	if o.Shared != nil {
+		x.ShareSnapshots(o.Shared)
+	}
 	confirm := codegraph.CachedConfirmer(o.Confirm)
 	var unasked string
 	if confirm != nil && !head.WorkingTree {
@@ -147,6 +154,14 @@ func Run(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, o 
 			return git.run(ctx, workspace.MaxFileBytes, "cat-file", "blob", obj)
 		}
 		rep.Selection = selectTests(ctx, selectIn{diffs: diffs, base: old, head: now, cs: cs, x: x, names: names, read: read, confirm: confirm})
+	}
+	if o.Shared != nil {
+		// The head graph, kept once measured (nothing is written when it
+		// was read from the store).
+		if _, err := x.SaveSnapshot(ctx); err != nil && ctx.Err() == nil {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("the head graph's snapshot could not be kept (%v): another runner measuring this head resolves it again", err))
+		}
+		rep.Notes = append(rep.Notes, x.Notices()...)
 	}
 	return rep, nil
 }

@@ -94,11 +94,15 @@ func headGraph(head files, cs []Change) (*codegraph.Index, []string) {
 		}
 	}
 	for p, f := range head {
-		x.Put(p, mergeSameNamed(withDefs(f, extra[p])))
+		g := mergeSameNamed(withDefs(f, extra[p]))
+		if g != f {
+			g = codegraph.Derived(g)
+		}
+		x.Put(p, g)
 	}
 	for p, defs := range extra {
 		if head[p] == nil {
-			x.Put(p, mergeSameNamed(&codegraph.File{Path: p, Language: defs[0].Language, Defs: defs}))
+			x.Put(p, codegraph.Derived(mergeSameNamed(&codegraph.File{Path: p, Language: defs[0].Language, Defs: defs})))
 		}
 	}
 	names := make([]string, len(cs))

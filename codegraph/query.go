@@ -613,7 +613,9 @@ func (sub *radiusIn) walk(keys []string, depth int, verdict map[string]string) (
 			from := seen[k]
 			for _, in := range sub.in[k] {
 				ev := in.confidence
-				if v, ok := verdict[in.id(k)]; ok {
+				if len(verdict) == 0 {
+					// nothing was asked: no verdict to look up
+				} else if v, ok := verdict[in.id(k)]; ok {
 					if v == Refuted {
 						continue
 					}

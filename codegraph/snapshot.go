@@ -200,7 +200,7 @@ func (l *lazy) symbolNames(pattern string) []string {
 			out = append(out, n)
 			continue
 		}
-		for _, t := range l.index.types[i] {
+		for _, t := range l.index.types[l.index.at[i]:l.index.at[i+1]] {
 			if t == "" {
 				continue
 			}
@@ -381,7 +381,10 @@ func (b *built) encodeIndex() []byte {
 // snapshotIndex is a snapshot's names, sorted, with their methods' types.
 type snapshotIndex struct {
 	names []string
-	types [][]string
+	// types[at[i]:at[i+1]] are the types of names[i]'s methods ("" for
+	// its other definitions).
+	types []string
+	at    []int32
 }
 
 // has says whether a snapshot has a row named n.
@@ -393,17 +396,16 @@ func (ix *snapshotIndex) has(n string) bool {
 func decodeIndex(data []byte) (*snapshotIndex, error) {
 	r := newSnapshotReader(data)
 	n := r.count(1)
-	ix := &snapshotIndex{names: make([]string, 0, n), types: make([][]string, 0, n)}
+	ix := &snapshotIndex{names: make([]string, 0, n), at: make([]int32, 0, n+1)}
 	for i := 0; i < n && r.err == nil; i++ {
-		name := r.str()
+		ix.names = append(ix.names, r.str())
+		ix.at = append(ix.at, int32(len(ix.types)))
 		k := r.count(1)
-		types := make([]string, 0, k)
 		for j := 0; j < k && r.err == nil; j++ {
-			types = append(types, r.str())
+			ix.types = append(ix.types, r.str())
 		}
-		ix.names = append(ix.names, name)
-		ix.types = append(ix.types, types)
 	}
+	ix.at = append(ix.at, int32(len(ix.types)))
 	if r.err == nil && len(r.b) != 0 {
 		r.fail()
 	}
@@ -583,6 +585,25 @@ func (l *lazy) fail(what string) {
 	if l.err == nil {
 		l.err = &errLazy{fmt.Sprintf("shared store: the snapshot's calls of %q in %s do not decode; the graph is resolved from the files", what, l.shared.Where())}
 	}
+}
+
+// ShareSnapshots has an index not of a workspace (NewMemIndex) read its
+// resolved graph from sh when sh holds the snapshot of its files, and
+// keep one there with SaveSnapshot: a blast of the same head on another
+// runner resolves nothing.
+func (x *Index) ShareSnapshots(sh store.Shared) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.shared, x.direct = sh, sh != nil
+}
+
+// Derived marks f as made from extracted files (definitions merged or
+// added), not extracted from a content: it is keyed by its own encoding,
+// so that a snapshot of an index holding it is never taken for one of the
+// plain files.
+func Derived(f *File) *File {
+	f.hash = sha256.Sum256(append([]byte("derived\n"), encode(f)...))
+	return f
 }
 
 // Resolved says the index holds a graph resolved from its files, whole

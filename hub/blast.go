@@ -11,6 +11,9 @@ import (
 // workspace's code graph, kept in its store, answers who calls what, so
 // only files changed since the last index are read again.
 func (h *Hub) Blast(ctx context.Context, o blast.Options) (*blast.Report, error) {
+	if sh, err := h.Shared(ctx); err == nil {
+		o.Shared = sh
+	}
 	if o.Head == "" {
 		o.Graph = h.codeGraph(ctx)
 		defer func() { h.sayAll(o.Graph.Notices()) }()
