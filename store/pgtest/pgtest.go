@@ -57,6 +57,9 @@ func Available() (ok bool, why string) {
 	return true, ""
 }
 
+// debianBins is where Debian's packages put each version's programs.
+var debianBins = "/usr/lib/postgresql/*/bin"
+
 // binDir is the directory of initdb and postgres: initdb's on PATH (links
 // followed), else the newest /usr/lib/postgresql/*/bin.
 func binDir() (string, error) {
@@ -76,7 +79,7 @@ func binDir() (string, error) {
 			return filepath.Dir(p), nil
 		}
 	}
-	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	dirs, _ := filepath.Glob(debianBins)
 	sort.Slice(dirs, func(i, j int) bool { return version(dirs[i]) > version(dirs[j]) })
 	for _, d := range dirs {
 		if has(d) {
