@@ -30,6 +30,19 @@
 //     shown, discarded, closed or reported as Mine, so a database copied
 //     from elsewhere cannot have its journal obeyed or its changes applied.
 //
+// The shared half (shared.go) is content-addressed: what a file's content
+// yields (its extraction) and resolved graphs (snapshots), sealed with the
+// SHA-256 of their key and data. Two engines hold it: LocalShared, the
+// shared_ tables of this file (the default), and a PostgreSQL database
+// many checkouts and machines share (postgres.go, OpenShared with a
+// postgres:// URL; pgx, tables cchub_ with their own migrations). The
+// PostgreSQL engine never holds a transaction for long (autocommit
+// chunks), inserts keys sorted in every statement so concurrent writers
+// cannot deadlock, and when the database cannot be used it falls back to
+// LocalShared with one notice saying why and what to do. Nothing tied to
+// one checkout is ever kept there. Tests run one suite against both
+// engines on a private server (store/pgtest).
+//
 // It does not decide what is stored or for how long (that is the owner's
 // policy: the hub ends an MCP session's run, and says when old runs are
 // pruned), and it does not hold a Root: the caller keeps the workspace open.

@@ -32,8 +32,9 @@ const (
 	pgConnectTimeout = 5 * time.Second
 	pgStmtTimeout    = 30 * time.Second
 	pgMaxConns       = 4
-	// pgReadChunk is how many keys one read statement asks for.
-	pgReadChunk = 2000
+	// pgReadChunk is how many keys one read statement asks for (a
+	// chunk's data is held in memory at once).
+	pgReadChunk = 1000
 	// pgRetries is how often a statement that deadlocked or failed to
 	// serialize is tried again.
 	pgRetries = 5
@@ -288,6 +289,10 @@ func (p *pgShared) failed(ctx context.Context, err error) bool {
 	return true
 }
 
+// pgRetried counts the statements tried again (for tests: sorted keys
+// should leave nothing to retry).
+var pgRetried atomic.Int64
+
 // stmt runs fn with a statement's deadline, again when PostgreSQL
 // reports a deadlock or a serialization failure.
 func stmt(ctx context.Context, fn func(ctx context.Context) error) error {
@@ -299,6 +304,7 @@ func stmt(ctx context.Context, fn func(ctx context.Context) error) error {
 		if err == nil || attempt == pgRetries || !errors.As(err, &pe) || (pe.Code != "40P01" && pe.Code != "40001") {
 			return err
 		}
+		pgRetried.Add(1)
 		select {
 		case <-time.After(time.Duration(attempt+1) * 20 * time.Millisecond):
 		case <-ctx.Done():
@@ -389,8 +395,18 @@ func (p *pgShared) GetExtracts(ctx context.Context, keys []ExtractKey, fn func(k
 	var stale []ExtractKey
 	var fnErr error
 	old := time.Now().Add(-touchEvery).Unix()
+	type row struct {
+		k    ExtractKey
+		blob []byte
+		used int64
+	}
 	err = readChunks(keys, func(part []ExtractKey) error {
-		return stmt(ctx, func(ctx context.Context) error {
+		// A chunk is read whole before fn sees it: the statement's
+		// deadline is not spent on the caller's work, and a statement
+		// tried again passes nothing twice.
+		var got []row
+		err := stmt(ctx, func(ctx context.Context) error {
+			got = got[:0]
 			hs, vs, fs := keyArrays(part)
 			rows, err := p.pool.Query(ctx, `SELECT e.sha256, e.variant, e.format, e.data, e.last_used FROM `+pgKeys+`
 				JOIN cchub_extracts e USING (sha256, variant, format)`, hs, vs, fs)
@@ -399,33 +415,40 @@ func (p *pgShared) GetExtracts(ctx context.Context, keys []ExtractKey, fn func(k
 			}
 			defer rows.Close()
 			for rows.Next() {
-				var h, blob []byte
+				var h []byte
 				var v string
 				var f int
-				var used int64
-				if err := rows.Scan(&h, &v, &f, &blob, &used); err != nil {
+				var r row
+				if err := rows.Scan(&h, &v, &f, &r.blob, &r.used); err != nil {
 					return err
 				}
-				k := scanKey(h, v, f)
-				if done[k] {
-					continue // a statement tried again
-				}
-				done[k] = true
-				data, err := Unseal(SealExtract, ExtractKeyBytes(k), blob)
-				if err != nil {
-					corrupt = append(corrupt, corruptExtract(k, p.where, err))
-					continue
-				}
-				if used < old {
-					stale = append(stale, k)
-				}
-				if err := fn(k, data); err != nil {
-					fnErr = err
-					return err
-				}
+				r.k = scanKey(h, v, f)
+				got = append(got, r)
 			}
 			return rows.Err()
 		})
+		if err != nil {
+			return err
+		}
+		for _, r := range got {
+			if done[r.k] {
+				continue // asked twice
+			}
+			done[r.k] = true
+			data, err := Unseal(SealExtract, ExtractKeyBytes(r.k), r.blob)
+			if err != nil {
+				corrupt = append(corrupt, corruptExtract(r.k, p.where, err))
+				continue
+			}
+			if r.used < old {
+				stale = append(stale, r.k)
+			}
+			if err := fn(r.k, data); err != nil {
+				fnErr = err
+				return err
+			}
+		}
+		return nil
 	})
 	if fnErr != nil {
 		return corrupt, fnErr
@@ -448,13 +471,13 @@ func (p *pgShared) GetExtracts(ctx context.Context, keys []ExtractKey, fn func(k
 // holds are skipped (it is moving them, or writing them), so touches
 // never wait for each other.
 func (p *pgShared) touchExtracts(ctx context.Context, keys []ExtractKey) error {
-	now := time.Now().Unix()
+	now := time.Now()
 	return readChunks(keys, func(part []ExtractKey) error {
 		return stmt(ctx, func(ctx context.Context) error {
 			hs, vs, fs := keyArrays(part)
 			_, err := p.pool.Exec(ctx, `UPDATE cchub_extracts SET last_used = $4 WHERE ctid IN (
 				SELECT e.ctid FROM `+pgKeys+` JOIN cchub_extracts e USING (sha256, variant, format)
-				WHERE e.last_used < $4 ORDER BY e.sha256, e.variant COLLATE "C", e.format FOR UPDATE OF e SKIP LOCKED)`, hs, vs, fs, now)
+				WHERE e.last_used < $5 ORDER BY e.sha256, e.variant COLLATE "C", e.format FOR UPDATE OF e SKIP LOCKED)`, hs, vs, fs, now.Unix(), now.Add(-touchEvery).Unix())
 			return err
 		})
 	})

@@ -57,6 +57,9 @@ func Available() (ok bool, why string) {
 	return true, ""
 }
 
+// debianBins is where Debian's packages put each version's programs.
+var debianBins = "/usr/lib/postgresql/*/bin"
+
 // binDir is the directory of initdb and postgres: initdb's on PATH (links
 // followed), else the newest /usr/lib/postgresql/*/bin.
 func binDir() (string, error) {
@@ -76,7 +79,7 @@ func binDir() (string, error) {
 			return filepath.Dir(p), nil
 		}
 	}
-	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	dirs, _ := filepath.Glob(debianBins)
 	sort.Slice(dirs, func(i, j int) bool { return version(dirs[i]) > version(dirs[j]) })
 	for _, d := range dirs {
 		if has(d) {
@@ -173,7 +176,6 @@ port = 5432
 max_connections = 200
 shared_buffers = 32MB
 fsync = off
-synchronous_commit = off
 full_page_writes = off
 dynamic_shared_memory_type = mmap
 `, c.sock)
@@ -386,14 +388,62 @@ func (c *Cluster) Stop() error {
 
 // Kill kills the server and its backends at once (SIGKILL), as a crash
 // or an out-of-memory kill would, and waits for the server's exit.
+// (Backends lead process groups of their own: they are found as the
+// stopped postmaster's children.)
 func (c *Cluster) Kill() {
 	c.mu.Lock()
 	s := c.server
 	c.mu.Unlock()
-	if s != nil {
-		s.signal(syscall.SIGKILL)
-		<-s.done
+	if s == nil || s.exited() {
+		return
 	}
+	pm := s.cmd.Process.Pid
+	syscall.Kill(pm, syscall.SIGSTOP) // it forks no more
+	kids := children(pm)
+	for _, k := range kids {
+		syscall.Kill(k, syscall.SIGKILL)
+	}
+	s.signal(syscall.SIGKILL)
+	<-s.done
+	// The backends, now init's children, are gone when their /proc entry
+	// is (or is a zombie).
+	for _, k := range kids {
+		for alive(k) {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+// children lists the processes whose parent is pid.
+func children(pid int) []int {
+	var out []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		k, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …; comm may hold spaces and parentheses.
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// alive says whether pid runs (exists and is not a zombie).
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
 }
 
 // Restart starts the stopped (or killed) server again on the same data.

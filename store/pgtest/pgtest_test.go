@@ -3,6 +3,7 @@ package pgtest
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -88,5 +89,30 @@ func TestStopKillRestart(t *testing.T) {
 	}
 	if got := query(t, c.URL(), `SELECT v::text FROM kept`); got != "7" {
 		t.Errorf("after a stop and a kill the table holds %q, want 7", got)
+	}
+}
+
+// Without initdb on PATH nor in Debian's place, the server is missing and
+// the reason says how to get it; with Debian's layout it is found there.
+func TestAvailableLooksOnPathThenDebiansPlace(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	old := debianBins
+	defer func() { debianBins = old }()
+	debianBins = filepath.Join(t.TempDir(), "*", "bin")
+	if ok, why := Available(); ok || !strings.Contains(why, "apt-get install postgresql-15") {
+		t.Errorf("Available() = %v, %q; want false and the install hint", ok, why)
+	}
+	root := filepath.Dir(filepath.Dir(debianBins))
+	for _, v := range []string{"13", "15", "9.6"} {
+		bin := filepath.Join(root, v, "bin")
+		os.MkdirAll(bin, 0o755)
+		for _, p := range []string{"initdb", "postgres"} {
+			if err := os.WriteFile(filepath.Join(bin, p), nil, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if dir, err := binDir(); err != nil || dir != filepath.Join(root, "15", "bin") {
+		t.Errorf("binDir() = %s, %v; want the newest, 15", dir, err)
 	}
 }
