@@ -170,6 +170,16 @@ func TestOtherFormatIsReadAgainAndCorruptRowIsIgnored(t *testing.T) {
 	if again := y.Notices(); len(again) != 0 {
 		t.Fatalf("notices said twice: %q", again)
 	}
+	// The corrupt row was replaced by the extraction read again: the
+	// next process reads it without a word.
+	z := persisted(t, dir)
+	update(t, z)
+	if _, es, err := z.Callers("B"); err != nil || len(es) != 1 {
+		t.Fatalf("callers of B after repair = %+v, %v", es, err)
+	}
+	if n := z.Notices(); len(n) != 0 {
+		t.Fatalf("notices after repair: %q", n)
+	}
 }
 
 // encode and decode are inverses on real extracted files.

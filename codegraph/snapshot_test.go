@@ -189,8 +189,28 @@ func TestSnapshotCorruptRowFallsBackToResolving(t *testing.T) {
 		t.Fatalf("notices = %q; want the fallback said", notes)
 	}
 	b, release, _ := y.graph(ctx)
-	defer release()
-	if b.lazy != nil {
+	lazyStill := b.lazy != nil
+	release()
+	if lazyStill {
 		t.Fatal("still reading the corrupt snapshot")
+	}
+	// The snapshot is made whole again by the process that resolved, and
+	// the next one reads it without a word.
+	if ok, err := y.SaveSnapshot(ctx); !ok || err != nil {
+		t.Fatalf("SaveSnapshot after the corrupt row = %v, %v; want it written again", ok, err)
+	}
+	z := persisted(t, dir)
+	update(t, z)
+	if _, es, err := z.Callers("C"); err != nil || len(es) != 1 {
+		t.Fatalf("callers of C after repair = %+v, %v", es, err)
+	}
+	if b, release, _ := z.graph(ctx); b.lazy == nil {
+		release()
+		t.Fatal("the repaired snapshot was not read")
+	} else {
+		release()
+	}
+	if n := z.Notices(); len(n) != 0 {
+		t.Fatalf("notices after repair: %q", n)
 	}
 }

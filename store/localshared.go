@@ -102,6 +102,7 @@ func (l *localShared) HaveExtracts(ctx context.Context, keys []ExtractKey) (map[
 
 func (l *localShared) GetExtracts(ctx context.Context, keys []ExtractKey, fn func(k ExtractKey, data []byte) error) (corrupt []string, err error) {
 	var stale []ExtractKey
+	var bad []badExtract
 	old := time.Now().Add(-touchEvery).Unix()
 	err = chunks(keys, func(part []ExtractKey) error {
 		rows, err := l.s.db.QueryContext(ctx, `SELECT sha256, variant, format, data, last_used FROM shared_extracts WHERE `+keysIn(len(part)), keyArgs(part)...)
@@ -121,6 +122,7 @@ func (l *localShared) GetExtracts(ctx context.Context, keys []ExtractKey, fn fun
 			data, err := Unseal(SealExtract, ExtractKeyBytes(k), blob)
 			if err != nil {
 				corrupt = append(corrupt, corruptExtract(k, l.Where(), err))
+				bad = append(bad, badExtract{k, blob})
 				continue
 			}
 			if used < old {
@@ -138,7 +140,48 @@ func (l *localShared) GetExtracts(ctx context.Context, keys []ExtractKey, fn fun
 	if err != nil {
 		return corrupt, err
 	}
+	if err := l.dropCorrupt(ctx, bad); err != nil {
+		return corrupt, err
+	}
 	return corrupt, l.touchExtracts(ctx, stale)
+}
+
+// badExtract is a row found corrupt: its key and the bytes it held.
+type badExtract struct {
+	k    ExtractKey
+	blob []byte
+}
+
+// dropCorrupt removes rows found corrupt (unless rewritten since), so
+// that the extraction read again takes their place.
+func (l *localShared) dropCorrupt(ctx context.Context, bad []badExtract) error {
+	if len(bad) == 0 {
+		return nil
+	}
+	return l.s.Write(ctx, func(tx *sql.Tx) error {
+		for _, b := range bad {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM shared_extracts WHERE sha256 = ? AND variant = ? AND format = ? AND data = ?`,
+				b.k.SHA256[:], b.k.Variant, b.k.Format, b.blob); err != nil {
+				return l.s.wrap("remove a corrupt row of the shared store in", err)
+			}
+		}
+		return nil
+	})
+}
+
+// dropSnapshot makes snapshot gen incomplete again, a row of it (or its
+// index) having been found corrupt: the next process that resolves the
+// graph writes it anew.
+func (l *localShared) dropSnapshot(ctx context.Context, gen Gen, name string) error {
+	return l.s.Write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM shared_snapshot_rows WHERE gen = ? AND name = ?`, gen[:], name); err != nil {
+			return l.s.wrap("remove a corrupt row of the shared store in", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE shared_snapshots SET idx = NULL WHERE gen = ?`, gen[:]); err != nil {
+			return l.s.wrap("remove a corrupt row of the shared store in", err)
+		}
+		return nil
+	})
 }
 
 // The descriptions of corrupt rows, one line each.
@@ -214,7 +257,7 @@ func (l *localShared) SnapshotIndex(ctx context.Context, gen Gen) (index []byte,
 	}
 	index, err = Unseal(SealIndex, SnapshotKeyBytes(gen, ""), blob)
 	if err != nil {
-		return nil, false, []string{corruptSnapshot(gen, "", l.Where(), err)}, nil
+		return nil, false, []string{corruptSnapshot(gen, "", l.Where(), err)}, l.dropSnapshot(ctx, gen, "")
 	}
 	if now := time.Now(); used < now.Add(-touchEvery).Unix() {
 		err := l.s.Write(ctx, func(tx *sql.Tx) error {
@@ -230,7 +273,7 @@ func (l *localShared) SnapshotIndex(ctx context.Context, gen Gen) (index []byte,
 
 func (l *localShared) SnapshotRows(ctx context.Context, gen Gen, names []string) (map[string][]byte, []string, error) {
 	out := map[string][]byte{}
-	var corrupt []string
+	var corrupt, bad []string
 	err := chunks(names, func(part []string) error {
 		args := []any{gen[:]}
 		for _, n := range part {
@@ -251,6 +294,7 @@ func (l *localShared) SnapshotRows(ctx context.Context, gen Gen, names []string)
 			data, err := Unseal(SealSnapshot, SnapshotKeyBytes(gen, name), blob)
 			if err != nil {
 				corrupt = append(corrupt, corruptSnapshot(gen, name, l.Where(), err))
+				bad = append(bad, name)
 				continue
 			}
 			out[name] = data
@@ -262,6 +306,11 @@ func (l *localShared) SnapshotRows(ctx context.Context, gen Gen, names []string)
 	})
 	if err != nil {
 		return nil, corrupt, err
+	}
+	for _, name := range bad {
+		if err := l.dropSnapshot(ctx, gen, name); err != nil {
+			return nil, corrupt, err
+		}
 	}
 	return out, corrupt, nil
 }

@@ -393,6 +393,7 @@ func (p *pgShared) GetExtracts(ctx context.Context, keys []ExtractKey, fn func(k
 	}
 	done := map[ExtractKey]bool{} // passed to fn (or found corrupt)
 	var stale []ExtractKey
+	var bad []badExtract
 	var fnErr error
 	old := time.Now().Add(-touchEvery).Unix()
 	type row struct {
@@ -438,6 +439,7 @@ func (p *pgShared) GetExtracts(ctx context.Context, keys []ExtractKey, fn func(k
 			data, err := Unseal(SealExtract, ExtractKeyBytes(r.k), r.blob)
 			if err != nil {
 				corrupt = append(corrupt, corruptExtract(r.k, p.where, err))
+				bad = append(bad, badExtract{r.k, r.blob})
 				continue
 			}
 			if r.used < old {
@@ -452,6 +454,18 @@ func (p *pgShared) GetExtracts(ctx context.Context, keys []ExtractKey, fn func(k
 	})
 	if fnErr != nil {
 		return corrupt, fnErr
+	}
+	for _, b := range bad {
+		if err != nil {
+			break
+		}
+		// Removed (unless rewritten since): the extraction read again
+		// takes its place.
+		err = stmt(ctx, func(ctx context.Context) error {
+			_, err := p.pool.Exec(ctx, `DELETE FROM cchub_extracts WHERE sha256 = $1 AND variant = $2 AND format = $3 AND data = $4`,
+				b.k.SHA256[:], b.k.Variant, int32(b.k.Format), b.blob)
+			return err
+		})
 	}
 	if err == nil {
 		err = p.touchExtracts(ctx, stale)
@@ -562,7 +576,7 @@ func (p *pgShared) SnapshotIndex(ctx context.Context, gen Gen) (index []byte, ok
 	}
 	index, err = Unseal(SealIndex, SnapshotKeyBytes(gen, ""), blob)
 	if err != nil {
-		return nil, false, []string{corruptSnapshot(gen, "", p.where, err)}, nil
+		return nil, false, []string{corruptSnapshot(gen, "", p.where, err)}, p.dropSnapshot(ctx, gen, "")
 	}
 	return index, true, nil, nil
 }
@@ -572,7 +586,7 @@ func (p *pgShared) SnapshotRows(ctx context.Context, gen Gen, names []string) (m
 		return p.local.SnapshotRows(ctx, gen, names)
 	}
 	out := map[string][]byte{}
-	var corrupt []string
+	var corrupt, bad []string
 	err := readChunks(names, func(part []string) error {
 		return stmt(ctx, func(ctx context.Context) error {
 			rows, err := p.pool.Query(ctx, `SELECT r.name, r.data FROM cchub_snapshot_rows r
@@ -594,6 +608,7 @@ func (p *pgShared) SnapshotRows(ctx context.Context, gen Gen, names []string) (m
 				data, err := Unseal(SealSnapshot, SnapshotKeyBytes(gen, name), blob)
 				if err != nil {
 					corrupt = append(corrupt, corruptSnapshot(gen, name, p.where, err))
+					bad = append(bad, name)
 					continue
 				}
 				out[name] = data
@@ -607,7 +622,25 @@ func (p *pgShared) SnapshotRows(ctx context.Context, gen Gen, names []string) (m
 		}
 		return nil, corrupt, p.wrap("read", err)
 	}
+	for _, name := range bad {
+		if err := p.dropSnapshot(ctx, gen, name); err != nil {
+			return nil, corrupt, p.wrap("write to", err)
+		}
+	}
 	return out, corrupt, nil
+}
+
+// dropSnapshot makes snapshot gen incomplete again, a row of it (or its
+// index, name "") having been found corrupt: the next process that
+// resolves the graph writes it anew.
+func (p *pgShared) dropSnapshot(ctx context.Context, gen Gen, name string) error {
+	return stmt(ctx, func(ctx context.Context) error {
+		if _, err := p.pool.Exec(ctx, `DELETE FROM cchub_snapshot_rows WHERE gen = $1 AND name = $2`, gen[:], name); err != nil {
+			return err
+		}
+		_, err := p.pool.Exec(ctx, `UPDATE cchub_snapshots SET idx = NULL WHERE gen = $1`, gen[:])
+		return err
+	})
 }
 
 func (p *pgShared) PutSnapshot(ctx context.Context, gen Gen, index []byte, rows map[string][]byte) error {

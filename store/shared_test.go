@@ -265,6 +265,17 @@ func TestSharedCorruptRowsAreIgnored(t *testing.T) {
 			if !slices.ContainsFunc(corrupt, func(c string) bool { return strings.Contains(c, prefix) }) {
 				t.Errorf("no line names %s: %q", prefix, corrupt)
 			}
+			// Found corrupt, they are removed: the extraction read again
+			// takes their place, and nothing is said twice.
+			if have, err := sh.HaveExtracts(ctx, keysOf(es)); err != nil || len(have) != 1 {
+				t.Errorf("after reading: %d extractions stored (%v), want the corrupt ones removed", len(have), err)
+			}
+			if err := sh.PutExtracts(ctx, es); err != nil {
+				t.Fatal(err)
+			}
+			if got, corrupt := getAll(t, sh, keysOf(es)); len(got) != 4 || len(corrupt) != 0 {
+				t.Errorf("after putting them again: %d read, corrupt %q", len(got), corrupt)
+			}
 
 			gen, index, rows := snapshotOf(5, "c")
 			if err := sh.PutSnapshot(ctx, gen, index, rows); err != nil {
@@ -277,6 +288,16 @@ func TestSharedCorruptRowsAreIgnored(t *testing.T) {
 			}
 			if len(got2) != 1 || got2["name0002"] != nil || len(corrupt) != 1 || !strings.Contains(corrupt[0], `"name0002"`) {
 				t.Errorf("rows %v, corrupt %q: want name0002 left out and described", slices.Collect(maps.Keys(got2)), corrupt)
+			}
+			// The snapshot is incomplete again, until a put makes it whole.
+			if _, ok, _, err := sh.SnapshotIndex(ctx, gen); ok || err != nil {
+				t.Errorf("a snapshot with a corrupt row is still complete (%v)", err)
+			}
+			if err := sh.PutSnapshot(ctx, gen, index, rows); err != nil {
+				t.Fatal(err)
+			}
+			if got, corrupt, err := sh.SnapshotRows(ctx, gen, []string{"name0001", "name0002"}); err != nil || len(got) != 2 || len(corrupt) != 0 {
+				t.Errorf("after putting it again: %d rows, corrupt %q, %v", len(got), corrupt, err)
 			}
 			// Another snapshot's index in this one's place.
 			other, otherIndex, _ := snapshotOf(0, "d")
