@@ -97,16 +97,16 @@ func OpenShared(ctx context.Context, spec string, local *Store) (Shared, string)
 	const meanwhile = "the index is kept in this checkout's store meanwhile"
 	if !strings.HasPrefix(spec, "postgres://") && !strings.HasPrefix(spec, "postgresql://") {
 		return LocalShared(local), fmt.Sprintf("shared store: %q is not a store cchub knows; %s; give a postgres:// or postgresql:// URL (postgres://USER@HOST:PORT/DATABASE), or sqlite for this checkout's own store, in --store / CCHUB_STORE",
-			redactSpec(spec), meanwhile)
+			Redact(spec), meanwhile)
 	}
 	cfg, err := pgxpool.ParseConfig(spec)
 	if err != nil {
 		return LocalShared(local), fmt.Sprintf("shared store: %q is not a PostgreSQL URL cchub can read (%v); %s; give postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (a unix socket: ?host=/DIR) in --store / CCHUB_STORE",
-			redactSpec(spec), oneLine(err), meanwhile)
+			Redact(spec), oneLine(err), meanwhile)
 	}
 	cfg.MaxConns = pgMaxConns
 	cfg.ConnConfig.ConnectTimeout = pgConnectTimeout
-	p := &pgShared{where: redactSpec(spec), local: LocalShared(local)}
+	p := &pgShared{where: Redact(spec), local: LocalShared(local)}
 	addr := fmt.Sprintf("%s:%d", cfg.ConnConfig.Host, cfg.ConnConfig.Port)
 	cctx, cancel := context.WithTimeout(ctx, pgConnectTimeout)
 	defer cancel()
@@ -165,8 +165,9 @@ func reachError(err error) string {
 
 func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
 
-// redactSpec is spec without a password (in the user part or the query).
-func redactSpec(spec string) string {
+// Redact is spec as messages may show it: without a password (in the
+// user part or the query).
+func Redact(spec string) string {
 	u, err := url.Parse(spec)
 	if err != nil {
 		if i := strings.Index(spec, "://"); i >= 0 {

@@ -432,8 +432,8 @@ func TestRedactSpec(t *testing.T) {
 		"postgresql://u@h/db?password=secret&sslmode=off": "postgresql://u@h/db?sslmode=off",
 		"postgres://u@/db?host=/run/pg":                   "postgres://u@/db?host=/run/pg",
 	} {
-		if got := redactSpec(in); got != want {
-			t.Errorf("redactSpec(%s) = %s, want %s", in, got, want)
+		if got := Redact(in); got != want {
+			t.Errorf("Redact(%s) = %s, want %s", in, got, want)
 		}
 	}
 }
