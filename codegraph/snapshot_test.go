@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"cchub/store"
@@ -154,6 +155,33 @@ func TestSnapshotAnswersAsResolved(t *testing.T) {
 	}
 	if n := lazy.Notices(); len(n) != 0 {
 		t.Fatalf("notices: %q", n)
+	}
+	// Questions asked at once of a fresh process share its snapshot
+	// (they fill it as they go, one at a time).
+	par := persisted(t, dir)
+	update(t, par)
+	var wg sync.WaitGroup
+	errs := make(chan string, len(keys))
+	for i, k := range keys {
+		if i%7 != 0 {
+			continue
+		}
+		d := fb.defs[k]
+		name := d.Path + ":" + strconv.Itoa(d.Start) + ":" + d.Qual()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, es, err := par.Callers(name)
+			_, want, _ := full.Callers(name)
+			if js(es, err) != js(want, nil) {
+				errs <- name
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for n := range errs {
+		t.Errorf("callers of %s asked at once differ", n)
 	}
 	t.Logf("%d definitions, %d answers compared", len(keys), checked)
 }
