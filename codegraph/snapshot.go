@@ -552,14 +552,7 @@ func (b *built) decodeRow(name string, data []byte) error {
 // incomingOf is the calls linked to the definition k.
 func (b *built) incomingOf(k string) []incoming {
 	if b.lazy != nil {
-		if blk, ok := b.lazy.in[k]; ok {
-			delete(b.lazy.in, k)
-			ins, ok := blk.read()
-			if !ok {
-				b.lazy.fail(k)
-			}
-			b.callIn[k] = ins
-		}
+		b.lazy.read(b.lazy.in, b.callIn, k)
 	}
 	return b.callIn[k]
 }
@@ -567,16 +560,24 @@ func (b *built) incomingOf(k string) []incoming {
 // crowdOf is the calls of name left unlinked as too widely named.
 func (b *built) crowdOf(name string) []incoming {
 	if b.lazy != nil {
-		if blk, ok := b.lazy.crowd[name]; ok {
-			delete(b.lazy.crowd, name)
-			ins, ok := blk.read()
-			if !ok {
-				b.lazy.fail(name)
-			}
-			b.crowdIn[name] = ins
-		}
+		b.lazy.read(b.lazy.crowd, b.crowdIn, name)
 	}
 	return b.crowdIn[name]
+}
+
+// read decodes the block of calls blocks holds under key, if not read
+// yet, into calls.
+func (l *lazy) read(blocks map[string]inBlock, calls map[string][]incoming, key string) {
+	blk, ok := blocks[key]
+	if !ok {
+		return
+	}
+	delete(blocks, key)
+	ins, ok := blk.read()
+	if !ok {
+		l.fail(key)
+	}
+	calls[key] = ins
 }
 
 // fail records a block that does not decode: the query is answered from

@@ -47,14 +47,14 @@ func keyArgs(keys []ExtractKey) []any {
 	return args
 }
 
-// chunks calls fn with consecutive parts of keys of at most chunkRows.
-func chunks[T any](keys []T, fn func(part []T) error) error {
+// chunks calls fn with consecutive parts of keys of at most n.
+func chunks[T any](keys []T, n int, fn func(part []T) error) error {
 	for len(keys) > 0 {
-		n := min(len(keys), chunkRows)
-		if err := fn(keys[:n]); err != nil {
+		k := min(len(keys), n)
+		if err := fn(keys[:k]); err != nil {
 			return err
 		}
-		keys = keys[n:]
+		keys = keys[k:]
 	}
 	return nil
 }
@@ -71,7 +71,7 @@ func (l *localShared) HaveExtracts(ctx context.Context, keys []ExtractKey) (map[
 	out := map[ExtractKey]ExtractInfo{}
 	var stale []ExtractKey
 	old := time.Now().Add(-touchEvery).Unix()
-	err := chunks(keys, func(part []ExtractKey) error {
+	err := chunks(keys, chunkRows, func(part []ExtractKey) error {
 		rows, err := l.s.db.QueryContext(ctx, `SELECT sha256, variant, format, defs, calls, last_used FROM shared_extracts WHERE `+keysIn(len(part)), keyArgs(part)...)
 		if err != nil {
 			return l.s.wrap("read the shared store in", err)
@@ -104,7 +104,7 @@ func (l *localShared) GetExtracts(ctx context.Context, keys []ExtractKey, fn fun
 	var stale []ExtractKey
 	var bad []badExtract
 	old := time.Now().Add(-touchEvery).Unix()
-	err = chunks(keys, func(part []ExtractKey) error {
+	err = chunks(keys, chunkRows, func(part []ExtractKey) error {
 		rows, err := l.s.db.QueryContext(ctx, `SELECT sha256, variant, format, data, last_used FROM shared_extracts WHERE `+keysIn(len(part)), keyArgs(part)...)
 		if err != nil {
 			return l.s.wrap("read the shared store in", err)
@@ -202,7 +202,7 @@ func (l *localShared) touchExtracts(ctx context.Context, keys []ExtractKey) erro
 		return nil
 	}
 	now := time.Now().Unix()
-	return chunks(keys, func(part []ExtractKey) error {
+	return chunks(keys, chunkRows, func(part []ExtractKey) error {
 		return l.s.Write(ctx, func(tx *sql.Tx) error {
 			_, err := tx.ExecContext(ctx, `UPDATE shared_extracts SET last_used = ? WHERE `+keysIn(len(part)), append([]any{now}, keyArgs(part)...)...)
 			if err != nil {
@@ -274,7 +274,7 @@ func (l *localShared) SnapshotIndex(ctx context.Context, gen Gen) (index []byte,
 func (l *localShared) SnapshotRows(ctx context.Context, gen Gen, names []string) (map[string][]byte, []string, error) {
 	out := map[string][]byte{}
 	var corrupt, bad []string
-	err := chunks(names, func(part []string) error {
+	err := chunks(names, chunkRows, func(part []string) error {
 		args := []any{gen[:]}
 		for _, n := range part {
 			args = append(args, n)

@@ -326,17 +326,6 @@ func keyArrays(keys []ExtractKey) (hs [][]byte, vs []string, fs []int32) {
 
 const pgKeys = `unnest($1::bytea[], $2::text[], $3::int4[]) AS k(sha256, variant, format)`
 
-func readChunks[T any](keys []T, fn func(part []T) error) error {
-	for len(keys) > 0 {
-		n := min(len(keys), pgReadChunk)
-		if err := fn(keys[:n]); err != nil {
-			return err
-		}
-		keys = keys[n:]
-	}
-	return nil
-}
-
 func (p *pgShared) HaveExtracts(ctx context.Context, keys []ExtractKey) (map[ExtractKey]ExtractInfo, error) {
 	if p.fell.Load() {
 		return p.local.HaveExtracts(ctx, keys)
@@ -344,7 +333,7 @@ func (p *pgShared) HaveExtracts(ctx context.Context, keys []ExtractKey) (map[Ext
 	out := map[ExtractKey]ExtractInfo{}
 	var stale []ExtractKey
 	old := time.Now().Add(-touchEvery).Unix()
-	err := readChunks(keys, func(part []ExtractKey) error {
+	err := chunks(keys, pgReadChunk, func(part []ExtractKey) error {
 		return stmt(ctx, func(ctx context.Context) error {
 			hs, vs, fs := keyArrays(part)
 			rows, err := p.pool.Query(ctx, `SELECT e.sha256, e.variant, e.format, e.defs, e.calls, e.last_used FROM `+pgKeys+`
@@ -402,7 +391,7 @@ func (p *pgShared) GetExtracts(ctx context.Context, keys []ExtractKey, fn func(k
 		blob []byte
 		used int64
 	}
-	err = readChunks(keys, func(part []ExtractKey) error {
+	err = chunks(keys, pgReadChunk, func(part []ExtractKey) error {
 		// A chunk is read whole before fn sees it: the statement's
 		// deadline is not spent on the caller's work, and a statement
 		// tried again passes nothing twice.
@@ -487,7 +476,7 @@ func (p *pgShared) GetExtracts(ctx context.Context, keys []ExtractKey, fn func(k
 // never wait for each other.
 func (p *pgShared) touchExtracts(ctx context.Context, keys []ExtractKey) error {
 	now := time.Now()
-	return readChunks(keys, func(part []ExtractKey) error {
+	return chunks(keys, pgReadChunk, func(part []ExtractKey) error {
 		return stmt(ctx, func(ctx context.Context) error {
 			hs, vs, fs := keyArrays(part)
 			_, err := p.pool.Exec(ctx, `UPDATE cchub_extracts SET last_used = $4 WHERE ctid IN (
@@ -588,7 +577,7 @@ func (p *pgShared) SnapshotRows(ctx context.Context, gen Gen, names []string) (m
 	}
 	out := map[string][]byte{}
 	var corrupt, bad []string
-	err := readChunks(names, func(part []string) error {
+	err := chunks(names, pgReadChunk, func(part []string) error {
 		return stmt(ctx, func(ctx context.Context) error {
 			rows, err := p.pool.Query(ctx, `SELECT r.name, r.data FROM cchub_snapshot_rows r
 				WHERE r.gen = $1 AND r.name = ANY($2::text[])
