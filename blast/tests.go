@@ -193,6 +193,7 @@ type selector struct {
 	pyTestFiles map[string]bool // Python files holding tests, in head
 	testLangs   map[string]int  // tests the graph knows, by language family
 	importers   *importGraph
+	widened     map[string]bool     // the files wide was asked about ("?" before one asked cautiously)
 	subclasses  map[string][]string // a Python class's name → the test files deriving from it
 }
 
@@ -692,6 +693,19 @@ func (s *selector) changed(c Change) {
 // follow (a package variable, a type, a module's body), its whole package
 // or directory and whatever imports it, directly or not.
 func (s *selector) wide(p string, sure bool, why string) {
+	// Widened already, as surely: the same scopes, whose first reason
+	// stands.
+	if s.widened[p] || !sure && s.widened["?"+p] {
+		return
+	}
+	if s.widened == nil {
+		s.widened = map[string]bool{}
+	}
+	if sure {
+		s.widened[p] = true
+	} else {
+		s.widened["?"+p] = true
+	}
 	dir := path.Dir(p)
 	switch {
 	case strings.HasSuffix(p, "_test.go"):
@@ -1132,6 +1146,10 @@ type importGraph struct {
 	// pyImp is, for each dotted name a Python file imports (and each
 	// of its prefixes), the files importing it.
 	pyImp map[string][]string
+	// The answers already given: a radius asks for the same files many
+	// times.
+	goMemo, pyMemo map[string][]string
+	tails          map[string][]string // a Python file → the tails of its dotted name
 }
 
 type importer struct {
@@ -1189,6 +1207,18 @@ func (s *selector) imports() *importGraph {
 // or through other packages (a test file's import counts, but is not
 // followed further).
 func (g *importGraph) goImporters(dir string) []string {
+	if out, ok := g.goMemo[dir]; ok {
+		return out
+	}
+	if g.goMemo == nil {
+		g.goMemo = map[string][]string{}
+	}
+	out := g.goImportersOf(dir)
+	g.goMemo[dir] = out
+	return out
+}
+
+func (g *importGraph) goImportersOf(dir string) []string {
 	seen := map[string]bool{dir: true}
 	var out []string
 	queue := []string{dir}
@@ -1219,15 +1249,20 @@ func (g *importGraph) goImporters(dir string) []string {
 // directly or not. A module is matched by its dotted name or any tail of
 // it (a relative import, a source root), generously.
 func (g *importGraph) pyImporters(p string) []string {
+	if out, ok := g.pyMemo[p]; ok {
+		return out
+	}
+	if g.pyMemo == nil {
+		g.pyMemo, g.tails = map[string][]string{}, map[string][]string{}
+	}
 	seen := map[string]bool{p: true}
 	queue := []string{p}
 	var out []string
 	for len(queue) > 0 {
 		f := queue[0]
 		queue = queue[1:]
-		parts := strings.Split(pyModule(f), ".")
-		for i := range parts {
-			for _, im := range g.pyImp[strings.Join(parts[i:], ".")] {
+		for _, tail := range g.tailsOf(f) {
+			for _, im := range g.pyImp[tail] {
 				if !seen[im] {
 					seen[im] = true
 					out = append(out, im)
@@ -1237,7 +1272,22 @@ func (g *importGraph) pyImporters(p string) []string {
 		}
 	}
 	sort.Strings(out)
+	g.pyMemo[p] = out
 	return out
+}
+
+// tailsOf is every tail of f's dotted module name (a.b.c, b.c, c).
+func (g *importGraph) tailsOf(f string) []string {
+	if t, ok := g.tails[f]; ok {
+		return t
+	}
+	parts := strings.Split(pyModule(f), ".")
+	t := make([]string, len(parts))
+	for i := range parts {
+		t[i] = strings.Join(parts[i:], ".")
+	}
+	g.tails[f] = t
+	return t
 }
 
 // SelectFor selects the tests that changes to the named definitions
