@@ -91,3 +91,23 @@ func serverVersion(ctx context.Context, dsn string) string {
 	}
 	return "PostgreSQL " + out
 }
+
+// dbActivity is what the server counted for dsn's database: transactions
+// committed and rows written (inserted or updated). The counts reach the
+// statistics within a second or so of a transaction's end; psql's own
+// query adds one transaction.
+func dbActivity(ctx context.Context, dsn string) (xacts, rows int64, err error) {
+	out, err := psql(ctx, dsn, "SELECT pg_stat_force_next_flush(); SELECT xact_commit, tup_inserted + tup_updated FROM pg_stat_database WHERE datname = current_database()")
+	if err != nil {
+		return 0, 0, err
+	}
+	lines := strings.Split(out, "\n")
+	f := strings.Split(lines[len(lines)-1], "|")
+	if len(f) != 2 {
+		return 0, 0, fmt.Errorf("pg_stat_database: unexpected %q", out)
+	}
+	if xacts, err = strconv.ParseInt(f[0], 10, 64); err == nil {
+		rows, err = strconv.ParseInt(f[1], 10, 64)
+	}
+	return xacts, rows, err
+}

@@ -72,6 +72,12 @@ type figures struct {
 	// TestsSkipped says why blast --tests was not measured.
 	TestsSkipped string `json:"blast_tests_skipped,omitempty"`
 	StoreBytesA  int64  `json:"database_bytes_after_a,omitempty"`
+	// Transactions committed and rows written (inserted or updated) in
+	// the database by runner A's index, and by runner B's.
+	XactsA int64 `json:"transactions_a,omitempty"`
+	RowsA  int64 `json:"rows_written_a,omitempty"`
+	XactsB int64 `json:"transactions_b,omitempty"`
+	RowsB  int64 `json:"rows_written_b,omitempty"`
 
 	Runners       int      `json:"runners,omitempty"`
 	RunnersWallS  float64  `json:"runners_wall_seconds,omitempty"`
@@ -323,6 +329,7 @@ func measure(ctx context.Context, r *runner, c cluster, why string, spec corpusS
 	if err != nil {
 		return nil, err
 	}
+	x0, w0, _ := dbActivity(ctx, u)
 	logf("%s: runner A: cchub index --store", spec.Name)
 	oa := r.run(ctx, a, "index", "--store", u)
 	if e := oa.failed(); e != "" {
@@ -333,6 +340,7 @@ func measure(ctx context.Context, r *runner, c cluster, why string, spec corpusS
 	if n, err := dbSize(ctx, u); err == nil {
 		f.StoreBytesA = n
 	}
+	x1, w1, _ := dbActivity(ctx, u)
 	logf("%s: runner B: cchub index --store", spec.Name)
 	ob := r.run(ctx, b, "index", "--store", u)
 	if e := ob.failed(); e != "" {
@@ -340,6 +348,11 @@ func measure(ctx context.Context, r *runner, c cluster, why string, spec corpusS
 		return f, nil
 	}
 	f.IndexBS = ob.Sec
+	if x2, w2, err := dbActivity(ctx, u); err == nil {
+		// Less the transaction of each psql query in between.
+		f.XactsA, f.RowsA = x1-x0-2, w1-w0
+		f.XactsB, f.RowsB = x2-x1-1, w2-w1
+	}
 	ansA, err := r.ask(ctx, a, spec.names, "--store", u)
 	if err != nil {
 		fail("runner A: %v", err)
@@ -482,6 +495,9 @@ func printTable(w io.Writer, rep *report) {
 		}
 		if f.StoreBytesA > 0 {
 			row("database size after runner A", mib(f.StoreBytesA), "", "")
+		}
+		if f.XactsA > 0 {
+			row("transactions, rows written: runner A; runner B", fmt.Sprintf("%d, %d; %d, %d", f.XactsA, f.RowsA, f.XactsB, f.RowsB), "", "")
 		}
 		if f.BlastAS > 0 {
 			row("cchub blast --store: A', B'", secs(f.BlastAS)+", "+secs(f.BlastBS), "", "")
