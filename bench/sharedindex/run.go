@@ -153,7 +153,13 @@ func differ(a, b []byte) string {
 			y = bl[i]
 		}
 		if x != y || i >= len(al) || i >= len(bl) {
-			return fmt.Sprintf("line %d: %q (%d lines) vs %q (%d lines)", i+1, clip(x), len(al), clip(y), len(bl))
+			// From a little before the first byte that differs.
+			c := 0
+			for c < len(x) && c < len(y) && x[c] == y[c] {
+				c++
+			}
+			from := max(0, c-40)
+			return fmt.Sprintf("line %d, column %d: %q (%d lines) vs %q (%d lines)", i+1, c+1, clip(x[from:]), len(al), clip(y[from:]), len(bl))
 		}
 	}
 	return "they differ"

@@ -44,8 +44,8 @@ func TestDiffer(t *testing.T) {
 		t.Errorf("equal answers differ: %s", d)
 	}
 	b := []byte("{\n  \"path\": \"x.go\",\n  \"line\": 4\n}\n")
-	if d := differ(a, b); !strings.Contains(d, "line 3:") {
-		t.Errorf("differ = %q; want the third line named", d)
+	if d := differ(a, b); !strings.Contains(d, "line 3, column 11:") {
+		t.Errorf("differ = %q; want the third line and the column of 4 named", d)
 	}
 	if d := differ(a, a[:len(a)-3]); d == "" {
 		t.Error("a truncated answer compares equal")
