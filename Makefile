@@ -123,6 +123,7 @@ bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv $(LSP_STAMP
 	$(GO) run ./bench/diagtruth -cchub $(BIN)/cchub
 	$(GO) run ./bench/testsel -cchub $(BIN)/cchub
 	$(GO) run ./bench/blastoracle
+	$(GO) run ./bench/sharedindex -cchub $(BIN)/cchub
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

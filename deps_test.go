@@ -69,6 +69,7 @@ NONE < corpus;
 locate < grepbench;
 framing, proc, trust, corpus < diagtruth;
 proc, corpus < testsel;
+proc, corpus < sharedindex;
 hub, corpus < blastoracle;
 `
 
