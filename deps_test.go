@@ -69,7 +69,7 @@ NONE < corpus;
 locate < grepbench;
 framing, proc, trust, corpus < diagtruth;
 proc, corpus < testsel;
-proc, corpus < sharedindex;
+proc, corpus, pgtest < sharedindex;
 hub, corpus < blastoracle;
 `
 

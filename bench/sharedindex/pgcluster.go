@@ -1,5 +1,3 @@
-//go:build pgtest
-
 package main
 
 import (
