@@ -194,6 +194,7 @@ type selector struct {
 	testLangs   map[string]int  // tests the graph knows, by language family
 	importers   *importGraph
 	widened     map[string]bool     // the files wide was asked about ("?" before one asked cautiously)
+	pyWide      []wideAsk           // the Python files widened, in order, whose importing tests are still to select
 	subclasses  map[string][]string // a Python class's name → the test files deriving from it
 }
 
@@ -241,6 +242,7 @@ func selectTests(ctx context.Context, in selectIn) *Selection {
 		s.changed(c)
 	}
 	s.radius(ctx)
+	s.pyWideImporters()
 	return s.assemble(suite)
 }
 
@@ -727,12 +729,9 @@ func (s *selector) wide(p string, sure bool, why string) {
 		if dir != "." {
 			s.pyDirWhole(dir, sure, why)
 		}
-		g := s.imports()
-		for _, f := range g.pyImporters(p) {
-			if s.pyTestFiles[f] {
-				s.addWhole(scope{"pyfile", f}, sure, fmt.Sprintf("imports %s, directly or not (%s)", p, why))
-			}
-		}
+		// Its importers are found for all such files at once, at the end
+		// (pyWideImporters): a radius widens thousands.
+		s.pyWide = append(s.pyWide, wideAsk{p, sure, why})
 		if dir == "." {
 			// A module at the root: the tests in the root's directory.
 			for f := range s.pyTestFiles {
@@ -916,7 +915,18 @@ func (s *selector) assemble(suite int) *Selection {
 		byGroup[k] = append(byGroup[k], t)
 	}
 	for k, ts := range byGroup {
-		sort.Slice(ts, func(i, j int) bool { return ts[i].def.Qual() < ts[j].def.Qual() })
+		// One order, whatever the map's: two tests may share a name in
+		// one package (files for different platforms).
+		sort.Slice(ts, func(i, j int) bool {
+			a, b := ts[i].def, ts[j].def
+			if a.Qual() != b.Qual() {
+				return a.Qual() < b.Qual()
+			}
+			if a.Path != b.Path {
+				return a.Path < b.Path
+			}
+			return a.Start < b.Start
+		})
 		var whys []string
 		g := TestGroup{Runner: k.runner, Cautious: !k.sure, Tests: []string{}}
 		for _, t := range ts {
@@ -1274,6 +1284,54 @@ func (g *importGraph) pyImporters(p string) []string {
 	sort.Strings(out)
 	g.pyMemo[p] = out
 	return out
+}
+
+// wideAsk is one Python file wide selects the importing tests of.
+type wideAsk struct {
+	p    string
+	sure bool
+	why  string
+}
+
+// pyWideImporters selects the Python test files importing, directly or
+// not, the files wide was asked about: each credited to the first ask
+// that reaches it (sure asks first), in one walk of the import graph
+// whatever the number of asks. A file an earlier ask reached has all its
+// importers reached by that ask too, so a later walk stops there.
+func (s *selector) pyWideImporters() {
+	if len(s.pyWide) == 0 {
+		return
+	}
+	g := s.imports()
+	if g.tails == nil {
+		g.tails = map[string][]string{}
+	}
+	for _, sure := range []bool{true, false} {
+		visited := map[string]bool{}
+		for _, a := range s.pyWide {
+			if sure && !a.sure {
+				continue // the sure walk follows sure asks only
+			}
+			queue := []string{a.p}
+			for len(queue) > 0 {
+				f := queue[0]
+				queue = queue[1:]
+				for _, tail := range g.tailsOf(f) {
+					for _, im := range g.pyImp[tail] {
+						if visited[im] || im == a.p {
+							continue
+						}
+						visited[im] = true
+						queue = append(queue, im)
+						if s.pyTestFiles[im] {
+							s.addWhole(scope{"pyfile", im}, a.sure, fmt.Sprintf("imports %s, directly or not (%s)", a.p, a.why))
+						}
+					}
+				}
+			}
+		}
+	}
+	s.pyWide = nil
 }
 
 // tailsOf is every tail of f's dotted module name (a.b.c, b.c, c).

@@ -434,6 +434,34 @@ func TestSelectNestedModule(t *testing.T) {
 	}
 }
 
+// Two tests of one package may share a name (files for different
+// platforms): the selection lists them in one order, run after run.
+func TestSelectSameNamedTestsInOneOrder(t *testing.T) {
+	r := newRepo(t)
+	r.write(map[string]string{
+		"go.mod":             "module example.com/m\n\ngo 1.22\n",
+		"p/p.go":             "package p\n\nfunc Limit() int { return 1 }\n\nfunc viaA() int { return Limit() }\n\nfunc viaB() int { return Limit() + 1 }\n",
+		"p/l_linux_test.go":  "package p\n\nimport \"testing\"\n\nfunc TestLimit(t *testing.T) { _ = viaA() }\n",
+		"p/l_darwin_test.go": "package p\n\nimport \"testing\"\n\nfunc TestLimit(t *testing.T) { _ = viaB() }\n",
+	})
+	r.commit("base")
+	r.git("tag", "-f", "base")
+	var first string
+	for i := range 8 {
+		s := r.selectOn(fmt.Sprintf("limit%d", i), func() { r.edit("p/p.go", "return 1", "return 2") })
+		got := selJSON(t, s)
+		if i == 0 {
+			first = got
+			if !strings.Contains(got, "viaA") || !strings.Contains(got, "viaB") {
+				t.Fatalf("both tests' reasons: %s", got)
+			}
+		} else if got != first {
+			t.Fatalf("run %d differs:\n%s\nfirst:\n%s", i, got, first)
+		}
+		r.git("checkout", "-q", "--", "p/p.go")
+	}
+}
+
 // TestSelectGoRunSelects runs go test -list with the -run of the
 // selection, in a real module: it must list exactly the tests reached (an
 // example, a fuzz target through a helper and a test of an external test

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -589,29 +590,32 @@ func (b *built) possibleIn(d *Def) []incoming {
 // (refuted ones are not followed). It also returns the top-level calls of
 // what it reached.
 func (sub *radiusIn) walk(keys []string, depth int, verdict map[string]string) ([]Reached, []Edge) {
+	// Each definition reached keeps the one it was reached from (its
+	// path is made once, for the answer) and the call that reached it.
 	type state struct {
-		via  []string
+		from string // "" for a start
 		conf string
 		dist int
-		call string
-		ref  bool
+		in   *incoming
 	}
-	seen := map[string]state{}
+	seen := map[string]*state{}
 	var frontier []string
 	for _, k := range keys {
 		if _, ok := seen[k]; ok {
 			continue
 		}
-		seen[k] = state{via: []string{sub.defs[k].Qual()}, conf: Confirmed}
+		seen[k] = &state{conf: Confirmed}
 		frontier = append(frontier, k)
 	}
 	var top []Edge
 	for dist := 1; dist <= depth && len(frontier) > 0; dist++ {
-		best := map[string]state{}
+		best := map[string]*state{}
 		var order []string
 		for _, k := range frontier {
 			from := seen[k]
-			for _, in := range sub.in[k] {
+			ins := sub.in[k]
+			for i := range ins {
+				in := &ins[i]
 				ev := in.confidence
 				if len(verdict) == 0 {
 					// nothing was asked: no verdict to look up
@@ -625,46 +629,55 @@ func (sub *radiusIn) walk(keys []string, depth int, verdict map[string]string) (
 				if rank(ev) > rank(conf) {
 					conf = ev
 				}
-				d := sub.defs[in.caller]
-				if d == nil {
+				if sub.defs[in.caller] == nil {
 					top = append(top, Edge{Callee: copyDef(sub.defs[k]), Name: sub.defs[k].Name, Path: in.path, Line: in.line, Col: in.col, Confidence: conf})
 					continue
 				}
 				if _, done := seen[in.caller]; done {
 					continue
 				}
-				st := state{via: append(append([]string(nil), from.via...), d.Qual()), conf: conf, dist: dist,
-					call: fmt.Sprintf("%s:%d:%d", in.path, in.line, in.col), ref: in.ref}
 				if old, ok := best[in.caller]; !ok {
 					order = append(order, in.caller)
-					best[in.caller] = st
+					best[in.caller] = &state{from: k, conf: conf, dist: dist, in: in}
 				} else if rank(conf) < rank(old.conf) {
-					best[in.caller] = st
+					*old = state{from: k, conf: conf, dist: dist, in: in}
 				}
 			}
 		}
-		var next []string
 		for _, k := range order {
 			seen[k] = best[k]
-			next = append(next, k)
 		}
-		frontier = next
+		frontier = order
+	}
+	via := func(k string) []string {
+		var path []string
+		for ; k != ""; k = seen[k].from {
+			path = append(path, sub.defs[k].Qual())
+		}
+		slices.Reverse(path)
+		return path
 	}
 	var out []Reached
 	for k, st := range seen {
 		if st.dist == 0 {
 			continue
 		}
-		out = append(out, Reached{Def: *sub.defs[k], Distance: st.dist, Via: st.via, Confidence: st.conf, Call: st.call, Ref: st.ref})
+		out = append(out, Reached{Def: *sub.defs[k], Distance: st.dist, Via: via(k), Confidence: st.conf,
+			Call: fmt.Sprintf("%s:%d:%d", st.in.path, st.in.line, st.in.col), Ref: st.in.ref})
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Distance != out[j].Distance {
-			return out[i].Distance < out[j].Distance
+	// One order whatever the map's: by distance, place, then key.
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Distance != b.Distance {
+			return a.Distance < b.Distance
 		}
-		if out[i].Def.Path != out[j].Def.Path {
-			return out[i].Def.Path < out[j].Def.Path
+		if a.Def.Path != b.Def.Path {
+			return a.Def.Path < b.Def.Path
 		}
-		return out[i].Def.Start < out[j].Def.Start
+		if a.Def.Start != b.Def.Start {
+			return a.Def.Start < b.Def.Start
+		}
+		return a.Def.key < b.Def.key
 	})
 	sortEdges(top)
 	return out, top
