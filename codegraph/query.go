@@ -416,7 +416,27 @@ func (x *Index) Blast(names []string, depth int, minConfidence string) ([]Def, [
 // without holding the graph.
 type radiusIn struct {
 	defs map[string]*Def
-	in   map[string][]incoming
+	in   map[string][]incoming // each definition's own calls
+	// pos names, for a definition whose possible calls are followed, the
+	// list of them in lists: one per name (and call form), shared by every
+	// definition so named instead of copied into each.
+	pos   map[string]string
+	lists map[string][]incoming
+}
+
+// each calls fn with every call of k that the radius follows: its own,
+// then its possible ones.
+func (sub *radiusIn) each(k string, fn func(in *incoming)) {
+	ins := sub.in[k]
+	for i := range ins {
+		fn(&ins[i])
+	}
+	if pk, ok := sub.pos[k]; ok {
+		list := sub.lists[pk]
+		for i := range list {
+			fn(&list[i])
+		}
+	}
 }
 
 // BlastWith is the transitive callers of the definitions names name.
@@ -462,20 +482,20 @@ func (x *Index) BlastWith(ctx context.Context, names []string, o BlastOptions) (
 	if o.Confirm != nil {
 		var ask []Edge
 		seen := map[string]bool{}
-		for k, ins := range sub.in {
-			for _, in := range ins {
+		for k := range sub.defs {
+			sub.each(k, func(in *incoming) {
 				if in.confidence != NameOnly && in.confidence != Possible {
-					continue
+					return
 				}
 				id := in.id(k)
 				if seen[id] {
-					continue
+					return
 				}
 				seen[id] = true
 				e := Edge{Callee: copyDef(sub.defs[k]), Name: sub.defs[k].Name, Path: in.path, Line: in.line, Col: in.col, Confidence: in.confidence}
 				e.Caller = copyDef(sub.defs[in.caller])
 				ask = append(ask, e)
-			}
+			})
 		}
 		sortEdges(ask)
 		if len(ask) > 0 {
@@ -518,10 +538,20 @@ func (in incoming) id(callee string) string {
 // its calls no less sure than limit: what any walk of the radius, with
 // some of those edges refuted, can follow.
 func (b *built) radiusIn(ctx context.Context, keys []string, depth, limit int, allPossible, callsOnly bool) (*radiusIn, error) {
-	sub := &radiusIn{defs: map[string]*Def{}, in: map[string][]incoming{}}
+	sub := &radiusIn{defs: map[string]*Def{}, in: map[string][]incoming{}, pos: map[string]string{}, lists: map[string][]incoming{}}
 	start := map[string]bool{}
 	for _, k := range keys {
 		start[k] = true
+	}
+	keep := func(ins []incoming) []incoming {
+		var kept []incoming
+		for _, in := range ins {
+			if rank(in.confidence) > limit || callsOnly && in.ref {
+				continue
+			}
+			kept = append(kept, in)
+		}
+		return kept
 	}
 	seen := map[string]bool{}
 	frontier := append([]string(nil), keys...)
@@ -530,29 +560,33 @@ func (b *built) radiusIn(ctx context.Context, keys []string, depth, limit int, a
 		sub.defs[k] = copyDef(b.defs[k])
 	}
 	for dist := 1; dist <= depth && len(frontier) > 0; dist++ {
-		var all []incoming
+		// The calls new at this distance: each definition's own, and
+		// each possible list the first time a definition needs it.
+		var fresh [][]incoming
 		for _, k := range frontier {
-			ins := b.incomingOf(k)
+			sub.in[k] = keep(b.incomingOf(k))
+			fresh = append(fresh, sub.in[k])
+			d := b.defs[k]
 			if (start[k] || allPossible) && limit >= rank(Possible) {
-				ins = append(ins[:len(ins):len(ins)], b.possibleIn(b.defs[k])...)
-			}
-			var kept []incoming
-			for _, in := range ins {
-				if rank(in.confidence) > limit || callsOnly && in.ref {
-					continue
+				pk := d.Name + "\x00" + strconv.FormatBool(d.Type != "")
+				if _, ok := sub.lists[pk]; !ok {
+					sub.lists[pk] = keep(b.possibleIn(d))
+					fresh = append(fresh, sub.lists[pk])
 				}
-				kept = append(kept, in)
+				sub.pos[k] = pk
 			}
-			sub.in[k] = kept
-			all = append(all, kept...)
 		}
 		// The callers' rows, all of this distance's at once.
+		var all []incoming
+		for _, ins := range fresh {
+			all = append(all, ins...)
+		}
 		if err := b.needCallers(ctx, all); err != nil {
 			return nil, err
 		}
 		var next []string
-		for _, k := range frontier {
-			for _, in := range sub.in[k] {
+		for _, ins := range fresh {
+			for _, in := range ins {
 				d := b.defs[in.caller]
 				if d == nil {
 					continue
@@ -608,20 +642,34 @@ func (sub *radiusIn) walk(keys []string, depth int, verdict map[string]string) (
 		frontier = append(frontier, k)
 	}
 	var top []Edge
+	walked := map[string]bool{} // possible lists followed
 	for dist := 1; dist <= depth && len(frontier) > 0; dist++ {
 		best := map[string]*state{}
 		var order []string
 		for _, k := range frontier {
 			from := seen[k]
-			ins := sub.in[k]
-			for i := range ins {
-				in := &ins[i]
+			// A possible list is followed once: every edge of it is
+			// possible, so the first definition that reaches its calls
+			// reaches them as surely as any other could (unless a
+			// confirmation gave them verdicts of their own).
+			pk, hasPos := sub.pos[k]
+			skipPos := hasPos && len(verdict) == 0 && walked[pk]
+			if hasPos && len(verdict) == 0 {
+				walked[pk] = true
+			}
+			n := len(sub.in[k])
+			i := -1
+			sub.each(k, func(in *incoming) {
+				i++
+				if i >= n && skipPos {
+					return
+				}
 				ev := in.confidence
 				if len(verdict) == 0 {
 					// nothing was asked: no verdict to look up
 				} else if v, ok := verdict[in.id(k)]; ok {
 					if v == Refuted {
-						continue
+						return
 					}
 					ev = v
 				}
@@ -631,10 +679,10 @@ func (sub *radiusIn) walk(keys []string, depth int, verdict map[string]string) (
 				}
 				if sub.defs[in.caller] == nil {
 					top = append(top, Edge{Callee: copyDef(sub.defs[k]), Name: sub.defs[k].Name, Path: in.path, Line: in.line, Col: in.col, Confidence: conf})
-					continue
+					return
 				}
 				if _, done := seen[in.caller]; done {
-					continue
+					return
 				}
 				if old, ok := best[in.caller]; !ok {
 					order = append(order, in.caller)
@@ -642,7 +690,7 @@ func (sub *radiusIn) walk(keys []string, depth int, verdict map[string]string) (
 				} else if rank(conf) < rank(old.conf) {
 					*old = state{from: k, conf: conf, dist: dist, in: in}
 				}
-			}
+			})
 		}
 		for _, k := range order {
 			seen[k] = best[k]
