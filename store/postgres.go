@@ -198,6 +198,18 @@ func (e *errNewerSchema) Error() string {
 func (p *pgShared) migrate(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, pgStmtTimeout)
 	defer cancel()
+	// A database migrated already is only read: a role that may read and
+	// write cchub's tables, but not create tables, uses it.
+	known := pgMigrations[len(pgMigrations)-1].version
+	var have int
+	if err := p.pool.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM cchub_schema_migrations`).Scan(&have); err == nil {
+		if have > known {
+			return &errNewerSchema{have, known}
+		}
+		if have == known {
+			return nil
+		}
+	}
 	return pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(pgMigrateLock)); err != nil {
 			return err
@@ -209,11 +221,9 @@ func (p *pgShared) migrate(ctx context.Context) error {
 		)`); err != nil {
 			return err
 		}
-		var have int
 		if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM cchub_schema_migrations`).Scan(&have); err != nil {
 			return err
 		}
-		known := pgMigrations[len(pgMigrations)-1].version
 		if have > known {
 			return &errNewerSchema{have, known}
 		}

@@ -465,3 +465,36 @@ func FuzzUnseal(f *testing.F) {
 		}
 	})
 }
+
+// A database migrated once is used by a role that may only read and
+// write cchub's tables (a team's CI role, say): opening it creates
+// nothing.
+func TestPostgresReadWriteRoleNeedsNoCreate(t *testing.T) {
+	ctx := context.Background()
+	_, url := openPostgres(t) // migrated by the owner
+	for _, q := range []string{
+		`DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'ciwriter') THEN CREATE ROLE ciwriter LOGIN; END IF; END $$`,
+		`REVOKE CREATE ON SCHEMA public FROM PUBLIC`,
+		`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ciwriter`,
+	} {
+		if err := pgtest.Exec(ctx, url, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writer := strings.Replace(url, pgtest.Role+"@", "ciwriter@", 1)
+	sh, notice := OpenShared(ctx, writer, openStore(t, openRoot(t, "")))
+	defer sh.Close()
+	if notice != "" || sh.Engine() != "postgres" {
+		t.Fatalf("a read-write role: %s engine, notice %q", sh.Engine(), notice)
+	}
+	es := extracts(0, 3, "go")
+	if err := sh.PutExtracts(ctx, es); err != nil {
+		t.Fatal(err)
+	}
+	if got, corrupt := getAll(t, sh, keysOf(es)); len(got) != 3 || len(corrupt) != 0 {
+		t.Fatalf("read back %d, corrupt %q", len(got), corrupt)
+	}
+	if n := SharedNotices(sh); n != nil {
+		t.Fatalf("fell back: %q", n)
+	}
+}
