@@ -91,10 +91,6 @@ var corpora = []corpusSpec{
 			"textwrap.py:dedent",
 			"warnings.py:warn",
 		},
-		// TODO(lead): measured once on the stdlib with site-packages, one
-		// selection ran past 2 minutes at 7 GB of memory; measure it when
-		// that is fixed.
-		noTests: "blast --tests on the Python stdlib with site-packages runs for minutes in GBs of memory today",
 	},
 }
 
