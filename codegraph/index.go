@@ -710,8 +710,7 @@ func (x *Index) graph(ctx context.Context) (b *built, release func(), err error)
 	}
 	if x.built == nil && x.shared != nil && x.direct {
 		gen := x.genOf()
-		b, why, err := fromSnapshot(ctx, x.shared, gen, x.stamps)
-		x.notes = append(x.notes, why...)
+		b, err := fromSnapshot(ctx, x.shared, gen, x.stamps)
 		if err != nil {
 			x.notes = append(x.notes, fmt.Sprintf("shared store: the graph's snapshot could not be read from %s (%v); the graph is resolved from the files", x.shared.Where(), err))
 		}

@@ -23,7 +23,11 @@ func (x *Index) Symbols(pattern string) ([]Def, error) {
 	err := x.query(context.Background(), func(b *built) error {
 		out = nil
 		if b.lazy != nil {
-			if err := b.need(context.Background(), b.lazy.symbolNames(pattern)...); err != nil {
+			names, err := b.lazy.symbolNames(context.Background(), pattern)
+			if err != nil {
+				return err
+			}
+			if err := b.need(context.Background(), names...); err != nil {
 				return err
 			}
 		}

@@ -84,7 +84,7 @@ func (x *Index) genOf() store.Gen {
 type lazy struct {
 	shared  store.Shared
 	gen     store.Gen
-	index   *snapshotIndex
+	index   *snapshotIndex              // its names, read for a glob question only
 	loaded  map[string]bool             // names whose row is read (or that have none)
 	in      map[string]inBlock          // definition key → its incoming calls, not read yet
 	crowd   map[string]inBlock          // name → its unlinked calls, not read yet
@@ -102,29 +102,25 @@ type errLazy struct{ why string }
 
 func (e *errLazy) Error() string { return e.why }
 
-// fromSnapshot returns the built of snapshot gen, with nothing read but
-// its index, or nil when the shared store has none (or it is unusable:
-// then why says so).
-func fromSnapshot(ctx context.Context, sh store.Shared, gen store.Gen, stamps map[string]store.GraphStamp) (b *built, why []string, err error) {
-	idx, ok, corrupt, err := sh.SnapshotIndex(ctx, gen)
+// fromSnapshot returns the built of snapshot gen, with nothing of it
+// read yet, or nil when the shared store has none complete.
+func fromSnapshot(ctx context.Context, sh store.Shared, gen store.Gen, stamps map[string]store.GraphStamp) (*built, error) {
+	ok, err := sh.HaveSnapshot(ctx, gen)
 	if err != nil || !ok {
-		return nil, corrupt, err
-	}
-	names, err := decodeIndex(idx)
-	if err != nil {
-		return nil, []string{fmt.Sprintf("shared store: the snapshot index of this tree in %s does not decode (%v); the graph is resolved from the files", sh.Where(), err)}, nil
+		return nil, err
 	}
 	files := make(map[string]store.ExtractKey, len(stamps))
 	for p, s := range stamps {
 		files[p] = s.Key()
 	}
-	b = &built{defs: map[string]*Def{}, byName: map[string][]*Def{}, calls: map[string][]site{}, callIn: map[string][]incoming{}, crowded: map[string]int{}, crowdIn: map[string][]incoming{},
-		lazy: &lazy{shared: sh, gen: gen, index: names, loaded: map[string]bool{}, keyName: map[string]string{}, files: files, in: map[string]inBlock{}, crowd: map[string]inBlock{}}, gen: gen}
-	return b, corrupt, nil
+	return &built{defs: map[string]*Def{}, byName: map[string][]*Def{}, calls: map[string][]site{}, callIn: map[string][]incoming{}, crowded: map[string]int{}, crowdIn: map[string][]incoming{},
+		lazy: &lazy{shared: sh, gen: gen, loaded: map[string]bool{}, keyName: map[string]string{}, files: files, in: map[string]inBlock{}, crowd: map[string]inBlock{}}, gen: gen}, nil
 }
 
 // need reads the rows of names not read yet. A built resolved in memory
-// has them all.
+// has them all. A name with no row has no definition, once the snapshot
+// is found still complete (a row found corrupt is removed with the mark
+// of completeness, in one step).
 func (b *built) need(ctx context.Context, names ...string) error {
 	l := b.lazy
 	if l == nil {
@@ -134,9 +130,7 @@ func (b *built) need(ctx context.Context, names ...string) error {
 	for _, n := range names {
 		if !l.loaded[n] {
 			l.loaded[n] = true
-			if l.index.has(n) {
-				want = append(want, n)
-			}
+			want = append(want, n)
 		}
 	}
 	if len(want) == 0 {
@@ -151,11 +145,12 @@ func (b *built) need(ctx context.Context, names ...string) error {
 	if len(corrupt) > 0 {
 		return &errLazy{corrupt[0]}
 	}
-	for _, n := range want {
-		row, ok := rows[n]
-		if !ok {
-			return &errLazy{fmt.Sprintf("shared store: the snapshot in %s lacks the row of %q; the graph is resolved from the files", l.shared.Where(), n)}
+	if len(rows) < len(want) {
+		if ok, err := l.shared.HaveSnapshot(ctx, l.gen); err != nil || !ok {
+			return &errLazy{fmt.Sprintf("shared store: the graph's snapshot in %s changed while it was read (%v); the graph is resolved from the files", l.shared.Where(), err)}
 		}
+	}
+	for n, row := range rows {
 		if err := b.decodeRow(n, row); err != nil {
 			return &errLazy{fmt.Sprintf("shared store: the snapshot row of %q in %s does not decode (%v); the graph is resolved from the files", n, l.shared.Where(), err)}
 		}
@@ -193,7 +188,18 @@ func (b *built) needKeys(ctx context.Context, keys ...string) error {
 
 // symbolNames are the names whose definitions can match a glob: by
 // name, or as Type.Name.
-func (l *lazy) symbolNames(pattern string) []string {
+func (l *lazy) symbolNames(ctx context.Context, pattern string) ([]string, error) {
+	if l.index == nil {
+		idx, ok, corrupt, err := l.shared.SnapshotIndex(ctx, l.gen)
+		if err != nil || !ok {
+			why := fmt.Sprintf("shared store: the graph's snapshot index could not be read from %s (%v %v)", l.shared.Where(), err, corrupt)
+			return nil, &errLazy{why + "; the graph is resolved from the files"}
+		}
+		if l.index, err = decodeIndex(idx); err != nil {
+			l.index = nil
+			return nil, &errLazy{fmt.Sprintf("shared store: the snapshot index of this tree in %s does not decode (%v); the graph is resolved from the files", l.shared.Where(), err)}
+		}
+	}
 	var out []string
 	for i, n := range l.index.names {
 		if ok, _ := path.Match(pattern, n); ok || n == pattern {
@@ -210,7 +216,7 @@ func (l *lazy) symbolNames(pattern string) []string {
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // snapshotWriter writes a blob with its own table of strings.
@@ -641,7 +647,7 @@ func (x *Index) SaveSnapshotProgress(ctx context.Context, progress func(done, to
 	if b.saved.Load() {
 		return false, nil
 	}
-	if _, ok, _, err := x.shared.SnapshotIndex(ctx, b.gen); err != nil || ok {
+	if ok, err := x.shared.HaveSnapshot(ctx, b.gen); err != nil || ok {
 		b.saved.Store(ok)
 		return false, err
 	}

@@ -245,6 +245,35 @@ func (l *localShared) PutExtracts(ctx context.Context, es []Extract) error {
 	return nil
 }
 
+func (l *localShared) HaveSnapshot(ctx context.Context, gen Gen) (bool, error) {
+	var used int64
+	err := l.s.db.QueryRowContext(ctx, `SELECT last_used FROM shared_snapshots WHERE gen = ? AND idx IS NOT NULL`, gen[:]).Scan(&used)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, l.s.wrap("read the shared store in", err)
+	}
+	return true, l.touchSnapshot(ctx, gen, used)
+}
+
+// touchSnapshot moves the last use of snapshot gen (last used at used)
+// to now, at most once a day.
+func (l *localShared) touchSnapshot(ctx context.Context, gen Gen, used int64) error {
+	now := time.Now()
+	if used >= now.Add(-touchEvery).Unix() {
+		return nil
+	}
+	err := l.s.Write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE shared_snapshots SET last_used = ? WHERE gen = ?`, now.Unix(), gen[:])
+		return err
+	})
+	if err != nil {
+		return l.s.wrap("note the use of the shared store in", err)
+	}
+	return nil
+}
+
 func (l *localShared) SnapshotIndex(ctx context.Context, gen Gen) (index []byte, ok bool, corrupt []string, err error) {
 	var blob []byte
 	var used int64
@@ -259,14 +288,8 @@ func (l *localShared) SnapshotIndex(ctx context.Context, gen Gen) (index []byte,
 	if err != nil {
 		return nil, false, []string{corruptSnapshot(gen, "", l.Where(), err)}, l.dropSnapshot(ctx, gen, "")
 	}
-	if now := time.Now(); used < now.Add(-touchEvery).Unix() {
-		err := l.s.Write(ctx, func(tx *sql.Tx) error {
-			_, err := tx.ExecContext(ctx, `UPDATE shared_snapshots SET last_used = ? WHERE gen = ?`, now.Unix(), gen[:])
-			return err
-		})
-		if err != nil {
-			return nil, false, nil, l.s.wrap("note the use of the shared store in", err)
-		}
+	if err := l.touchSnapshot(ctx, gen, used); err != nil {
+		return nil, false, nil, err
 	}
 	return index, true, nil, nil
 }

@@ -542,6 +542,45 @@ func (p *pgShared) PutExtracts(ctx context.Context, es []Extract) error {
 	return nil
 }
 
+func (p *pgShared) HaveSnapshot(ctx context.Context, gen Gen) (bool, error) {
+	if p.fell.Load() {
+		return p.local.HaveSnapshot(ctx, gen)
+	}
+	var used int64
+	found := true
+	err := stmt(ctx, func(ctx context.Context) error {
+		err := p.pool.QueryRow(ctx, `SELECT last_used FROM cchub_snapshots WHERE gen = $1 AND idx IS NOT NULL`, gen[:]).Scan(&used)
+		if errors.Is(err, pgx.ErrNoRows) {
+			found = false
+			return nil
+		}
+		return err
+	})
+	if err == nil && found {
+		err = p.touchSnapshot(ctx, gen, used)
+	}
+	if err != nil {
+		if p.failed(ctx, err) {
+			return p.local.HaveSnapshot(ctx, gen)
+		}
+		return false, p.wrap("read", err)
+	}
+	return found, nil
+}
+
+// touchSnapshot moves the last use of snapshot gen (last used at used)
+// to now, at most once a day.
+func (p *pgShared) touchSnapshot(ctx context.Context, gen Gen, used int64) error {
+	now := time.Now()
+	if used >= now.Add(-touchEvery).Unix() {
+		return nil
+	}
+	return stmt(ctx, func(ctx context.Context) error {
+		_, err := p.pool.Exec(ctx, `UPDATE cchub_snapshots SET last_used = $2 WHERE gen = $1 AND last_used < $2`, gen[:], now.Unix())
+		return err
+	})
+}
+
 func (p *pgShared) SnapshotIndex(ctx context.Context, gen Gen) (index []byte, ok bool, corrupt []string, err error) {
 	if p.fell.Load() {
 		return p.local.SnapshotIndex(ctx, gen)
@@ -558,12 +597,7 @@ func (p *pgShared) SnapshotIndex(ctx context.Context, gen Gen) (index []byte, ok
 		return err
 	})
 	if err == nil && found {
-		if now := time.Now(); used < now.Add(-touchEvery).Unix() {
-			err = stmt(ctx, func(ctx context.Context) error {
-				_, err := p.pool.Exec(ctx, `UPDATE cchub_snapshots SET last_used = $2 WHERE gen = $1 AND last_used < $2`, gen[:], now.Unix())
-				return err
-			})
-		}
+		err = p.touchSnapshot(ctx, gen, used)
 	}
 	if err != nil {
 		if p.failed(ctx, err) {
@@ -634,11 +668,11 @@ func (p *pgShared) SnapshotRows(ctx context.Context, gen Gen, names []string) (m
 // index, name "") having been found corrupt: the next process that
 // resolves the graph writes it anew.
 func (p *pgShared) dropSnapshot(ctx context.Context, gen Gen, name string) error {
+	// One statement: a reader never finds the row gone from a snapshot
+	// still marked complete.
 	return stmt(ctx, func(ctx context.Context) error {
-		if _, err := p.pool.Exec(ctx, `DELETE FROM cchub_snapshot_rows WHERE gen = $1 AND name = $2`, gen[:], name); err != nil {
-			return err
-		}
-		_, err := p.pool.Exec(ctx, `UPDATE cchub_snapshots SET idx = NULL WHERE gen = $1`, gen[:])
+		_, err := p.pool.Exec(ctx, `WITH gone AS (DELETE FROM cchub_snapshot_rows WHERE gen = $1 AND name = $2)
+			UPDATE cchub_snapshots SET idx = NULL WHERE gen = $1`, gen[:], name)
 		return err
 	})
 }

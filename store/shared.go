@@ -102,6 +102,9 @@ type Shared interface {
 	// PutExtracts stores es (those already stored are left as they are).
 	PutExtracts(ctx context.Context, es []Extract) error
 
+	// HaveSnapshot says whether the snapshot gen is complete (reading
+	// nothing else of it), and notes its use.
+	HaveSnapshot(ctx context.Context, gen Gen) (bool, error)
 	// SnapshotIndex returns the index blob of the complete snapshot gen,
 	// or ok false when there is none (or it is corrupt: then corrupt says
 	// so).

@@ -182,6 +182,9 @@ func TestSharedSnapshots(t *testing.T) {
 			if _, ok, _, err := sh.SnapshotIndex(ctx, gen); ok || err != nil {
 				t.Fatalf("an incomplete snapshot: ok %v, %v", ok, err)
 			}
+			if ok, err := sh.HaveSnapshot(ctx, gen); ok || err != nil {
+				t.Fatalf("HaveSnapshot of an incomplete snapshot: %v, %v", ok, err)
+			}
 			if got, _, err := sh.SnapshotRows(ctx, gen, []string{"name0000"}); len(got) != 0 || err != nil {
 				t.Fatalf("rows of an incomplete snapshot: %d, %v", len(got), err)
 			}
@@ -191,6 +194,9 @@ func TestSharedSnapshots(t *testing.T) {
 			idx, ok, corrupt, err := sh.SnapshotIndex(ctx, gen)
 			if err != nil || !ok || len(corrupt) > 0 || string(idx) != string(index) {
 				t.Fatalf("SnapshotIndex: %q %v %q %v", idx, ok, corrupt, err)
+			}
+			if ok, err := sh.HaveSnapshot(ctx, gen); !ok || err != nil {
+				t.Fatalf("HaveSnapshot of a complete snapshot: %v, %v", ok, err)
 			}
 			names := []string{"name0000", "name0003", fmt.Sprintf("name%04d", chunkRows+20), "absent"}
 			got, corrupt, err := sh.SnapshotRows(ctx, gen, names)
