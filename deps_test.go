@@ -65,7 +65,7 @@ mcpserver, review, demo < cchub;
 # Benchmark drivers use one feature alone, or the hub as a front end
 # would (blastoracle: the code graph, and the hub's confirmation); corpus
 # is how they copy the projects they measure.
-NONE < corpus;
+proc < corpus;
 locate < grepbench;
 framing, proc, trust, corpus < diagtruth;
 proc, corpus < testsel;

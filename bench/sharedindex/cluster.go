@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"cchub/bench/corpus"
 )
 
 // cluster is the PostgreSQL the benchmark writes to: a private one
@@ -51,7 +53,7 @@ func psql(ctx context.Context, dsn, sql string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("psql is not on PATH: install PostgreSQL's client (apt-get install postgresql-client)")
 	}
-	out, err := runOut(ctx, time.Minute, "", nil, bin, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", dsn, "-c", sql)
+	out, err := corpus.RunOut(ctx, time.Minute, "", nil, bin, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", dsn, "-c", sql)
 	if err != nil {
 		return "", fmt.Errorf("psql on %s: %q: %v %s", redact(dsn), sql, err, strings.TrimSpace(string(out)))
 	}

@@ -42,7 +42,7 @@ var corpora = []corpusSpec{
 	{
 		Name: "goroot",
 		source: func(ctx context.Context) (string, string, error) {
-			out, err := runOut(ctx, time.Minute, os.TempDir(), nil, "go", "env", "GOROOT", "GOVERSION")
+			out, err := corpus.RunOut(ctx, time.Minute, os.TempDir(), nil, "go", "env", "GOROOT", "GOVERSION")
 			f := strings.Fields(string(out))
 			if err != nil || len(f) != 2 {
 				return "", "", fmt.Errorf("go env GOROOT GOVERSION: %v %s (is go on PATH?)", err, out)
@@ -66,7 +66,7 @@ var corpora = []corpusSpec{
 		// (with pyenv, site-packages too), its Python sources only.
 		Name: "pystdlib",
 		source: func(ctx context.Context) (string, string, error) {
-			out, err := runOut(ctx, time.Minute, os.TempDir(), nil, "python3", "-c",
+			out, err := corpus.RunOut(ctx, time.Minute, os.TempDir(), nil, "python3", "-c",
 				"import sysconfig, sys; print(sysconfig.get_path('stdlib')); print(sys.version.split()[0])")
 			f := strings.Fields(string(out))
 			if err != nil || len(f) != 2 {
@@ -178,14 +178,14 @@ func commitAll(ctx context.Context, dir, msg string) error {
 
 // clone makes a fresh clone of repo at dir, as a CI runner's checkout.
 func clone(ctx context.Context, repo, dir string) error {
-	if out, err := runOut(ctx, 10*time.Minute, filepath.Dir(dir), nil, "git", "clone", "-q", repo, dir); err != nil {
+	if out, err := corpus.RunOut(ctx, 10*time.Minute, filepath.Dir(dir), nil, "git", "clone", "-q", repo, dir); err != nil {
 		return fmt.Errorf("git clone %s %s: %v %s", repo, dir, err, out)
 	}
 	return nil
 }
 
 func git(ctx context.Context, dir string, args ...string) error {
-	if out, err := runOut(ctx, 10*time.Minute, dir, nil, "git", args...); err != nil {
+	if out, err := corpus.RunOut(ctx, 10*time.Minute, dir, nil, "git", args...); err != nil {
 		return fmt.Errorf("git %s in %s: %v %s", strings.Join(args, " "), dir, err, out)
 	}
 	return nil

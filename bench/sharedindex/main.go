@@ -248,7 +248,7 @@ func measure(ctx context.Context, r *runner, c cluster, why string, spec corpusS
 		return nil, err
 	}
 	f.Version, f.Changed = version, changed
-	if out, err := runOut(ctx, time.Minute, repo, nil, "git", "ls-files", "-z"); err == nil {
+	if out, err := corpus.RunOut(ctx, time.Minute, repo, nil, "git", "ls-files", "-z"); err == nil {
 		f.Files = strings.Count(string(out), "\x00")
 	}
 	fresh := func(name string) (string, error) {
@@ -484,7 +484,7 @@ func printTable(w io.Writer, rep *report) {
 			row("SQLite engine: cchub index, fresh clone", secs(f.SQLiteIndexS), "", "")
 		}
 		if len(f.FirstSQLiteS) > 0 {
-			row("first query, SQLite engine (median of "+fmt.Sprint(len(f.FirstSQLiteS))+")", secs(median(f.FirstSQLiteS)), fmt.Sprintf("≤ %.1f s", targetFirstQuery), timeResult(median(f.FirstSQLiteS) <= targetFirstQuery))
+			row("first query, SQLite engine (median of "+fmt.Sprint(len(f.FirstSQLiteS))+")", secs(corpus.Median(f.FirstSQLiteS)), fmt.Sprintf("≤ %.1f s", targetFirstQuery), timeResult(corpus.Median(f.FirstSQLiteS) <= targetFirstQuery))
 		}
 		if f.Skipped != "" {
 			row("--store figures", "", "", "skipped: "+f.Skipped)
@@ -511,7 +511,7 @@ func printTable(w io.Writer, rep *report) {
 			row("cchub blast --tests --store", "", "", "skipped: "+f.TestsSkipped)
 		}
 		if len(f.FirstStoreS) > 0 {
-			row("first query, --store (median of "+fmt.Sprint(len(f.FirstStoreS))+")", secs(median(f.FirstStoreS)), fmt.Sprintf("≤ %.1f s", targetFirstQuery), timeResult(median(f.FirstStoreS) <= targetFirstQuery))
+			row("first query, --store (median of "+fmt.Sprint(len(f.FirstStoreS))+")", secs(corpus.Median(f.FirstStoreS)), fmt.Sprintf("≤ %.1f s", targetFirstQuery), timeResult(corpus.Median(f.FirstStoreS) <= targetFirstQuery))
 		}
 		if f.Runners > 0 {
 			row(fmt.Sprintf("%d runners at once: wall (slowest)", f.Runners), secs(f.RunnersWallS)+" ("+secs(f.RunnersMaxS)+")", "", "")

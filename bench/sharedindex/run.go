@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -181,18 +180,6 @@ func differAnswers(what string, a, b answers) []string {
 	return out
 }
 
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	sort.Float64s(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
 func clip(s string) string {
 	if len(s) > 120 {
 		return s[:120] + "…"
@@ -206,19 +193,4 @@ func firstLines(b []byte, n int) string {
 		lines = append(lines[:n], "…")
 	}
 	return strings.Join(lines, " | ")
-}
-
-// runOut runs name with args in dir (env nil: this process's), bounded
-// by timeout, and returns its stdout and stderr together.
-func runOut(ctx context.Context, timeout time.Duration, dir string, env []string, name string, args ...string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	var out bytes.Buffer
-	cmd := proc.Command(name, args...)
-	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = dir, env, &out, &out
-	err := cmd.Run(ctx)
-	if ctx.Err() != nil {
-		return out.Bytes(), fmt.Errorf("%s: stopped after %v", proc.CommandLine(name, args), timeout)
-	}
-	return out.Bytes(), err
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"cchub/bench/corpus"
 )
 
 // The change commit 2 makes: a statement at the top of the function's
@@ -58,7 +60,7 @@ func TestDiffer(t *testing.T) {
 	if len(ds) != 1 || !strings.Contains(ds[0], "callers of G differ") {
 		t.Errorf("differAnswers = %q; want G's difference only", ds)
 	}
-	if m := median([]float64{3, 1, 2}); m != 2 {
+	if m := corpus.Median([]float64{3, 1, 2}); m != 2 {
 		t.Errorf("median = %v; want 2", m)
 	}
 }

@@ -39,7 +39,7 @@ func makeGoCorpus(ctx context.Context, modVersion, dir string, env []string) err
 	if err := corpus.CopyTree(src, dir, corpus.Copy{Skip: func(rel string, d fs.DirEntry) bool { return d.IsDir() && (rel == "site" || rel == "assets") }}); err != nil {
 		return err
 	}
-	if out, err := runOut(ctx, 5*time.Minute, dir, env, "go", "mod", "download"); err != nil {
+	if out, err := corpus.RunOut(ctx, 5*time.Minute, dir, env, "go", "mod", "download"); err != nil {
 		return fmt.Errorf("go mod download in the copy of %s: %v %s", modVersion, err, out)
 	}
 	return gitInit(ctx, dir)
@@ -49,7 +49,7 @@ func makeGoCorpus(ctx context.Context, modVersion, dir string, env []string) err
 // (the interpreter's own test package when it has them, else Debian's
 // libpython3.X-testsuite unpacked under tools) into dir.
 func makePyCorpus(ctx context.Context, python, tools, dir string, env []string) (version string, err error) {
-	out, err := runOut(ctx, time.Minute, os.TempDir(), env, python, "-c",
+	out, err := corpus.RunOut(ctx, time.Minute, os.TempDir(), env, python, "-c",
 		"import json, os, sys, test; print(os.path.dirname(os.path.dirname(json.__file__))); print(os.path.dirname(test.__file__)); print('%d.%d' % sys.version_info[:2]); print(sys.version.split()[0])")
 	f := strings.Fields(string(out))
 	if err != nil || len(f) != 4 {
@@ -107,13 +107,13 @@ func fetchTestsuite(ctx context.Context, tools, minor string, env []string) (str
 	os.MkdirAll(debs, 0o755)
 	find := func() []string { m, _ := filepath.Glob(filepath.Join(debs, pkg+"_*.deb")); return m }
 	if len(find()) == 0 {
-		if runOut(ctx, 5*time.Minute, debs, env, "apt-get", "download", pkg); len(find()) == 0 {
-			runOut(ctx, 5*time.Minute, debs, env, "apt-get", "update", "-qq")
-			runOut(ctx, 5*time.Minute, debs, env, "apt-get", "download", pkg)
+		if corpus.RunOut(ctx, 5*time.Minute, debs, env, "apt-get", "download", pkg); len(find()) == 0 {
+			corpus.RunOut(ctx, 5*time.Minute, debs, env, "apt-get", "update", "-qq")
+			corpus.RunOut(ctx, 5*time.Minute, debs, env, "apt-get", "download", pkg)
 		}
 	}
 	if m := find(); len(m) > 0 {
-		runOut(ctx, 5*time.Minute, debs, env, "dpkg", "-x", m[0], root)
+		corpus.RunOut(ctx, 5*time.Minute, debs, env, "dpkg", "-x", m[0], root)
 	}
 	if !fileExists(filepath.Join(dir, "test_json", "__init__.py")) {
 		return "", fmt.Errorf("the interpreter has no test suite and apt-get download %s failed: install %s, or give a Python whose test package is complete with -python", pkg, pkg)
@@ -128,7 +128,7 @@ func gitInit(ctx context.Context, dir string) error {
 		{"add", "-A"},
 		{"-c", "user.name=testsel", "-c", "user.email=testsel@example.invalid", "commit", "-q", "--no-gpg-sign", "-m", "the corpus, unmutated"},
 	} {
-		if out, err := runOut(ctx, time.Minute, dir, nil, "git", args...); err != nil {
+		if out, err := corpus.RunOut(ctx, time.Minute, dir, nil, "git", args...); err != nil {
 			return fmt.Errorf("git %s in %s: %v %s", strings.Join(args, " "), dir, err, out)
 		}
 	}
@@ -138,23 +138,6 @@ func gitInit(ctx context.Context, dir string) error {
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
-}
-
-// runOut runs name with args in dir (env nil: this process's), bounded
-// by timeout, and returns its stdout and stderr together. The child
-// runs in a group of its own, stopped with its children when the
-// timeout or ctx ends.
-func runOut(ctx context.Context, timeout time.Duration, dir string, env []string, name string, args ...string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	var out bytes.Buffer
-	cmd := proc.Command(name, args...)
-	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = dir, env, &out, &out
-	err := cmd.Run(ctx)
-	if ctx.Err() != nil {
-		return out.Bytes(), fmt.Errorf("%s: stopped after %v", proc.CommandLine(name, args), timeout)
-	}
-	return out.Bytes(), err
 }
 
 // runSplit is runOut with stdout and stderr apart.

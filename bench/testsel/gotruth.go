@@ -18,6 +18,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"cchub/bench/corpus"
 )
 
 // goPkg is one package of a Go corpus that has tests.
@@ -43,7 +45,7 @@ func newGoCorpus(ctx context.Context, root, bin string, env []string) (*goCorpus
 	if err := os.MkdirAll(bin, 0o755); err != nil {
 		return nil, err
 	}
-	out, err := runOut(ctx, 5*time.Minute, root, env, "go", "list", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}\t{{.Name}}", "./...")
+	out, err := corpus.RunOut(ctx, 5*time.Minute, root, env, "go", "list", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}\t{{.Name}}", "./...")
 	if err != nil {
 		return nil, fmt.Errorf("go list in %s: %v %s: the module's dependencies must resolve (module cache or proxy)", root, err, out)
 	}
@@ -54,7 +56,7 @@ func newGoCorpus(ctx context.Context, root, bin string, env []string) (*goCorpus
 		}
 		rel, _ := filepath.Rel(root, f[1])
 		p := &goPkg{ImportPath: f[0], Name: f[4], Dir: filepath.ToSlash(rel), deps: map[string]bool{}}
-		deps, err := runOut(ctx, 5*time.Minute, root, env, "go", "list", "-test", "-deps", "-f", "{{.ImportPath}}", f[0])
+		deps, err := corpus.RunOut(ctx, 5*time.Minute, root, env, "go", "list", "-test", "-deps", "-f", "{{.ImportPath}}", f[0])
 		if err != nil {
 			return nil, fmt.Errorf("go list -test -deps %s: %v %s", f[0], err, deps)
 		}
@@ -95,7 +97,7 @@ func (c *goCorpus) build(ctx context.Context, pkg string) ([]*goPkg, error) {
 	if len(built) == 0 {
 		return nil, nil
 	}
-	if out, err := runOut(ctx, 5*time.Minute, c.root, c.env, "go", args...); err != nil {
+	if out, err := corpus.RunOut(ctx, 5*time.Minute, c.root, c.env, "go", args...); err != nil {
 		return nil, &buildError{fmt.Sprintf("go %s: %v\n%s", strings.Join(args, " "), err, firstLines(out, 8))}
 	}
 	return built, nil
@@ -112,7 +114,7 @@ func (c *goCorpus) baseline(ctx context.Context, timeout time.Duration) (suite [
 		return nil, nil, fmt.Errorf("the unmutated corpus does not build: %v", err)
 	}
 	for _, p := range c.pkgs {
-		out, err := runOut(ctx, timeout, filepath.Join(c.root, p.Dir), c.env, c.binary(p), "-test.list", ".")
+		out, err := corpus.RunOut(ctx, timeout, filepath.Join(c.root, p.Dir), c.env, c.binary(p), "-test.list", ".")
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s -test.list: %v %s", p.ImportPath, err, out)
 		}
@@ -230,7 +232,7 @@ func runGoTests(ctx context.Context, bin, dir string, env []string, tests, skip 
 		if len(skip) > 0 {
 			args = append(args, "-test.skip", anchored(skip))
 		}
-		out, _ := runOut(ctx, timeout+30*time.Second, dir, env, bin, args...)
+		out, _ := corpus.RunOut(ctx, timeout+30*time.Second, dir, env, bin, args...)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -393,7 +395,7 @@ func goModule(root string) (string, error) {
 // goModDir is the module cache's directory of module@version
 // (downloading it through the module proxy when it is not there).
 func goModDir(ctx context.Context, modVersion string, env []string) (string, error) {
-	out, err := runOut(ctx, 5*time.Minute, os.TempDir(), env, "go", "mod", "download", "-json", modVersion)
+	out, err := corpus.RunOut(ctx, 5*time.Minute, os.TempDir(), env, "go", "mod", "download", "-json", modVersion)
 	var m struct{ Dir, Error string }
 	if json.Unmarshal(out, &m); m.Dir == "" {
 		return "", fmt.Errorf("go mod download %s: %v %s%s: the benchmark needs the Go module proxy or a module cache that has it", modVersion, err, m.Error, firstLines(out, 4))

@@ -31,10 +31,11 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"cchub/bench/corpus"
 )
 
 // mutant is one function made to fail, and what came of it.
@@ -413,9 +414,9 @@ func (r *runner) run(ctx context.Context, chosen []*mutant, selector string, env
 		}
 	}
 	s := r.sum
-	s.ShareSureMean, s.ShareSureMed = mean(shareSure), median(shareSure)
-	s.ShareMean, s.ShareMed = mean(share), median(share)
-	s.SelectP50, s.TruthP50 = median(selSec), median(truthSec)
+	s.ShareSureMean, s.ShareSureMed = mean(shareSure), corpus.Median(shareSure)
+	s.ShareMean, s.ShareMed = mean(share), corpus.Median(share)
+	s.SelectP50, s.TruthP50 = corpus.Median(selSec), corpus.Median(truthSec)
 	return nil
 }
 
@@ -450,7 +451,7 @@ func (r *runner) recheck(ctx context.Context, m *mutant) error {
 func (r *runner) one(ctx context.Context, m *mutant, selector string, env []string, timeout time.Duration) {
 	p := filepath.Join(r.root, filepath.FromSlash(m.File))
 	defer func() {
-		if out, err := runOut(context.WithoutCancel(ctx), time.Minute, r.root, nil, "git", "checkout", "-q", "--", m.File); err != nil {
+		if out, err := corpus.RunOut(context.WithoutCancel(ctx), time.Minute, r.root, nil, "git", "checkout", "-q", "--", m.File); err != nil {
 			fmt.Fprintf(os.Stderr, "testsel: git checkout %s: %v %s\n", m.File, err, out)
 		}
 	}()
@@ -541,18 +542,6 @@ func mean(xs []float64) float64 {
 		t += x
 	}
 	return t / float64(len(xs))
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	sort.Float64s(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 func printTables(w *os.File, r *report) {

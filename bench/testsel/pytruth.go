@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"cchub/bench/corpus"
 )
 
 // pyRunner runs the named test modules with unittest, one result per
@@ -168,7 +170,7 @@ func (c *pyCorpus) run(ctx context.Context, timeout time.Duration) (*pyResult, e
 	outp := filepath.Join(c.scratch, "result.json")
 	os.Remove(outp)
 	args := append([]string{filepath.Join(c.scratch, "runner.py"), c.root, outp}, c.mods...)
-	out, err := runOut(ctx, timeout, c.root, c.env, c.python, args...)
+	out, err := corpus.RunOut(ctx, timeout, c.root, c.env, c.python, args...)
 	b, rerr := os.ReadFile(outp)
 	if rerr != nil {
 		return nil, fmt.Errorf("the unittest run wrote no result (%v, %v): %s", err, rerr, firstLines(out, 12))
@@ -267,7 +269,7 @@ func (c *pyCorpus) funcs(ctx context.Context) ([]*mutant, error) {
 		}
 		return nil
 	})
-	out, err := runOut(ctx, 5*time.Minute, c.root, c.env, c.python, append([]string{filepath.Join(c.scratch, "funcs.py"), c.root}, files...)...)
+	out, err := corpus.RunOut(ctx, 5*time.Minute, c.root, c.env, c.python, append([]string{filepath.Join(c.scratch, "funcs.py"), c.root}, files...)...)
 	if err != nil {
 		return nil, fmt.Errorf("list the Python functions: %v %s", err, firstLines(out, 8))
 	}
