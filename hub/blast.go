@@ -11,7 +11,10 @@ import (
 // workspace's code graph, kept in its store, answers who calls what, so
 // only files changed since the last index are read again.
 func (h *Hub) Blast(ctx context.Context, o blast.Options) (*blast.Report, error) {
-	if sh, err := h.Shared(ctx); err == nil {
+	// The head graph is kept for another runner only in a store runners
+	// share: in the checkout's own file it would take the place of the
+	// working tree's snapshot (kept one at a time).
+	if sh, err := h.Shared(ctx); err == nil && sh.Engine() != "sqlite" {
 		o.Shared = sh
 	}
 	if o.Head == "" {
