@@ -14,20 +14,23 @@ import (
 // LocalShared is the shared store kept in the checkout's own database
 // (the shared_ tables of cchub.db): the default engine, and the one a
 // PostgreSQL engine falls back to. It keeps at most keepSnapshots
-// complete snapshots: it is one checkout's.
+// complete snapshots (the newest): it is one checkout's.
 func LocalShared(s *Store) Shared { return &localShared{s: s} }
 
 type localShared struct{ s *Store }
 
 // Chunks: how much one statement or transaction carries at most.
+// keepSnapshots is how many complete snapshots the local engine keeps:
+// the checkout's latest tree. A process reading an older one finds it
+// gone and resolves the graph itself. (A variable for the tests.)
+var keepSnapshots = 1
+
 const (
 	chunkRows  = 500
 	chunkBytes = 8 << 20
 	// touchEvery is how stale last_used may get: a read moves it forward
 	// only when it is older than this, so reads rarely write.
 	touchEvery = 24 * time.Hour
-	// keepSnapshots is how many complete snapshots the local engine keeps.
-	keepSnapshots = 2
 )
 
 func (l *localShared) Engine() string { return "sqlite" }

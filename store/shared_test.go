@@ -167,6 +167,7 @@ func snapshotOf(n int, tag string) (Gen, []byte, map[string][]byte) {
 }
 
 func TestSharedSnapshots(t *testing.T) {
+	keepTwoSnapshots(t)
 	for _, e := range engines(t) {
 		t.Run(e.name, func(t *testing.T) {
 			ctx := context.Background()
@@ -242,6 +243,7 @@ func TestSharedSnapshots(t *testing.T) {
 // Rows whose seal does not match (bytes flipped, another key's blob, not
 // sealed at all) are left out, described, and never passed on.
 func TestSharedCorruptRowsAreIgnored(t *testing.T) {
+	keepTwoSnapshots(t)
 	for _, e := range engines(t) {
 		t.Run(e.name, func(t *testing.T) {
 			ctx := context.Background()
@@ -317,6 +319,7 @@ func TestSharedCorruptRowsAreIgnored(t *testing.T) {
 }
 
 func TestSharedStatsAndGC(t *testing.T) {
+	keepTwoSnapshots(t)
 	for _, e := range engines(t) {
 		t.Run(e.name, func(t *testing.T) {
 			ctx := context.Background()
@@ -408,8 +411,8 @@ func TestSharedStatsAndGC(t *testing.T) {
 	}
 }
 
-// The local engine is one checkout's: it keeps the two newest complete
-// snapshots, and an extraction a file of the checkout holds however long
+// The local engine is one checkout's: it keeps the newest complete
+// snapshot, and an extraction a file of the checkout holds however long
 // ago it was used.
 func TestLocalSharedKeepsWhatTheCheckoutUses(t *testing.T) {
 	ctx := context.Background()
@@ -429,13 +432,13 @@ func TestLocalSharedKeepsWhatTheCheckoutUses(t *testing.T) {
 	}
 	for i, gen := range gens {
 		_, ok, _, err := sh.SnapshotIndex(ctx, gen)
-		if err != nil || ok != (i >= 2) {
-			t.Errorf("snapshot %d: present %v, %v; want only the two newest", i, ok, err)
+		if err != nil || ok != (i == 3) {
+			t.Errorf("snapshot %d: present %v, %v; want only the newest", i, ok, err)
 		}
 	}
 	var rows int
-	if err := s.DB().QueryRowContext(ctx, `SELECT count(*) FROM shared_snapshot_rows`).Scan(&rows); err != nil || rows != 4 {
-		t.Errorf("%d snapshot rows left, %v; want the two snapshots' 4", rows, err)
+	if err := s.DB().QueryRowContext(ctx, `SELECT count(*) FROM shared_snapshot_rows`).Scan(&rows); err != nil || rows != 2 {
+		t.Errorf("%d snapshot rows left, %v; want the newest snapshot's 2", rows, err)
 	}
 
 	es := extracts(0, 3, "go")
@@ -462,4 +465,12 @@ func TestSharedNoticesOfLocalIsNil(t *testing.T) {
 	if n := SharedNotices(LocalShared(openStore(t, openRoot(t, "")))); n != nil {
 		t.Errorf("notices %q", n)
 	}
+}
+
+// keepTwoSnapshots has the local engine keep two complete snapshots
+// during t, for tests of several snapshots in one store.
+func keepTwoSnapshots(t *testing.T) {
+	old := keepSnapshots
+	keepSnapshots = 2
+	t.Cleanup(func() { keepSnapshots = old })
 }
