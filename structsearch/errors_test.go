@@ -25,13 +25,21 @@ func TestCompileErrors(t *testing.T) {
 		{"java", `class { $$$ }`, []string{"not valid java", "class member:"}},
 		{"go", `   `, []string{"empty"}},
 		{"go", `µX`, []string{"reserves"}},
+		// A pattern made to stress the parser is refused before it is
+		// parsed (50,000 parentheses took time quadratic in the depth).
+		{"go", strings.Repeat("(", 50000) + "$X" + strings.Repeat(")", 50000), []string{"nests brackets 50000 deep", "more than the 200", "$X standing for what is inside"}},
+		{"python", "f(" + strings.Repeat("[", 201) + strings.Repeat("]", 201) + ")", []string{"nests brackets 202 deep"}},
 		// A keyword read as a name is no reading of Go.
 		{"go", `import $I`, []string{"read the keyword `import` as a name"}},
 		// Several siblings that are no statements of a block cannot be a
 		// sequence: cchub says so, instead of answering nothing.
 		{"go", "case 1:\n\t$$$\ncase 2:\n\t$$$", []string{"not valid go", "side by side in an expression_switch_statement", "does not match as a sequence"}},
 	} {
-		t.Run(c.lang+"/"+c.pattern, func(t *testing.T) {
+		name := c.pattern
+		if len(name) > 40 {
+			name = name[:40] + "…"
+		}
+		t.Run(c.lang+"/"+name, func(t *testing.T) {
 			p, err := Compile(c.pattern, syntax.LanguageByName(c.lang))
 			if err == nil {
 				t.Fatalf("Compile(%q) = %s, want an error", c.pattern, p)

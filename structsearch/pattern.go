@@ -127,7 +127,33 @@ func prepare(source string) (string, error) {
 	if strings.Contains(frag, expando) {
 		return "", fmt.Errorf("%w: the pattern contains %q, which cchub reserves for metavariables", ErrBadPattern, expando)
 	}
+	if d := bracketDepth(frag); d > maxPatternNesting {
+		return "", fmt.Errorf("%w: the pattern nests brackets %d deep, more than the %d a pattern may (compiling it costs the square of its depth); give the shape of the code with less of it, $X standing for what is inside", ErrBadPattern, d, maxPatternNesting)
+	}
 	return rewriteMetas(frag)
+}
+
+// maxPatternNesting bounds how deep a pattern's brackets nest: real code
+// quoted as a pattern stays far below it, and a pattern made to stress
+// the parser (50,000 parentheses) is refused before it is parsed.
+const maxPatternNesting = 200
+
+// bracketDepth is the deepest nesting of (), [] and {} in s, counted
+// without regard to strings: a bound, not a parse.
+func bracketDepth(s string) int {
+	depth, most := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+			most = max(most, depth)
+		case ')', ']', '}':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return most
 }
 
 // dedent removes the indentation all the lines of s share, blank lines
