@@ -357,10 +357,11 @@ func (x *Index) read(ctx context.Context, todo []candidate, start time.Time, pro
 	var fresh []hashed
 	err := x.parallel(ctx, len(todo), func(i int) error {
 		c := todo[i]
-		h, ok, err := x.hashOne(c, start)
-		if err != nil || !ok {
-			return err
+		_, s, ok := x.readSource(c, start)
+		if !ok {
+			return nil
 		}
+		h := hashed{candidate: c, stamp: s}
 		x.mu.Lock()
 		old, had := x.stamps[c.rel]
 		if had && old.SHA256 == h.stamp.SHA256 && old.Format == Format && old.Variant == h.stamp.Variant {
@@ -547,12 +548,6 @@ func (x *Index) readSource(c candidate, start time.Time) (src []byte, s store.Gr
 		mtime = 0
 	}
 	return src, store.GraphStamp{SHA256: sha256.Sum256(src), Variant: variantFor(c.rel), Size: c.size, MTime: mtime, Format: Format}, true
-}
-
-// hashOne reads and hashes one file.
-func (x *Index) hashOne(c candidate, start time.Time) (hashed, bool, error) {
-	_, s, ok := x.readSource(c, start)
-	return hashed{candidate: c, stamp: s}, ok, nil
 }
 
 // parseOne reads one file again and extracts what the graph needs of it.

@@ -248,15 +248,6 @@ func (x *Index) Callees(name string) (*Def, []Edge, error) {
 			out, err = b.lazyCallees(ctx, k)
 			return err
 		}
-		var keys []string
-		for _, s := range b.calls[k] {
-			for _, t := range s.Targets {
-				keys = append(keys, t.key)
-			}
-		}
-		if err := b.needKeys(ctx, keys...); err != nil {
-			return err
-		}
 		out = nil
 		for _, s := range b.calls[k] {
 			if len(s.Targets) == 0 {

@@ -172,20 +172,6 @@ func (b *built) needCallers(ctx context.Context, ins []incoming) error {
 	return b.need(ctx, names...)
 }
 
-// needKeys reads the rows of the definitions keys names.
-func (b *built) needKeys(ctx context.Context, keys ...string) error {
-	if b.lazy == nil {
-		return nil
-	}
-	var names []string
-	for _, k := range keys {
-		if n := b.lazy.keyName[k]; n != "" {
-			names = append(names, n)
-		}
-	}
-	return b.need(ctx, names...)
-}
-
 // symbolNames are the names whose definitions can match a glob: by
 // name, or as Type.Name.
 func (l *lazy) symbolNames(ctx context.Context, pattern string) ([]string, error) {

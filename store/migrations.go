@@ -121,7 +121,7 @@ CREATE TABLE commit_journal (
 ALTER TABLE staged_changes ADD COLUMN writer TEXT;
 ALTER TABLE commit_journal ADD COLUMN writer TEXT;
 `},
-	{6, "shared", `
+	{6, "content-addressed store", `
 -- The code graph's index splits in two. graph_files keeps what is this
 -- checkout's: which content each path held when read (its SHA-256 and
 -- variant), with size and mtime to skip unchanged files. What a content

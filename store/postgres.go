@@ -43,7 +43,7 @@ const (
 // pgMigrations is the PostgreSQL engine's schema, numbered from 1 without
 // gaps, never edited once released (see migrations).
 var pgMigrations = []migration{
-	{1, "shared", `
+	{1, "content-addressed store", `
 -- One file content's extraction, keyed by the content's SHA-256, its
 -- variant and the extractor's format; data is sealed (store.Seal). Times
 -- are Unix seconds; last_used is moved forward at most once a day.
@@ -546,10 +546,27 @@ func (p *pgShared) HaveSnapshot(ctx context.Context, gen Gen) (bool, error) {
 	if p.fell.Load() {
 		return p.local.HaveSnapshot(ctx, gen)
 	}
+	_, found, err := p.completeSnapshot(ctx, gen, false)
+	if err != nil {
+		if p.failed(ctx, err) {
+			return p.local.HaveSnapshot(ctx, gen)
+		}
+		return false, p.wrap("read", err)
+	}
+	return found, nil
+}
+
+// completeSnapshot looks snapshot gen up (its sealed index too, with
+// index), complete ones only, and notes its use.
+func (p *pgShared) completeSnapshot(ctx context.Context, gen Gen, index bool) (blob []byte, found bool, err error) {
+	col := "NULL"
+	if index {
+		col = "idx"
+	}
 	var used int64
-	found := true
-	err := stmt(ctx, func(ctx context.Context) error {
-		err := p.pool.QueryRow(ctx, `SELECT last_used FROM cchub_snapshots WHERE gen = $1 AND idx IS NOT NULL`, gen[:]).Scan(&used)
+	found = true
+	err = stmt(ctx, func(ctx context.Context) error {
+		err := p.pool.QueryRow(ctx, `SELECT `+col+`, last_used FROM cchub_snapshots WHERE gen = $1 AND idx IS NOT NULL`, gen[:]).Scan(&blob, &used)
 		if errors.Is(err, pgx.ErrNoRows) {
 			found = false
 			return nil
@@ -559,13 +576,7 @@ func (p *pgShared) HaveSnapshot(ctx context.Context, gen Gen) (bool, error) {
 	if err == nil && found {
 		err = p.touchSnapshot(ctx, gen, used)
 	}
-	if err != nil {
-		if p.failed(ctx, err) {
-			return p.local.HaveSnapshot(ctx, gen)
-		}
-		return false, p.wrap("read", err)
-	}
-	return found, nil
+	return blob, found, err
 }
 
 // touchSnapshot moves the last use of snapshot gen (last used at used)
@@ -585,20 +596,7 @@ func (p *pgShared) SnapshotIndex(ctx context.Context, gen Gen) (index []byte, ok
 	if p.fell.Load() {
 		return p.local.SnapshotIndex(ctx, gen)
 	}
-	var blob []byte
-	var used int64
-	found := true
-	err = stmt(ctx, func(ctx context.Context) error {
-		err := p.pool.QueryRow(ctx, `SELECT idx, last_used FROM cchub_snapshots WHERE gen = $1 AND idx IS NOT NULL`, gen[:]).Scan(&blob, &used)
-		if errors.Is(err, pgx.ErrNoRows) {
-			found = false
-			return nil
-		}
-		return err
-	})
-	if err == nil && found {
-		err = p.touchSnapshot(ctx, gen, used)
-	}
+	blob, found, err := p.completeSnapshot(ctx, gen, true)
 	if err != nil {
 		if p.failed(ctx, err) {
 			return p.local.SnapshotIndex(ctx, gen)
