@@ -20,13 +20,6 @@ import (
 // limit.
 const DefaultGlobLimit = 100
 
-// GlobDescription says what glob does, for a tool description.
-const GlobDescription = "Find files by path pattern. A pattern without a slash matches file names at any depth " +
-	"(\"*.go\", \"handler.go\"); a pattern with a slash matches the whole path from `path` or the root " +
-	"(\"src/**/*.ts\"). ** spans directories, {a,b} gives alternatives. Newest files first, at most `limit` " +
-	"(default 100). Files ignored by .gitignore, .git and .cchub are not listed, nor are directories " +
-	"(read a directory to list it)."
-
 // GlobOptions says which files Glob lists.
 type GlobOptions struct {
 	// Pattern is a glob with ** for any number of directories and {a,b}

@@ -22,14 +22,6 @@ import (
 // gives no limit.
 const DefaultGrepLimit = 100
 
-// GrepDescription says what grep does, for a tool description.
-const GrepDescription = "Search file contents line by line for a regular expression (RE2 syntax, as in Go: " +
-	"\\w, \\d and \\b are ASCII), or for plain text with literal: true. `path` is a file or directory; `include` " +
-	"keeps files whose path matches a glob (\"*.go\" at any depth, \"src/**/*.{ts,tsx}\"). Shows the first " +
-	"`limit` (default 100) matching lines in path order, grouped by file: the path on a line of its own, then " +
-	"each matching line as its number, a tab and its text; and how many there are in all. Skips binary " +
-	"files and files ignored by .gitignore."
-
 // MaxGrepFileBytes is the largest file grep searches. It is far above
 // workspace.MaxFileBytes: grep is how a model finds its way in files too
 // large to read whole.

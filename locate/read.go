@@ -21,13 +21,6 @@ const (
 	MaxLineChars     = workspace.MaxLineChars // longer lines are cut, in read and grep alike
 )
 
-// ReadDescription says what read does, for a tool description.
-const ReadDescription = "Read a text file a page at a time: `offset` is the first line (1-based), `limit` the " +
-	"number of lines (default 2000); lines over 2000 characters are cut. The first line names the place " +
-	"shown (path:START-END), each line is its number, a tab and its text, and the last line says how to " +
-	"continue (the offset to read next). On a directory, lists its entries (directories end in /, entries " +
-	".gitignore ignores are marked). Binary files are refused; a file over 10 MiB needs an offset or limit."
-
 // ReadOptions says what Read shows.
 type ReadOptions struct {
 	// Path is a file or directory, relative to the root or absolute inside it.

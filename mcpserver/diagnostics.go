@@ -7,11 +7,10 @@ import (
 )
 
 type diagnosticsIn struct {
-	Paths []string `json:"paths,omitempty" jsonschema:"files to check, relative to the root; none: the whole workspace"`
+	Paths []string `json:"paths,omitempty"`
 }
 
-const diagnosticsDescription = "All current diagnostics (errors, warnings) of some files, or of the whole workspace, from the language servers. " +
-	"Edits and writes already report the diagnostics they introduce; this shows everything, also what was reported before."
+const diagnosticsDescription = "Current diagnostics of files or the workspace."
 
 func addDiagnostics(s *server) {
 	addTool(s, toolSpec{name: "diagnostics", description: diagnosticsDescription, readOnly: true, hint: "give paths to check fewer files"},

@@ -8,17 +8,15 @@ import (
 )
 
 type editIn struct {
-	Path       string `json:"path" jsonschema:"file to change, relative to the root"`
-	OldString  string `json:"old_string" jsonschema:"the text to replace, copied from the file (a few lines around the change make it unique)"`
-	NewString  string `json:"new_string" jsonschema:"the text to put in its place"`
-	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"replace every occurrence instead of requiring exactly one"`
+	Path       string `json:"path"`
+	OldString  string `json:"old_string" jsonschema:"copied from the file, unique"`
+	NewString  string `json:"new_string"`
+	ReplaceAll bool   `json:"replace_all,omitempty"`
 }
 
 // editDescription tells a model how to edit well; its wording is the
 // contract, not the matcher's internals.
-const editDescription = "Replace text in a file: old_string must identify exactly one place (copy it from read or read_symbol output; " +
-	"include surrounding lines to make it unique), unless replace_all is set. The file keeps its line endings, BOM and mode. " +
-	"The answer shows the changed lines, numbered. An edit to a file that changed since you read it is refused: read it again."
+const editDescription = "Replace old_string, which must match one place unless replace_all."
 
 func addEdit(s *server) {
 	addTool(s, toolSpec{name: "edit", description: editDescription, destructive: true},

@@ -7,18 +7,15 @@ import (
 )
 
 type graphIn struct {
-	Op            string   `json:"op" jsonschema:"symbols, callers, callees, blast or tests"`
-	Name          string   `json:"name,omitempty" jsonschema:"symbols: a name or glob (Store.*, *Handler); callers/callees/blast/tests: a definition as Name, Type.Name or path:Name"`
-	Names         []string `json:"names,omitempty" jsonschema:"blast, tests: several definitions at once"`
-	Depth         int      `json:"depth,omitempty" jsonschema:"blast: how many calls away (default 3)"`
-	MinConfidence string   `json:"min_confidence,omitempty" jsonschema:"blast: the least evidence followed: exact, import, name-only or possible (default: all)"`
-	Confirm       bool     `json:"confirm,omitempty" jsonschema:"callers/blast: ask the language server about name-only and possible edges (slower: seconds)"`
+	Op            string   `json:"op"`
+	Name          string   `json:"name,omitempty" jsonschema:"a definition; symbols: a glob"`
+	Names         []string `json:"names,omitempty" jsonschema:"several definitions" mcp:"hidden"`
+	Depth         int      `json:"depth,omitempty"`
+	MinConfidence string   `json:"min_confidence,omitempty" jsonschema:"exact, import, name-only or possible" mcp:"hidden"`
+	Confirm       bool     `json:"confirm,omitempty" jsonschema:"ask the language server (slow)" mcp:"hidden"`
 }
 
-const graphDescription = "The code graph, from the source itself: op symbols (a name or glob), " +
-	"callers and callees of a definition (call sites with line and the evidence of each edge: confirmed, exact, import, name-only, possible), " +
-	"blast (what transitively calls it, by distance, with the files and tests among them), " +
-	"tests (the tests a change to them can break, at any distance, and the go test / pytest commands that run them, as JSON). Name a definition as Name, Type.Name or path:Name."
+const graphDescription = "Code graph. op: symbols, callers, callees, blast (transitive callers), tests (tests a change can break)."
 
 func addGraph(s *server) {
 	addTool(s, toolSpec{name: "graph", description: graphDescription, readOnly: true, hint: "ask about one definition, or a smaller depth"},

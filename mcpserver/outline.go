@@ -8,19 +8,16 @@ import (
 )
 
 type outlineIn struct {
-	Path   string `json:"path" jsonschema:"source file (or directory, for a map of its files), relative to the root"`
-	Match  string `json:"match,omitempty" jsonschema:"keep only symbols whose name contains this (case-insensitive), or matches this glob (Serve*, *Handler)"`
-	Detail bool   `json:"detail,omitempty" jsonschema:"also show doc summaries, decorators, every member of a var/const group and the blocks of long functions"`
+	Path   string `json:"path"`
+	Match  string `json:"match,omitempty" jsonschema:"names containing this, or a glob"`
+	Detail bool   `json:"detail,omitempty" jsonschema:"add docs, members and blocks" mcp:"hidden"`
 }
 
 // maxDirFiles bounds the files a directory outline parses for a model;
 // the CLI parses them all.
 const maxDirFiles = 200
 
-const outlineDescription = "A source file's symbols, one line each: START-END, kind, name and signature (functions and methods show no kind word; Go methods are Type.method); " +
-	"groups of variables or fields are folded onto one line. detail=true adds doc summaries; match filters by name. " +
-	"On a directory, a map of its files and their top-level symbols (with match: where a name is defined). " +
-	"Outline a file before reading it, then read_symbol or read offset/limit just the lines you need."
+const outlineDescription = "A file's or directory's symbols: START-END, kind, name, signature. detail=true adds docs."
 
 func addOutline(s *server) {
 	addTool(s, toolSpec{name: "outline", description: outlineDescription, readOnly: true,

@@ -2,22 +2,18 @@ package mcpserver
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"cchub/hub"
 	"cchub/locate"
 )
 
 type readIn struct {
-	Path   string `json:"path" jsonschema:"file or directory, relative to the root"`
-	Offset int    `json:"offset,omitempty" jsonschema:"first line to show, 1-based (default 1)"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"most lines to show (default 2000)"`
+	Path   string `json:"path"`
+	Offset int    `json:"offset,omitempty"`
+	Limit  int    `json:"limit,omitempty"`
 }
 
-// readDescription is locate's, with the page size a model gets.
-var readDescription = strings.Replace(locate.ReadDescription, "(default 2000)", fmt.Sprintf("(default and at most %d)", readLines), 1) +
-	" For source files, outline first and read_symbol what you need."
+const readDescription = "Read a file a page at a time, or list a directory."
 
 func addRead(s *server) {
 	addTool(s, toolSpec{name: "read", description: readDescription, readOnly: true,

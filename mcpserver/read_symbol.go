@@ -8,13 +8,10 @@ import (
 )
 
 type readSymbolIn struct {
-	ID string `json:"id" jsonschema:"path:Name, path:Type.method or path:line:Name, e.g. store/store.go:New or store/store.go:Store.Add; path:line reads the symbol around that line"`
+	ID string `json:"id" jsonschema:"path:Name, path:Type.method, path:LINE, or a bare Name"`
 }
 
-const readSymbolDescription = "Read one symbol's lines (a function, method, type, class, constant), numbered, by name: " +
-	"id=path:Name, path:Type.method (Class.method, Ledger::book), or path:line:Name when a name is defined more than once; " +
-	"path:LINE reads the innermost symbol around that line. No outline is needed when you know the name; " +
-	"an ambiguous or unknown name answers with the ids that would work."
+const readSymbolDescription = "Read one symbol's lines. A bare Name is found in the workspace."
 
 func addReadSymbol(s *server) {
 	addTool(s, toolSpec{name: "read_symbol", description: readSymbolDescription, readOnly: true,

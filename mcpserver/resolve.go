@@ -9,12 +9,11 @@ import (
 )
 
 type resolveIn struct {
-	Action string `json:"action,omitempty" jsonschema:"list (default), show, accept or discard"`
-	ID     string `json:"id,omitempty" jsonschema:"the staged change's id, from rewrite or list"`
+	Action string `json:"action,omitempty" jsonschema:"list, show, accept or discard"`
+	ID     string `json:"id,omitempty"`
 }
 
-const resolveDescription = "Pending staged changes (rewrites, lsp renames): list them, show one's diff, accept (write all its files at once, or none) or discard. " +
-	"Whether an agent may accept depends on the workspace's approval policy; if not, the answer says what the user must run."
+const resolveDescription = "Staged changes: list, show (the diff), accept (all files or none) or discard."
 
 func addResolve(s *server) {
 	addTool(s, toolSpec{name: "resolve", description: resolveDescription, destructive: true,

@@ -10,15 +10,13 @@ import (
 )
 
 type rewriteIn struct {
-	Pattern  string   `json:"pattern" jsonschema:"structural pattern, as for search: $NAME is one node, $$$NAME zero or more; e.g. errors.Wrap($E, $MSG)"`
-	Template string   `json:"template" jsonschema:"what each match becomes, naming the pattern's metavariables: e.g. fmt.Errorf($MSG+\": %w\", $E); $$$ARGS keeps its separators and comments; multi-line text is re-indented where it lands"`
-	Lang     string   `json:"lang,omitempty" jsonschema:"language (go, python, javascript, typescript, tsx, rust, java, c, cpp); default: every file in the language of its extension"`
-	Paths    []string `json:"paths,omitempty" jsonschema:"files or directories to rewrite, relative to the root (default: the whole workspace)"`
+	Pattern  string   `json:"pattern"`
+	Template string   `json:"template" jsonschema:"e.g. fmt.Errorf($M, $E)"`
+	Lang     string   `json:"lang,omitempty" jsonschema:"default: by file extension" mcp:"hidden"`
+	Paths    []string `json:"paths,omitempty"`
 }
 
-const rewriteDescription = "Structural rewrite, staged: finds the pattern like search and replaces each match with the template, but writes nothing. " +
-	"Answers an id, the number of changes, each place (path:line) and the unified diff. The outermost of nested matches is rewritten. " +
-	"Apply or drop it with resolve; a change whose files were edited meanwhile is refused whole."
+const rewriteDescription = "Structural rewrite, staged: matches of pattern become template; answers an id for resolve."
 
 func addRewrite(s *server) {
 	addTool(s, toolSpec{name: "rewrite", description: rewriteDescription, readOnly: true, // it stages; files change only through resolve

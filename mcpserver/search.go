@@ -8,16 +8,14 @@ import (
 )
 
 type searchIn struct {
-	Pattern string   `json:"pattern" jsonschema:"code with metavariables: $NAME is one node, $$$NAME zero or more (arguments, statements), $_ and $$$ match without capturing; a name used twice must match the same text, e.g. if $X != nil { return $X }"`
-	Lang    string   `json:"lang,omitempty" jsonschema:"language to search (go, python, javascript, typescript, tsx, rust, java, c, cpp); default: every file in the language of its extension"`
-	Paths   []string `json:"paths,omitempty" jsonschema:"files or directories to search, relative to the root (default: the whole workspace); one path may be given as a string"`
-	Counts  bool     `json:"counts,omitempty" jsonschema:"answer with a count per file instead of the matches"`
-	Limit   int      `json:"limit,omitempty" jsonschema:"most matches to show (default 50)"`
+	Pattern string   `json:"pattern" jsonschema:"e.g. if $X != nil { return $X }"`
+	Lang    string   `json:"lang,omitempty" jsonschema:"default: by file extension" mcp:"hidden"`
+	Paths   []string `json:"paths,omitempty"`
+	Counts  bool     `json:"counts,omitempty" jsonschema:"a count per file instead" mcp:"hidden"`
+	Limit   int      `json:"limit,omitempty" jsonschema:"default 50" mcp:"hidden"`
 }
 
-const searchDescription = "Structural search: find code by shape, parsed by each file's own grammar, so layout, line breaks and comments don't matter and strings or comments never match. " +
-	"Several statements in the pattern match consecutive statements of one block. " +
-	"Answers path:LINE:COL of each match, its captures ($X = text) and its first lines, numbered."
+const searchDescription = "Structural search: code by shape, in any layout. counts=true counts per file."
 
 // searchLimit is how many matches a model sees unless it asks: the first
 // few places say whether the pattern is right.

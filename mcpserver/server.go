@@ -14,14 +14,19 @@ import (
 // Version is reported to MCP clients.
 const Version = "0.2.0"
 
-// Instructions tell an agent, in a few lines, how to spend its context
-// well, and the one way every tool writes places and lines.
-const Instructions = `cchub serves one code workspace. Paths are relative to its root.
-Places are written path:LINE, path:START-END or path:LINE:COL (1-based, inclusive); listed source lines are LINE<TAB>text.
-- Find files with glob, text with grep, code shapes with search.
-- If you know the symbol, read_symbol id=path:Name (or path:Type.method) reads just it. Otherwise outline the file (kind, name, signature, START-END per symbol) and read_symbol or read offset/limit what you need.
-- edit old_string must match one place; copy it from what you read, without the line numbers.
-- Long results are cut; the note at the end says how to continue or narrow.`
+// Instructions say once what every tool has in common (the tool list
+// says only what is particular to each, and is paid for on every turn),
+// and how to spend context well.
+const Instructions = `cchub serves one code workspace. What every tool has in common:
+- Paths are relative to the root; a path or paths left out means the whole workspace.
+- Places are path:LINE, path:START-END or path:LINE:COL, 1-based and inclusive. Listed lines are LINE<TAB>text: copy the text without the number.
+- A definition is named Name, Type.method or path:Name (read_symbol id, graph name, lsp symbol); path:LINE names the one around a line.
+- Paging: offset is the first line, limit how many. Answers are kept near 8 KB: one that is cut says how many there are and the call that shows more.
+- Globs (glob, include): without a slash they match names at any depth (*.go); with one, whole paths (src/**/*.{ts,tsx}). Ignored files are skipped.
+- Structural patterns (search, rewrite): code with $X for one node and $$$X for any number; a name used twice must match the same text.
+- Changes: edit, write and apply_patch write at once and answer the diagnostics they cause; rewrite and lsp rename stage a change (an id) that resolve shows, accepts or discards. A file changed since you read it must be read again.
+- Errors say what to do next; some tools take more than the schema shows, and an answer names such an argument where it helps.
+Work: find with glob, grep or search; outline a file, then read_symbol or read offset/limit just what you need.`
 
 // server is one MCP server over a hub: the SDK's server with cchub's
 // tools, and the hub run of each MCP session.

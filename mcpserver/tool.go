@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,14 +31,20 @@ type toolSpec struct {
 	hint string
 }
 
+// annotations says only what differs from MCP's defaults (a tool may
+// change things, destructively, not idempotently): the tool list is paid
+// for on every turn. nil when the defaults are right.
 func (t toolSpec) annotations() *mcp.ToolAnnotations {
-	no := false
-	a := &mcp.ToolAnnotations{ReadOnlyHint: t.readOnly, IdempotentHint: t.idempotent || t.readOnly, OpenWorldHint: &no}
-	if !t.readOnly {
-		d := t.destructive
-		a.DestructiveHint = &d
+	switch {
+	case t.readOnly:
+		return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
+	case !t.destructive:
+		no := false
+		return &mcp.ToolAnnotations{DestructiveHint: &no, IdempotentHint: t.idempotent}
+	case t.idempotent:
+		return &mcp.ToolAnnotations{IdempotentHint: true}
 	}
-	return a
+	return nil
 }
 
 // addTool registers a tool whose arguments decode into In. The SDK's own
@@ -51,6 +58,9 @@ func addTool[In any](s *server, spec toolSpec, run func(ctx context.Context, r *
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: schema of %s: %v", spec.name, err))
 	}
+	// Unknown fields are refused by decodeArgs with the field meant, so
+	// the schema need not say so on every turn.
+	schema.AdditionalProperties = nil
 	for _, p := range schema.Properties {
 		// A Go slice is inferred as null-or-array; clients that build a
 		// form from the schema (the MCP Inspector) cannot send either.
@@ -59,6 +69,15 @@ func addTool[In any](s *server, spec toolSpec, run func(ctx context.Context, r *
 		}
 	}
 	fields := fieldsOf(reflect.TypeFor[In](), schema)
+	// A field tagged mcp:"hidden" is taken but not advertised: the schema
+	// is paid for on every turn, and the rare fields are taught where they
+	// matter (the tool's description or an answer) instead.
+	for _, f := range fields {
+		if f.hidden {
+			delete(schema.Properties, f.name)
+			schema.PropertyOrder = slices.DeleteFunc(schema.PropertyOrder, func(n string) bool { return n == f.name })
+		}
+	}
 	s.mcp.AddTool(&mcp.Tool{
 		Name:        spec.name,
 		Description: spec.description,
@@ -152,6 +171,7 @@ type field struct {
 	required bool
 	kind     reflect.Kind // a string that spells a number or a bool is taken as one
 	list     bool         // a []string: a lone string is taken as a list of one
+	hidden   bool         // taken, but left out of the schema (tag mcp:"hidden")
 }
 
 func fieldsOf(t reflect.Type, schema *jsonschema.Schema) []field {
@@ -166,7 +186,8 @@ func fieldsOf(t reflect.Type, schema *jsonschema.Schema) []field {
 		if name == "" || name == "-" {
 			continue
 		}
-		out = append(out, field{name: name, required: req[name], kind: f.Type.Kind(), list: f.Type == reflect.TypeFor[[]string]()})
+		out = append(out, field{name: name, required: req[name], kind: f.Type.Kind(), list: f.Type == reflect.TypeFor[[]string](),
+			hidden: f.Tag.Get("mcp") == "hidden"})
 	}
 	return out
 }

@@ -8,12 +8,12 @@ import (
 )
 
 type writeIn struct {
-	Path           string `json:"path" jsonschema:"file to create or replace, relative to the root; parent directories are created"`
-	Content        string `json:"content" jsonschema:"the whole new content of the file"`
-	KeepLineEnding bool   `json:"keep_line_endings,omitempty" jsonschema:"when replacing a file, keep its line endings (CRLF or LF) and byte-order mark"`
+	Path           string `json:"path"`
+	Content        string `json:"content"`
+	KeepLineEnding bool   `json:"keep_line_endings,omitempty" jsonschema:"keep the old file's CRLF and BOM" mcp:"hidden"`
 }
 
-const writeDescription = "Create a file or replace all of it, atomically. An existing file must have been read in this conversation first. Prefer edit for changes to an existing file."
+const writeDescription = "Create or replace a whole file. Prefer edit."
 
 func addWrite(s *server) {
 	addTool(s, toolSpec{name: "write", description: writeDescription, destructive: true, idempotent: true},
