@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"cchub/codegraph"
 	"cchub/lspmux"
@@ -47,8 +48,9 @@ type Hub struct {
 	bgCancel context.CancelFunc
 	bgBusy   bool
 
-	storeSpec string       // Options.Store
-	shared    store.Shared // the shared store, opened with the graph
+	storeSpec string        // Options.Store
+	diagWait  time.Duration // Options.DiagnosticsTimeout
+	shared    store.Shared  // the shared store, opened with the graph
 
 	disk diskWatch // the watcher of the workspace, started with the Mux (watch.go)
 	own  ownWrites // paths being written by the hub, not by another process
@@ -71,6 +73,10 @@ type Options struct {
 	// (then a trusted .cchub.json's "store", else the checkout's own
 	// SQLite file), "sqlite", or a postgres:// URL.
 	Store string
+	// DiagnosticsTimeout, when set, bounds the wait for a change's
+	// diagnostics (over .cchub.json's diagnostics_timeout and the 5 s
+	// default).
+	DiagnosticsTimeout time.Duration
 }
 
 // New opens the hub for the workspace rooted at dir, with default options.
@@ -86,7 +92,7 @@ func Open(dir string, o Options) (*Hub, error) {
 	if o.Approval == "" {
 		o.Approval = ApproveHuman
 	}
-	h := &Hub{Root: root, Parses: parses, oneShot: o.OneShot, approval: o.Approval, storeSpec: o.Store}
+	h := &Hub{Root: root, Parses: parses, oneShot: o.OneShot, approval: o.Approval, storeSpec: o.Store, diagWait: o.DiagnosticsTimeout}
 	h.bgCtx, h.bgCancel = context.WithCancel(context.Background())
 	h.files = textedit.NewFiles(root).WithParseCache(parses).WithCommitter(h.commitPatch)
 	h.openState()

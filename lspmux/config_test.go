@@ -34,6 +34,12 @@ func TestConfigFile(t *testing.T) {
 	if m.idle != 2*time.Minute || m.timeout != 9*time.Second {
 		t.Errorf("idle %v, timeout %v", m.idle, m.timeout)
 	}
+	// The command line's --diagnostics-timeout wins over the file.
+	if m2, err := New(root, Options{TimeoutOverride: 30 * time.Second}); err != nil || m2.timeout != 30*time.Second {
+		t.Errorf("with an override of 30s: %v, %v", m2, err)
+	} else {
+		m2.Close()
+	}
 	byName := map[string]Spec{}
 	for _, s := range m.specs {
 		byName[s.Name] = s

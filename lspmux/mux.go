@@ -24,6 +24,9 @@ type Options struct {
 	// and every request's wait for its server to start: the start goes
 	// on, for the next request.
 	Timeout time.Duration
+	// TimeoutOverride, when set, is Timeout as the user set it for this
+	// process (cchub mcp --diagnostics-timeout): it wins over ConfigFile.
+	TimeoutOverride time.Duration
 	// StartLimit bounds a server's start (default 60 s): one that has
 	// not answered initialize by then is killed, and counted as a failed
 	// start.
@@ -113,6 +116,9 @@ func New(root *workspace.Root, opts Options) (*Mux, error) {
 	skipped, trusted, err := loadConfig(root, &opts)
 	if err != nil {
 		return nil, err
+	}
+	if opts.TimeoutOverride > 0 {
+		opts.Timeout = opts.TimeoutOverride
 	}
 	if opts.LookPath == nil {
 		opts.LookPath = root.LookTool

@@ -42,7 +42,7 @@ func TestMCPWithTheTypeScriptSDKClient(t *testing.T) {
 	if err := os.WriteFile(sf, []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(node, filepath.Join(mcpClientDir, "client.mjs"), sf, "--", bin, "mcp", "--root", ws)
+	cmd := exec.Command(node, filepath.Join(mcpClientDir, "client.mjs"), sf, "--", bin, "mcp", "--root", ws, "--approval", "human", "--diagnostics-timeout", "5s")
 	out, err := cmd.Output()
 	if err != nil {
 		var stderr []byte

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -139,6 +140,7 @@ func jsonFlag(c *cobra.Command, g *globals) {
 func mcpCmd(g *globals) *cobra.Command {
 	var cacheMB int
 	var approval string
+	var diagWait time.Duration
 	c := &cobra.Command{
 		Use:   "mcp",
 		Short: "serve agents over MCP on stdio",
@@ -154,7 +156,7 @@ is not sent (a dropped malformed notification) go to stderr.`,
 			if err != nil {
 				return badInput(err)
 			}
-			h, err := hub.Open(g.root, hub.Options{ParseCacheBytes: cacheMB << 20, Approval: policy, Store: g.storeSpec()})
+			h, err := hub.Open(g.root, hub.Options{ParseCacheBytes: cacheMB << 20, Approval: policy, Store: g.storeSpec(), DiagnosticsTimeout: diagWait})
 			if err != nil {
 				return badInput(err)
 			}
@@ -166,6 +168,8 @@ is not sent (a dropped malformed notification) go to stderr.`,
 		"source megabytes whose parsed trees stay cached (trees take several times their source in memory)")
 	c.Flags().StringVar(&approval, "approval", os.Getenv("CCHUB_APPROVAL"),
 		"who may accept staged changes: human (default; the agent is told to ask for `cchub review ID`) or agent (the resolve tool may accept); default from $CCHUB_APPROVAL")
+	c.Flags().DurationVar(&diagWait, "diagnostics-timeout", 0,
+		"how long a change's answer waits for its diagnostics to settle (default: .cchub.json's diagnostics_timeout, else 5s); what comes later is told with the next answer")
 	return c
 }
 
