@@ -3,9 +3,12 @@ package corpus
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"cchub/proc"
@@ -39,4 +42,19 @@ func Median(xs []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// GoModDir is the module cache's directory of module@version
+// (downloading it through the module proxy when it is not there).
+func GoModDir(ctx context.Context, modVersion string, env []string) (string, error) {
+	out, err := RunOut(ctx, 5*time.Minute, os.TempDir(), env, "go", "mod", "download", "-json", modVersion)
+	var m struct{ Dir, Error string }
+	if json.Unmarshal(out, &m); m.Dir == "" {
+		lines := strings.SplitN(strings.TrimSpace(string(out)), "\n", 5)
+		if len(lines) > 4 {
+			lines = append(lines[:4], "…")
+		}
+		return "", fmt.Errorf("go mod download %s: %v %s%s: the benchmark needs the Go module proxy or a module cache that has it", modVersion, err, m.Error, strings.Join(lines, "\n"))
+	}
+	return m.Dir, nil
 }

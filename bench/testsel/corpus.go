@@ -32,7 +32,7 @@ var (
 
 // makeGoCorpus copies module@version from the module cache into dir.
 func makeGoCorpus(ctx context.Context, modVersion, dir string, env []string) error {
-	src, err := goModDir(ctx, modVersion, env)
+	src, err := corpus.GoModDir(ctx, modVersion, env)
 	if err != nil {
 		return err
 	}

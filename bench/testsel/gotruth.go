@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -390,15 +389,4 @@ func goModule(root string) (string, error) {
 		}
 	}
 	return "", errors.New("go.mod of " + root + " names no module")
-}
-
-// goModDir is the module cache's directory of module@version
-// (downloading it through the module proxy when it is not there).
-func goModDir(ctx context.Context, modVersion string, env []string) (string, error) {
-	out, err := corpus.RunOut(ctx, 5*time.Minute, os.TempDir(), env, "go", "mod", "download", "-json", modVersion)
-	var m struct{ Dir, Error string }
-	if json.Unmarshal(out, &m); m.Dir == "" {
-		return "", fmt.Errorf("go mod download %s: %v %s%s: the benchmark needs the Go module proxy or a module cache that has it", modVersion, err, m.Error, firstLines(out, 4))
-	}
-	return m.Dir, nil
 }
