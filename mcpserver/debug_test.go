@@ -222,7 +222,7 @@ func TestMCPDebugATestAndBadInput(t *testing.T) {
 	if isErr || !strings.Contains(text, "debugging test TestAddTwice in store") || !strings.Contains(text, "stopped (breakpoint) at store/store_test.go:10 in") {
 		t.Fatalf("launch of a test:\n%s", text)
 	}
-	if !strings.Contains(text, "breakpoint store/store_test.go:4 rejected") && !strings.Contains(text, "breakpoint store/store_test.go:4 moved to line") {
+	if !strings.Contains(text, "breakpoint store/store_test.go:4 rejected") && !strings.Contains(text, "breakpoint store/store_test.go:4 moved to store/store_test.go:") {
 		t.Errorf("a breakpoint on a line without code:\n%s", text)
 	}
 	text, isErr = callText(t, cs, "debug", map[string]any{"op": "continue"})
@@ -237,5 +237,96 @@ func TestMCPDebugATestAndBadInput(t *testing.T) {
 	}
 	if text, isErr := callText(t, cs, "debug", map[string]any{"op": "launch", "breakpoints": []string{"main.go"}}); !isErr || !strings.Contains(text, "write it as path:line") {
 		t.Errorf("a breakpoint without a line:\n%s", text)
+	}
+}
+
+// A breakpoint given with its line's text: a stale line is refused,
+// saying where the text is now, and nothing is launched; the right text
+// is accepted and hit, each breakpoint echoed with its line's text; a
+// function breakpoint stops where dlv resolved it; a logpoint prints
+// without stopping; plain strings and aliases still work; a refused
+// breakpoint leaves the session's breakpoints as they were.
+func TestMCPDebugCheckedBreakpoints(t *testing.T) {
+	requireDlv(t)
+	ws := copyWorkspace(t, "go")
+	cs := connect(t, newTestHub(t, ws))
+	call := func(args map[string]any) string {
+		t.Helper()
+		text, isErr := callText(t, cs, "debug", args)
+		if isErr {
+			t.Fatalf("debug %v: %s", args["op"], text)
+		}
+		return text
+	}
+	pear := `s.Add(store.Item{SKU: "pear", Name: "Pear", Price: pricing.Cents(60), Qty: 3})`
+	// Line 19 holds the apple; the pear is on line 20.
+	text, isErr := callText(t, cs, "debug", map[string]any{"op": "launch", "breakpoints": []any{map[string]any{"at": "main.go:19", "text": "  " + pear}}})
+	if !isErr || !strings.Contains(text, "breakpoint main.go:19 refused: line 19 is s.Add(store.Item{SKU: \"apple\"") ||
+		!strings.Contains(text, "the expected text is at main.go:20 now; use main.go:20") || !strings.Contains(text, "nothing was launched") {
+		t.Fatalf("a stale line at launch:\n%s", text)
+	}
+	text, isErr = callText(t, cs, "debug", map[string]any{"op": "launch", "breakpoints": []any{map[string]any{"at": "main.go:19", "text": "fmt.Println(\"gone\")"}}})
+	if !isErr || !strings.Contains(text, "the expected text is not in main.go") {
+		t.Fatalf("a text not in the file:\n%s", text)
+	}
+	text = call(map[string]any{"op": "launch", "breakpoints": []any{
+		map[string]any{"at": "main.go:20", "text": pear},
+		map[string]any{"path": "main.go", "line": 21, "logMessage": "items so far: {len(s.items)}"},
+		"store.(*Store).Remove",
+	}})
+	for _, w := range []string{
+		"breakpoint main.go:20 set  " + pear,
+		`logpoint main.go:21 "items so far: {len(s.items)}" set  s.Add(store.Item{SKU: "plum"`,
+		"breakpoint store.(*Store).Remove set at store/store.go:77  func (s *Store) Remove(sku string) error {",
+		"stopped (breakpoint) at main.go:20 in main.main",
+	} {
+		if !strings.Contains(text, w) {
+			t.Errorf("launch lacks %q:\n%s", w, text)
+		}
+	}
+	text = call(map[string]any{"op": "continue"})
+	if !strings.Contains(text, "stopped (function breakpoint) at store/store.go:77 in") || !strings.Contains(text, "Remove") {
+		t.Errorf("continue to the function breakpoint:\n%s", text)
+	}
+	text = call(map[string]any{"op": "output"})
+	if !strings.Contains(text, "items so far: 2") {
+		t.Errorf("the logpoint's output:\n%s", text)
+	}
+	// A stale entry beside a good one in the same file: the good one is
+	// set, the stale one refused and the breakpoint at its line kept.
+	text = call(map[string]any{"op": "breakpoints", "breakpoints": []any{
+		map[string]any{"at": "main.go:20", "expect": "nothing like this line"},
+		"main.go:22 if err != nil",
+	}})
+	for _, w := range []string{
+		"breakpoint main.go:20 refused: line 20 is " + pear + "; the expected text is not in main.go",
+		"breakpoint main.go:20 set  " + pear,
+		"breakpoint main.go:22 if err != nil set  if err := s.Remove(\"kiwi\")",
+	} {
+		if !strings.Contains(text, w) {
+			t.Errorf("breakpoints lacks %q:\n%s", w, text)
+		}
+	}
+	if strings.Contains(text, "logpoint main.go:21") {
+		t.Errorf("main.go named: its other breakpoints go:\n%s", text)
+	}
+	text = call(map[string]any{"op": "continue"})
+	if !strings.Contains(text, "the program ended (exit code 0)") || !strings.Contains(text, "items so far: 2") {
+		t.Errorf("continue to the end:\n%s", text)
+	}
+	call(map[string]any{"op": "terminate"})
+	for _, bad := range []struct {
+		bp   any
+		want string
+	}{
+		{map[string]any{"at": "main.go:20", "hits": 3}, `unknown key "hits"`},
+		{map[string]any{"text": "x"}, "has no place"},
+		{"main.go", "write it as path:line or a function name"},
+		{map[string]any{"at": "store.New", "log": "x"}, "a logpoint goes on a line"},
+	} {
+		text, isErr := callText(t, cs, "debug", map[string]any{"op": "launch", "breakpoints": bad.bp})
+		if !isErr || !strings.Contains(text, bad.want) {
+			t.Errorf("breakpoint %v: want %q:\n%s", bad.bp, bad.want, text)
+		}
 	}
 }
