@@ -227,3 +227,36 @@ func TestDlvFunctionBreakpointAndLogpoint(t *testing.T) {
 		t.Fatalf("continue with the function breakpoint cleared: %+v %v", st, err)
 	}
 }
+
+// debugpy takes function breakpoints and logpoints too.
+func TestDebugpyFunctionBreakpointAndLogpoint(t *testing.T) {
+	py, err := FindPython()
+	if err != nil {
+		t.Skipf("debugpy: %v", err) // optional: the README says how to enable it
+	}
+	ws := t.TempDir()
+	script := filepath.Join(ws, "hello.py")
+	os.WriteFile(script, []byte("def total(items):\n    s = 0\n    for i in items:\n        s += i\n    return s\n\nprint('total', total([1, 2, 3]))\n"), 0o644)
+	a := Builtin()[1]
+	ctx := context.Background()
+	s, stop, err := Launch(ctx, &a, py, ws, Options{Language: "python", Program: script, TTL: time.Minute,
+		Breakpoints: []Breakpoint{{Path: script, Line: 4, Log: "i is {i}"}, {Function: "total"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.End("the test ended")
+	bps := s.Breakpoints()
+	if len(bps) != 2 || !bps[0].Verified || !bps[1].Verified {
+		t.Fatalf("breakpoints as taken: %+v", bps)
+	}
+	if stop.Function != "total" {
+		t.Fatalf("stop: %+v", stop)
+	}
+	st, err := s.Step(ctx, "continue")
+	if err != nil || !st.Ended {
+		t.Fatalf("continue: %+v %v", st, err)
+	}
+	if out := s.Output(); !strings.Contains(out, "i is 2") || !strings.Contains(out, "total 6") {
+		t.Errorf("output: %q", out)
+	}
+}

@@ -313,7 +313,7 @@ func (h *Hub) staleLine(abs string, line int, text string) string {
 		return ""
 	}
 	rel := h.Root.Rel(abs)
-	what := fmt.Sprintf("%s has %d lines", rel, len(lines))
+	what := fmt.Sprintf("%s has %d lines", rel, strings.Count(strings.TrimSuffix(string(data), "\n"), "\n")+1)
 	if line <= len(lines) {
 		what = fmt.Sprintf("line %d is %s", line, clipLine(lines[line-1]))
 	}

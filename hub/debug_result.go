@@ -151,6 +151,8 @@ func writeBreakpoints(b *strings.Builder, bps []DebugBreakpoint) {
 				text = ""
 			}
 			fmt.Fprintf(b, "%s %s%s rejected (%s)%s\n", kind, place, how, msg, text)
+		case bp.Function != "" && bp.Path == "":
+			fmt.Fprintf(b, "%s %s%s set; the stop there shows where it is\n", kind, place, how)
 		case bp.Function != "":
 			fmt.Fprintf(b, "%s %s%s set at %s:%d%s\n", kind, place, how, bp.Path, bp.Line, text)
 		case bp.Actual != 0 && bp.Actual != bp.Line:

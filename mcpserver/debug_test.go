@@ -2,16 +2,21 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"cchub/dapsession"
+	"cchub/hub"
 	"cchub/workspace/wstest"
 )
 
@@ -327,6 +332,94 @@ func TestMCPDebugCheckedBreakpoints(t *testing.T) {
 		text, isErr := callText(t, cs, "debug", map[string]any{"op": "launch", "breakpoints": bad.bp})
 		if !isErr || !strings.Contains(text, bad.want) {
 			t.Errorf("breakpoint %v: want %q:\n%s", bad.bp, bad.want, text)
+		}
+	}
+}
+
+// The same for Python through debugpy, when it is installed: a stale
+// line refused, a logpoint and a function breakpoint.
+func TestMCPDebugPythonCheckedBreakpoints(t *testing.T) {
+	if _, err := dapsession.FindPython(); err != nil {
+		t.Skipf("debugpy: %v", err) // optional, as the README says
+	}
+	ws := t.TempDir()
+	os.WriteFile(filepath.Join(ws, "hello.py"), []byte("def total(items):\n    s = 0\n    for i in items:\n        s += i\n    return s\n\nprint('total', total([1, 2, 3]))\n"), 0o644)
+	cs := connect(t, newTestHub(t, ws))
+	text, isErr := callText(t, cs, "debug", map[string]any{"op": "launch", "program": "hello.py", "breakpoints": map[string]any{"at": "hello.py:3", "text": "s += i"}})
+	if !isErr || !strings.Contains(text, "the expected text is at hello.py:4 now; use hello.py:4") {
+		t.Fatalf("a stale line:\n%s", text)
+	}
+	text, isErr = callText(t, cs, "debug", map[string]any{"op": "launch", "program": "hello.py", "breakpoints": []any{
+		map[string]any{"at": "hello.py:4", "text": "s += i", "log": "i is {i}"}, "total",
+	}})
+	if isErr || !strings.Contains(text, `logpoint hello.py:4 "i is {i}" set  s += i`) || !strings.Contains(text, "breakpoint total set") ||
+		!strings.Contains(text, "stopped (function breakpoint) at hello.py:1 in total") {
+		t.Fatalf("launch:\n%s", text)
+	}
+	text, isErr = callText(t, cs, "debug", map[string]any{"op": "continue"})
+	if isErr || !strings.Contains(text, "i is 3") || !strings.Contains(text, "total 6") {
+		t.Errorf("continue to the end:\n%s", text)
+	}
+}
+
+// Breakpoints decode from the forms models write: strings, objects with
+// other tools' names for the parts, a path and a line apart, one entry
+// alone; the schema offers the object form, and what does not decode
+// says how to write it.
+func TestDebugBreakpointForms(t *testing.T) {
+	var in debugIn
+	args := `{"op": "launch", "breakpoints": [
+		"main.go:20 if i > 3",
+		"store.New",
+		{"at": "main.go:21", "text": "x++", "if": "x > 1", "log": "x is {x}"},
+		{"file": "main.go", "line": 22, "line_text": "y++", "condition": "y > 1", "logMessage": "y is {y}"},
+		{"function": "Store.Add", "when": "n > 2"},
+		{"path": "main.go", "line": "23", "expect": "z++", "message": "z"}
+	]}`
+	fields := fieldsOf(reflect.TypeFor[debugIn](), &jsonschema.Schema{})
+	if err := decodeArgs("debug", json.RawMessage(args), fields, &in); err != nil {
+		t.Fatal(err)
+	}
+	want := []hub.BreakpointSpec{
+		{At: "main.go:20 if i > 3"},
+		{At: "store.New"},
+		{At: "main.go:21", Text: "x++", If: "x > 1", Log: "x is {x}"},
+		{At: "main.go:22", Text: "y++", If: "y > 1", Log: "y is {y}"},
+		{At: "Store.Add", If: "n > 2"},
+		{At: "main.go:23", Text: "z++", Log: "z"},
+	}
+	if got := in.request().Breakpoints; !reflect.DeepEqual(got, want) {
+		t.Errorf("decoded:\n%+v\nwant\n%+v", got, want)
+	}
+	for _, one := range []string{`"main.go:20"`, `{"at": "main.go:20"}`} {
+		in = debugIn{}
+		if err := decodeArgs("debug", json.RawMessage(`{"op": "launch", "breakpoints": `+one+`}`), fields, &in); err != nil || len(in.Breakpoints) != 1 || in.Breakpoints[0].At != "main.go:20" {
+			t.Errorf("one entry alone %s: %+v %v", one, in.Breakpoints, err)
+		}
+	}
+	for bad, want := range map[string]string{
+		`[{"at": "main.go:20", "hits": 3}]`:   `unknown key "hits"`,
+		`[{"text": "x++"}]`:                   "has no place",
+		`[{"at": "main.go:20", "text": 3}]`:   `"text" must be a string`,
+		`[{"at": "a.go:1", "location": "b"}]`: "gives at twice",
+		`[7]`:                                 "neither a string nor an object",
+	} {
+		err := decodeArgs("debug", json.RawMessage(`{"op": "launch", "breakpoints": `+bad+`}`), fields, &debugIn{})
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), `{"at": "path:line" or "Function"`) {
+			t.Errorf("%s: want %q, got %v", bad, want, err)
+		}
+	}
+	schema, err := jsonschema.For[debugIn](nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := schema.Properties["breakpoints"].Items
+	if items == nil || items.Type != "object" || len(items.Properties) != 4 || len(items.Required) != 1 || items.Required[0] != "at" {
+		t.Errorf("the schema of a breakpoint: %+v", items)
+	}
+	for name, p := range items.Properties {
+		if len(p.Description) > 60 {
+			t.Errorf("breakpoint's %s: description over 60 characters: %q", name, p.Description)
 		}
 	}
 }
