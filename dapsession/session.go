@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-dap"
 
@@ -92,6 +93,21 @@ type Session struct {
 	bps      map[string][]Breakpoint
 	funcs    []Breakpoint     // the function breakpoints
 	caps     dap.Capabilities // what the adapter said it supports
+	logged   []byte           // what logpoints printed since Logged was last called
+}
+
+// maxLogged is how much of what logpoints printed between two stops is
+// kept: the end.
+const maxLogged = 2048
+
+// Logged is what logpoints printed since it was last called, its last
+// 2 KB (the whole is in Output).
+func (s *Session) Logged() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := string(s.logged)
+	s.logged = nil
+	return out
 }
 
 // Launch starts the adapter for o.Language in dir (the workspace root),
@@ -313,6 +329,16 @@ func (s *Session) event(msg dap.Message) {
 			s.console.Write([]byte(e.Body.Output))
 		default:
 			s.output.Write([]byte(e.Body.Output))
+			if e.Body.Source != nil { // a logpoint's message
+				s.logged = append(s.logged, e.Body.Output...)
+				if len(s.logged) > maxLogged {
+					cut := len(s.logged) - maxLogged
+					for cut < len(s.logged) && !utf8.RuneStart(s.logged[cut]) {
+						cut++
+					}
+					s.logged = append([]byte("…"), s.logged[cut:]...)
+				}
+			}
 		}
 	case *dap.ExitedEvent:
 		code := e.Body.ExitCode

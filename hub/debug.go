@@ -463,13 +463,13 @@ func (h *Hub) withSource(bps []DebugBreakpoint) []DebugBreakpoint {
 // stop is where the debuggee is, with the source around it, or, when it
 // ended, what it printed.
 func (h *Hub) stop(s *dapsession.Session, st *dapsession.Stop) *DebugStop {
-	out := &DebugStop{Stop: *st}
+	out := &DebugStop{Stop: *st, Logged: s.Logged()}
 	if st.Path != "" {
 		out.Path = h.shown(st.Path)
 	}
 	switch {
 	case st.Ended:
-		out.Output = s.Output()
+		out.Output, out.Logged = s.Output(), "" // the output has what they printed
 		return out
 	case st.Running:
 		return out

@@ -58,6 +58,8 @@ type DebugStop struct {
 	dapsession.Stop
 	Source []SourceLine `json:"source,omitempty"`
 	Output string       `json:"output,omitempty"` // ended: everything it printed
+	// Logged is what logpoints printed since the previous answer.
+	Logged string `json:"logged,omitempty"`
 }
 
 // SourceLine is one numbered line of a file.
@@ -182,7 +184,14 @@ func (st *DebugStop) write(b *strings.Builder) {
 		}
 		b.WriteString("terminate the session, or launch again after terminating it\n")
 		return
-	case st.Running:
+	}
+	if st.Logged != "" {
+		b.WriteString("logpoints printed:\n" + st.Logged)
+		if !strings.HasSuffix(st.Logged, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	if st.Running {
 		fmt.Fprintf(b, "still running after %v: pause to see where it is, or wait with continue\n", debugWait)
 		return
 	}

@@ -290,8 +290,9 @@ func TestMCPDebugCheckedBreakpoints(t *testing.T) {
 		}
 	}
 	text = call(map[string]any{"op": "continue"})
-	if !strings.Contains(text, "stopped (function breakpoint) at store/store.go:77 in") || !strings.Contains(text, "Remove") {
-		t.Errorf("continue to the function breakpoint:\n%s", text)
+	if !strings.Contains(text, "stopped (function breakpoint) at store/store.go:77 in") || !strings.Contains(text, "Remove") ||
+		!strings.Contains(text, "logpoints printed:\n> [Go 1]: items so far: 2\nstopped") {
+		t.Errorf("continue to the function breakpoint, past the logpoint:\n%s", text)
 	}
 	text = call(map[string]any{"op": "output"})
 	if !strings.Contains(text, "items so far: 2") {
