@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"cchub/dapsession"
@@ -22,7 +23,7 @@ type DebugRequest struct {
 	Args        []string         // launch: the program's arguments
 	Env         []string         // launch: KEY=VALUE entries added to its environment
 	Breakpoints []BreakpointSpec // launch or breakpoints
-	Path        string           // breakpoints: a file whose breakpoints to clear
+	Path        string           // breakpoints: a file or a function whose breakpoints to clear
 	StopOnEntry bool             // launch: stop before the program's first line
 	TTLSeconds  int              // launch: the session's hard time limit (0: the workspace's)
 	Language    string           // launch: go (default; .py programs are python)
@@ -289,6 +290,9 @@ func isFunctionName(at string) bool {
 	if at == "" || strings.ContainsAny(at, " \t\\") || strings.Contains(at, ":") && !strings.Contains(at, "::") {
 		return false
 	}
+	if c := rune(at[0]); c != '_' && c != '(' && c != '*' && !unicode.IsLetter(c) {
+		return false
+	}
 	switch strings.ToLower(filepath.Ext(at)) {
 	case ".go", ".py", ".c", ".h", ".cc", ".cpp", ".hpp", ".rs", ".js", ".ts", ".java", ".rb":
 		return false
@@ -366,11 +370,10 @@ func (h *Hub) breakpoints(ctx context.Context, s *dapsession.Session, in DebugRe
 		return nil, err
 	}
 	byFile := map[string][]dapsession.Breakpoint{}
-	var order, funcs []string
+	var order []string
 	var fbps []dapsession.Breakpoint
 	for _, b := range bps {
 		if b.Function != "" {
-			funcs = append(funcs, b.Function)
 			fbps = append(fbps, b)
 			continue
 		}
@@ -392,18 +395,39 @@ func (h *Hub) breakpoints(ctx context.Context, s *dapsession.Session, in DebugRe
 			}
 		}
 	}
+	clearFunc := false
 	if in.Path != "" {
 		abs, _, err := h.Root.Resolve(in.Path)
-		if err != nil {
+		if _, serr := os.Stat(abs); (err != nil || serr != nil) && isFunctionName(strings.TrimSpace(in.Path)) {
+			// A function's breakpoint to clear: the others stay, unless
+			// breakpoints gives functions, which replace them all.
+			clearFunc = true
+			if len(fbps) == 0 {
+				found := false
+				for _, old := range s.Breakpoints() {
+					if old.Function == "" {
+						continue
+					}
+					if old.Function == strings.TrimSpace(in.Path) {
+						found = true
+					} else {
+						fbps = append(fbps, old)
+					}
+				}
+				if !found {
+					return nil, fmt.Errorf("no breakpoint on function %s to clear: name it as the answer that set it does", in.Path)
+				}
+				res.Cleared = append(res.Cleared, strings.TrimSpace(in.Path))
+			}
+		} else if err != nil {
 			return nil, err
-		}
-		if _, ok := byFile[abs]; !ok {
+		} else if _, ok := byFile[abs]; !ok {
 			byFile[abs] = nil
 			order = append(order, abs)
 		}
 	}
-	if len(order) == 0 && len(fbps) == 0 && len(refused) == 0 {
-		return nil, errors.New("breakpoints needs breakpoints (path:line or a function ...) or a path to clear")
+	if len(order) == 0 && len(fbps) == 0 && len(refused) == 0 && !clearFunc {
+		return nil, errors.New("breakpoints needs breakpoints (path:line or a function ...) or a path to clear (a file or a function)")
 	}
 	for _, file := range order {
 		got, err := s.SetBreakpoints(ctx, file, byFile[file])
@@ -414,7 +438,7 @@ func (h *Hub) breakpoints(ctx context.Context, s *dapsession.Session, in DebugRe
 			res.Cleared = append(res.Cleared, h.Root.Rel(file))
 		}
 	}
-	if len(fbps) > 0 {
+	if len(fbps) > 0 || clearFunc {
 		if _, err := s.SetFunctionBreakpoints(ctx, fbps); err != nil {
 			return nil, err
 		}

@@ -34,6 +34,7 @@ func TestDebugParseBreakpoints(t *testing.T) {
 		{spec: BreakpointSpec{At: "main.go"}, err: "write it as path:line or a function name"},
 		{spec: BreakpointSpec{At: "store/"}, err: "write it as path:line or a function name"},
 		{spec: BreakpointSpec{At: "main", Log: "x"}, err: "a logpoint goes on a line"},
+		{spec: BreakpointSpec{At: "20"}, err: "write it as path:line or a function name"},
 	} {
 		bps, refused, err := h.parseBreakpoints([]BreakpointSpec{c.spec})
 		switch {

@@ -19,7 +19,7 @@ type debugIn struct {
 	Args        []string         `json:"args,omitempty" jsonschema:"launch: program arguments"`
 	Env         []string         `json:"env,omitempty" jsonschema:"launch: KEY=VALUE entries"`
 	Breakpoints debugBreakpoints `json:"breakpoints,omitempty" jsonschema:"a file named gets exactly these"`
-	Path        string           `json:"path,omitempty" jsonschema:"breakpoints: a file to clear"`
+	Path        string           `json:"path,omitempty" jsonschema:"breakpoints: a file or function to clear"`
 	StopOnEntry bool             `json:"stop_on_entry,omitempty" jsonschema:"launch: stop before the first line"`
 	TTLSeconds  int              `json:"ttl_seconds,omitempty" jsonschema:"launch: time limit (default 600)"`
 	Language    string           `json:"language,omitempty" jsonschema:"launch: go (default) or python"`

@@ -316,6 +316,13 @@ func TestMCPDebugCheckedBreakpoints(t *testing.T) {
 	if strings.Contains(text, "logpoint main.go:21") {
 		t.Errorf("main.go named: its other breakpoints go:\n%s", text)
 	}
+	text = call(map[string]any{"op": "breakpoints", "path": "store.(*Store).Remove"})
+	if !strings.Contains(text, "breakpoints of store.(*Store).Remove cleared") || strings.Contains(text, "breakpoint store.(*Store).Remove") || !strings.Contains(text, "breakpoint main.go:20 set") {
+		t.Errorf("a function's breakpoint cleared:\n%s", text)
+	}
+	if text, isErr := callText(t, cs, "debug", map[string]any{"op": "breakpoints", "path": "store.(*Store).Remove"}); !isErr || !strings.Contains(text, "no breakpoint on function") {
+		t.Errorf("a function without a breakpoint cleared:\n%s", text)
+	}
 	text = call(map[string]any{"op": "continue"})
 	if !strings.Contains(text, "the program ended (exit code 0)") || !strings.Contains(text, "items so far: 2") {
 		t.Errorf("continue to the end:\n%s", text)
