@@ -9,15 +9,26 @@ import (
 )
 
 // setBreakpoints replaces the breakpoints of the file at path with bps
-// and returns them as the adapter took them.
+// and returns them as the adapter took them. A logpoint the adapter
+// cannot take is not sent (it would stop instead of printing).
 func (s *Session) setBreakpoints(ctx context.Context, path string, bps []Breakpoint) ([]Breakpoint, error) {
+	out := append([]Breakpoint(nil), bps...)
 	src := make([]map[string]any, 0, len(bps))
-	for _, b := range bps {
+	var sent []int // indexes in out of what src sends
+	for i, b := range bps {
 		bp := map[string]any{"line": b.Line}
 		if b.Condition != "" {
 			bp["condition"] = b.Condition
 		}
+		if b.Log != "" {
+			if !s.caps.SupportsLogPoints {
+				out[i].Message = s.Adapter.Name + " has no logpoints: use a breakpoint and evaluate"
+				continue
+			}
+			bp["logMessage"] = b.Log
+		}
 		src = append(src, bp)
+		sent = append(sent, i)
 	}
 	raw, err := s.c.call(ctx, "setBreakpoints", map[string]any{"source": map[string]any{"path": path}, "breakpoints": src})
 	if err != nil {
@@ -27,17 +38,72 @@ func (s *Session) setBreakpoints(ctx context.Context, path string, bps []Breakpo
 	if err := json.Unmarshal(raw, &body); err != nil {
 		return nil, err
 	}
-	out := append([]Breakpoint(nil), bps...)
-	for i := range out {
-		if i < len(body.Breakpoints) {
-			got := body.Breakpoints[i]
+	for j, i := range sent {
+		if j < len(body.Breakpoints) {
+			got := body.Breakpoints[j]
 			out[i].Verified, out[i].Actual, out[i].Message = got.Verified, got.Line, got.Message
 		}
 	}
 	s.mu.Lock()
 	s.bps[path] = out
+	if len(out) == 0 {
+		delete(s.bps, path)
+	}
 	s.mu.Unlock()
 	return out, nil
+}
+
+// setFunctionBreakpoints replaces the function breakpoints with bps and
+// returns them as the adapter took them: Path and Line are where the
+// adapter put them, when it says.
+func (s *Session) setFunctionBreakpoints(ctx context.Context, bps []Breakpoint) ([]Breakpoint, error) {
+	out := append([]Breakpoint(nil), bps...)
+	if !s.caps.SupportsFunctionBreakpoints {
+		for i := range out {
+			out[i].Verified, out[i].Message = false, s.Adapter.Name+" has no function breakpoints: give path:line"
+		}
+	} else {
+		fbs := make([]map[string]any, 0, len(bps))
+		for _, b := range bps {
+			fb := map[string]any{"name": b.Function}
+			if b.Condition != "" {
+				fb["condition"] = b.Condition
+			}
+			fbs = append(fbs, fb)
+		}
+		raw, err := s.c.call(ctx, "setFunctionBreakpoints", map[string]any{"breakpoints": fbs})
+		if err != nil {
+			return nil, fmt.Errorf("function breakpoints: %w", err)
+		}
+		var body dap.SetFunctionBreakpointsResponseBody
+		if err := json.Unmarshal(raw, &body); err != nil {
+			return nil, err
+		}
+		for i := range out {
+			if i < len(body.Breakpoints) {
+				got := body.Breakpoints[i]
+				out[i].Verified, out[i].Message = got.Verified, got.Message
+				if got.Source != nil && got.Source.Path != "" && got.Line > 0 {
+					out[i].Path, out[i].Line, out[i].Actual = got.Source.Path, got.Line, got.Line
+				}
+			}
+		}
+	}
+	s.mu.Lock()
+	s.funcs = out
+	s.mu.Unlock()
+	return out, nil
+}
+
+// SetFunctionBreakpoints replaces the function breakpoints (none clears
+// them). An adapter without them answers each unverified, saying so.
+func (s *Session) SetFunctionBreakpoints(ctx context.Context, bps []Breakpoint) ([]Breakpoint, error) {
+	s.req.Lock()
+	defer s.req.Unlock()
+	if why := s.Ended(); why != "" {
+		return nil, fmt.Errorf("the session has ended: %s", why)
+	}
+	return s.setFunctionBreakpoints(ctx, bps)
 }
 
 // SetBreakpoints replaces the breakpoints of one file (none clears them).
@@ -194,7 +260,8 @@ func (s *Session) Evaluate(ctx context.Context, expr string, frame int, b Bounds
 	return v, nil
 }
 
-// Breakpoints are the session's breakpoints, by file in the order set.
+// Breakpoints are the session's breakpoints, by file and line, then its
+// function breakpoints in the order set.
 func (s *Session) Breakpoints() []Breakpoint {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -203,7 +270,7 @@ func (s *Session) Breakpoints() []Breakpoint {
 		out = append(out, bps...)
 	}
 	sortBreakpoints(out)
-	return out
+	return append(out, s.funcs...)
 }
 
 func sortBreakpoints(bps []Breakpoint) {

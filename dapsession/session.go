@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-dap"
 
@@ -32,12 +33,16 @@ type Options struct {
 	Name        string        // what it debugs, for messages (default Program)
 }
 
-// Breakpoint is a line of a file (absolute path), with an optional
-// condition.
+// Breakpoint is a line of a file (absolute path), or a function
+// (Function, where the adapter resolves Path and Line), with an optional
+// condition; Log makes it a logpoint, which prints Log ({expr} replaced
+// by its value) instead of stopping.
 type Breakpoint struct {
 	Path      string `json:"path"`
 	Line      int    `json:"line"`
+	Function  string `json:"function,omitempty"`
 	Condition string `json:"condition,omitempty"`
+	Log       string `json:"log,omitempty"`
 	// Set by the adapter: whether it took the breakpoint, at which line,
 	// and why not.
 	Verified bool   `json:"verified"`
@@ -86,6 +91,23 @@ type Session struct {
 	pid      int // the debuggee's, when the adapter says
 	last     Stop
 	bps      map[string][]Breakpoint
+	funcs    []Breakpoint     // the function breakpoints
+	caps     dap.Capabilities // what the adapter said it supports
+	logged   []byte           // what logpoints printed since Logged was last called
+}
+
+// maxLogged is how much of what logpoints printed between two stops is
+// kept: the end.
+const maxLogged = 2048
+
+// Logged is what logpoints printed since it was last called, its last
+// 2 KB (the whole is in Output).
+func (s *Session) Logged() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := string(s.logged)
+	s.logged = nil
+	return out
 }
 
 // Launch starts the adapter for o.Language in dir (the workspace root),
@@ -146,12 +168,16 @@ func (s *Session) launch(ctx context.Context) (*Stop, error) {
 	defer s.req.Unlock()
 	wctx, cancel := context.WithTimeout(ctx, s.opts.BuildWait)
 	defer cancel()
-	if _, err := s.c.call(wctx, "initialize", map[string]any{
+	caps, err := s.c.call(wctx, "initialize", map[string]any{
 		"clientID": "cchub", "clientName": "cchub", "adapterID": s.Adapter.Name,
 		"linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path",
 		"supportsVariableType": true, "supportsRunInTerminalRequest": false, "supportsStartDebuggingRequest": false,
-	}); err != nil {
+	})
+	if err != nil {
 		return nil, s.gone("initialize", err)
+	}
+	if len(caps) > 0 {
+		json.Unmarshal(caps, &s.caps) // a capability it did not say is one it lacks
 	}
 	args := map[string]any{"stopOnEntry": s.opts.StopOnEntry, "cwd": s.opts.Cwd}
 	if len(s.opts.Env) > 0 {
@@ -212,8 +238,18 @@ func (s *Session) launch(ctx context.Context) (*Stop, error) {
 			return nil, s.gone("launch", wctx.Err())
 		}
 	}
+	var funcs []Breakpoint
 	for _, file := range groupByFile(s.opts.Breakpoints) {
+		if file[0].Function != "" {
+			funcs = append(funcs, file...)
+			continue
+		}
 		if _, err := s.setBreakpoints(wctx, file[0].Path, file); err != nil {
+			return nil, err
+		}
+	}
+	if len(funcs) > 0 {
+		if _, err := s.setFunctionBreakpoints(wctx, funcs); err != nil {
 			return nil, err
 		}
 	}
@@ -226,14 +262,19 @@ func (s *Session) launch(ctx context.Context) (*Stop, error) {
 	return s.waitStop(ctx, s.opts.Wait)
 }
 
+// groupByFile groups bps by file, the function breakpoints together.
 func groupByFile(bps []Breakpoint) [][]Breakpoint {
 	var files [][]Breakpoint
 	at := map[string]int{}
 	for _, b := range bps {
-		i, ok := at[b.Path]
+		key := b.Path
+		if b.Function != "" {
+			key = "\x00functions"
+		}
+		i, ok := at[key]
 		if !ok {
 			i = len(files)
-			at[b.Path] = i
+			at[key] = i
 			files = append(files, nil)
 		}
 		files[i] = append(files[i], b)
@@ -288,6 +329,16 @@ func (s *Session) event(msg dap.Message) {
 			s.console.Write([]byte(e.Body.Output))
 		default:
 			s.output.Write([]byte(e.Body.Output))
+			if e.Body.Source != nil { // a logpoint's message
+				s.logged = append(s.logged, e.Body.Output...)
+				if len(s.logged) > maxLogged {
+					cut := len(s.logged) - maxLogged
+					for cut < len(s.logged) && !utf8.RuneStart(s.logged[cut]) {
+						cut++
+					}
+					s.logged = append([]byte("…"), s.logged[cut:]...)
+				}
+			}
 		}
 	case *dap.ExitedEvent:
 		code := e.Body.ExitCode

@@ -189,3 +189,74 @@ func TestDebugConfig(t *testing.T) {
 		t.Errorf("a bad ttl: %v", err)
 	}
 }
+
+// A function breakpoint stops where the adapter resolved it, and says
+// where that is; a logpoint prints its message, the expression in braces
+// evaluated, without stopping.
+func TestDlvFunctionBreakpointAndLogpoint(t *testing.T) {
+	dlv := dlvPath(t)
+	ws := goShop(t)
+	ctx := context.Background()
+	main := filepath.Join(ws, "main.go")
+	s, stop, err := Launch(ctx, goAdapter(), dlv, ws, Options{
+		Program: ws,
+		Breakpoints: []Breakpoint{
+			{Path: main, Line: 21, Log: "pear added: {s.name}"},
+			{Function: "example.com/shop/store.(*Store).Remove"},
+		},
+		TTL: 2 * time.Minute,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.End("the test ended")
+	bps := s.Breakpoints()
+	if len(bps) != 2 || !bps[0].Verified || bps[0].Log == "" || !bps[1].Verified || !strings.HasSuffix(bps[1].Path, filepath.Join("store", "store.go")) || bps[1].Line != 77 {
+		t.Fatalf("breakpoints as taken: %+v", bps)
+	}
+	if stop.Reason != "function breakpoint" && stop.Reason != "breakpoint" || !strings.HasSuffix(stop.Path, "store.go") || !strings.Contains(stop.Function, "Remove") {
+		t.Fatalf("stop: %+v", stop)
+	}
+	if out := s.Output(); !strings.Contains(out, "pear added: main street") && !strings.Contains(out, `pear added: "main street"`) {
+		t.Errorf("the logpoint's output: %q", out)
+	}
+	if _, err := s.SetFunctionBreakpoints(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.Step(ctx, "continue"); err != nil || !st.Ended {
+		t.Fatalf("continue with the function breakpoint cleared: %+v %v", st, err)
+	}
+}
+
+// debugpy takes function breakpoints and logpoints too.
+func TestDebugpyFunctionBreakpointAndLogpoint(t *testing.T) {
+	py, err := FindPython()
+	if err != nil {
+		t.Skipf("debugpy: %v", err) // optional: the README says how to enable it
+	}
+	ws := t.TempDir()
+	script := filepath.Join(ws, "hello.py")
+	os.WriteFile(script, []byte("def total(items):\n    s = 0\n    for i in items:\n        s += i\n    return s\n\nprint('total', total([1, 2, 3]))\n"), 0o644)
+	a := Builtin()[1]
+	ctx := context.Background()
+	s, stop, err := Launch(ctx, &a, py, ws, Options{Language: "python", Program: script, TTL: time.Minute,
+		Breakpoints: []Breakpoint{{Path: script, Line: 4, Log: "i is {i}"}, {Function: "total"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.End("the test ended")
+	bps := s.Breakpoints()
+	if len(bps) != 2 || !bps[0].Verified || !bps[1].Verified {
+		t.Fatalf("breakpoints as taken: %+v", bps)
+	}
+	if stop.Function != "total" {
+		t.Fatalf("stop: %+v", stop)
+	}
+	st, err := s.Step(ctx, "continue")
+	if err != nil || !st.Ended {
+		t.Fatalf("continue: %+v %v", st, err)
+	}
+	if out := s.Output(); !strings.Contains(out, "i is 2") || !strings.Contains(out, "total 6") {
+		t.Errorf("output: %q", out)
+	}
+}

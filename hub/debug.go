@@ -9,25 +9,40 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"cchub/dapsession"
 )
 
 // DebugRequest is one op of a run's debug session.
 type DebugRequest struct {
-	Op          string   // launch, breakpoints, continue, next, step_in, step_out, pause, inspect, evaluate, output or terminate
-	Program     string   // launch: the Go package directory or file (default the root), or a Python script
-	Test        string   // launch: debug this Go test of the package
-	Args        []string // launch: the program's arguments
-	Env         []string // launch: KEY=VALUE entries added to its environment
-	Breakpoints []string // launch or breakpoints: path:line, optionally followed by " if CONDITION"
-	Path        string   // breakpoints: a file whose breakpoints to clear
-	StopOnEntry bool     // launch: stop before the program's first line
-	TTLSeconds  int      // launch: the session's hard time limit (0: the workspace's)
-	Language    string   // launch: go (default; .py programs are python)
-	Expression  string   // evaluate: the expression
-	Frame       int      // inspect or evaluate: the frame, 0 the innermost
-	Depth       int      // inspect or evaluate: how deep to expand structured values (0: 2)
+	Op          string           // launch, breakpoints, continue, next, step_in, step_out, pause, inspect, evaluate, output or terminate
+	Program     string           // launch: the Go package directory or file (default the root), or a Python script
+	Test        string           // launch: debug this Go test of the package
+	Args        []string         // launch: the program's arguments
+	Env         []string         // launch: KEY=VALUE entries added to its environment
+	Breakpoints []BreakpointSpec // launch or breakpoints
+	Path        string           // breakpoints: a file or a function whose breakpoints to clear
+	StopOnEntry bool             // launch: stop before the program's first line
+	TTLSeconds  int              // launch: the session's hard time limit (0: the workspace's)
+	Language    string           // launch: go (default; .py programs are python)
+	Expression  string           // evaluate: the expression
+	Frame       int              // inspect or evaluate: the frame, 0 the innermost
+	Depth       int              // inspect or evaluate: how deep to expand structured values (0: 2)
+}
+
+// BreakpointSpec is one breakpoint as a model asks for it.
+type BreakpointSpec struct {
+	// At is path:line, or a function (Name, Type.Method, pkg.Func);
+	// either may be followed by " if CONDITION".
+	At string
+	// Text is the line's expected text: a line breakpoint whose line
+	// holds other text (compared trimmed, spaces collapsed) is refused,
+	// saying where that text is now.
+	Text string
+	If   string // stop only when this condition holds
+	Log  string // a logpoint: print this, {expr} replaced by its value, instead of stopping
 }
 
 // debugWait is how long a step waits for the next stop. The session's
@@ -166,9 +181,14 @@ func (h *Hub) launch(ctx context.Context, r *Run, in DebugRequest) (*DebugResult
 	if in.TTLSeconds > 0 {
 		ttl = min(time.Duration(in.TTLSeconds)*time.Second, cfg.MaxTTL)
 	}
-	bps, err := h.parseBreakpoints(in.Breakpoints)
+	bps, refused, err := h.parseBreakpoints(in.Breakpoints)
 	if err != nil {
 		return nil, err
+	}
+	if len(refused) > 0 {
+		var b strings.Builder
+		writeBreakpoints(&b, h.withSource(refused))
+		return nil, fmt.Errorf("%snothing was launched: launch again with the breakpoints fixed", b.String())
 	}
 	env := map[string]string{}
 	for _, kv := range in.Env {
@@ -195,7 +215,7 @@ func (h *Hub) launch(ctx context.Context, r *Run, in DebugRequest) (*DebugResult
 	r.debug = s
 	r.mu.Unlock()
 	res := &DebugResult{Op: "launch", Session: s.What, Adapter: adapter.Name, TTL: ttl,
-		Breakpoints: h.relBreakpoints(s.Breakpoints()), Stop: h.stop(s, st)}
+		Breakpoints: h.shownBreakpoints(s.Breakpoints()), Stop: h.stop(s, st)}
 	if cfg.Note != "" && !r.told(cfg.Note) {
 		res.Note = cfg.Note
 	}
@@ -226,50 +246,188 @@ func describeEnd(s *dapsession.Session) string {
 	return fmt.Sprintf("the debug session of %s ended: %s%s", s.What, s.Ended(), where)
 }
 
-// parseBreakpoints reads "path:line" and "path:line if COND".
-func (h *Hub) parseBreakpoints(specs []string) ([]dapsession.Breakpoint, error) {
-	var out []dapsession.Breakpoint
+// parseBreakpoints reads breakpoints as a model wrote them. A line
+// breakpoint whose line does not hold its expected text is refused: it
+// comes back in refused, saying where that text is now, and not in bps.
+func (h *Hub) parseBreakpoints(specs []BreakpointSpec) (bps []dapsession.Breakpoint, refused []DebugBreakpoint, err error) {
 	for _, spec := range specs {
-		place, cond, _ := strings.Cut(spec, " if ")
-		i := strings.LastIndexByte(place, ':')
-		line, err := strconv.Atoi(strings.TrimSpace(place[i+1:]))
-		if i < 0 || err != nil || line < 1 {
-			return nil, fmt.Errorf("breakpoint %q: write it as path:line, optionally followed by ' if CONDITION' (e.g. main.go:20 if i > 3)", spec)
+		at, cond, _ := strings.Cut(strings.TrimSpace(spec.At), " if ")
+		at = strings.TrimSpace(at)
+		if c := strings.TrimSpace(spec.If); c != "" {
+			cond = c
 		}
-		abs, _, err := h.Root.Resolve(strings.TrimSpace(place[:i]))
-		if err != nil {
-			return nil, err
+		b := dapsession.Breakpoint{Condition: strings.TrimSpace(cond), Log: spec.Log}
+		i := strings.LastIndexByte(at, ':')
+		line, lerr := strconv.Atoi(strings.TrimSpace(at[i+1:]))
+		switch {
+		case i > 0 && lerr == nil && line >= 1:
+			abs, _, err := h.Root.Resolve(strings.TrimSpace(at[:i]))
+			if err != nil {
+				return nil, nil, err
+			}
+			b.Path, b.Line = abs, line
+			if why := h.staleLine(abs, line, spec.Text); why != "" {
+				refused = append(refused, DebugBreakpoint{Breakpoint: b, Refused: why})
+				continue
+			}
+		case isFunctionName(at):
+			if spec.Log != "" {
+				return nil, nil, fmt.Errorf("breakpoint %q: a logpoint goes on a line: give at as path:line", at)
+			}
+			b.Function = at
+		default:
+			return nil, nil, fmt.Errorf("breakpoint %q: write it as path:line or a function name (Name, Type.Method, pkg.Func), optionally followed by ' if CONDITION' (e.g. main.go:20 if i > 3)", spec.At)
 		}
-		out = append(out, dapsession.Breakpoint{Path: abs, Line: line, Condition: strings.TrimSpace(cond)})
+		bps = append(bps, b)
 	}
-	return out, nil
+	return bps, refused, nil
+}
+
+// isFunctionName says at names a function, not a file without a line:
+// one word, dots, a receiver's parentheses and star, C++'s "::", but no
+// source file's extension.
+func isFunctionName(at string) bool {
+	if at == "" || strings.ContainsAny(at, " \t\\") || strings.Contains(at, ":") && !strings.Contains(at, "::") {
+		return false
+	}
+	if c := rune(at[0]); c != '_' && c != '(' && c != '*' && !unicode.IsLetter(c) {
+		return false
+	}
+	switch strings.ToLower(filepath.Ext(at)) {
+	case ".go", ".py", ".c", ".h", ".cc", ".cpp", ".hpp", ".rs", ".js", ".ts", ".java", ".rb":
+		return false
+	}
+	return !strings.Contains(at, "/") || strings.Contains(at[strings.LastIndexByte(at, '/'):], ".")
+}
+
+// staleLine says why a breakpoint at line of abs is refused, or "" when
+// text (if given) is on that line: where the text is now, the nearest
+// line holding it, or that the file lacks it.
+func (h *Hub) staleLine(abs string, line int, text string) string {
+	want := collapse(text)
+	if want == "" {
+		return ""
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return fmt.Sprintf("%s cannot be read (%v); give an existing file", h.Root.Rel(abs), err)
+	}
+	lines := strings.Split(string(data), "\n")
+	if line <= len(lines) && holds(lines[line-1], want) {
+		return ""
+	}
+	rel := h.Root.Rel(abs)
+	what := fmt.Sprintf("%s has %d lines", rel, strings.Count(strings.TrimSuffix(string(data), "\n"), "\n")+1)
+	if line <= len(lines) {
+		what = fmt.Sprintf("line %d is %s", line, clipLine(lines[line-1]))
+	}
+	best := 0
+	for n := range lines {
+		if holds(lines[n], want) && (best == 0 || abs64(n+1-line) < abs64(best-line)) {
+			best = n + 1
+		}
+	}
+	if best == 0 {
+		return fmt.Sprintf("%s; the expected text is not in %s: read it (read path=%s) and give the line again", what, rel, rel)
+	}
+	return fmt.Sprintf("%s; the expected text is at %s:%d now; use %s:%d", what, rel, best, rel, best)
+}
+
+// holds says a line holds the expected text: the same, whitespace aside,
+// or, for a text long enough not to be anywhere, a part of it.
+func holds(line, want string) bool {
+	got := collapse(line)
+	return got == want || len(want) >= 8 && strings.Contains(got, want)
+}
+
+// collapse is s trimmed, its runs of white space made one space.
+func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func abs64(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// clipLine is a line's text as answers quote it: trimmed, at most 100
+// characters.
+func clipLine(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 100 {
+		i := 100
+		for i > 0 && !utf8.RuneStart(s[i]) {
+			i--
+		}
+		s = s[:i] + "…"
+	}
+	return s
 }
 
 func (h *Hub) breakpoints(ctx context.Context, s *dapsession.Session, in DebugRequest, res *DebugResult) (*DebugResult, error) {
-	bps, err := h.parseBreakpoints(in.Breakpoints)
+	bps, refused, err := h.parseBreakpoints(in.Breakpoints)
 	if err != nil {
 		return nil, err
 	}
 	byFile := map[string][]dapsession.Breakpoint{}
 	var order []string
+	var fbps []dapsession.Breakpoint
 	for _, b := range bps {
+		if b.Function != "" {
+			fbps = append(fbps, b)
+			continue
+		}
 		if _, ok := byFile[b.Path]; !ok {
 			order = append(order, b.Path)
 		}
 		byFile[b.Path] = append(byFile[b.Path], b)
 	}
+	// A refused breakpoint changes nothing: one the session has at its
+	// place stays; a file all of whose breakpoints were refused is left
+	// as it is.
+	for _, r := range refused {
+		if _, ok := byFile[r.Path]; !ok {
+			continue
+		}
+		for _, old := range s.Breakpoints() {
+			if old.Function == "" && old.Path == r.Path && old.Line == r.Line {
+				byFile[r.Path] = append(byFile[r.Path], old)
+			}
+		}
+	}
+	clearFunc := false
 	if in.Path != "" {
 		abs, _, err := h.Root.Resolve(in.Path)
-		if err != nil {
+		if _, serr := os.Stat(abs); (err != nil || serr != nil) && isFunctionName(strings.TrimSpace(in.Path)) {
+			// A function's breakpoint to clear: the others stay, unless
+			// breakpoints gives functions, which replace them all.
+			clearFunc = true
+			if len(fbps) == 0 {
+				found := false
+				for _, old := range s.Breakpoints() {
+					if old.Function == "" {
+						continue
+					}
+					if old.Function == strings.TrimSpace(in.Path) {
+						found = true
+					} else {
+						fbps = append(fbps, old)
+					}
+				}
+				if !found {
+					return nil, fmt.Errorf("no breakpoint on function %s to clear: name it as the answer that set it does", in.Path)
+				}
+				res.Cleared = append(res.Cleared, strings.TrimSpace(in.Path))
+			}
+		} else if err != nil {
 			return nil, err
-		}
-		if _, ok := byFile[abs]; !ok {
+		} else if _, ok := byFile[abs]; !ok {
 			byFile[abs] = nil
 			order = append(order, abs)
 		}
 	}
-	if len(order) == 0 {
-		return nil, errors.New("breakpoints needs breakpoints (path:line ...) or a path to clear")
+	if len(order) == 0 && len(fbps) == 0 && len(refused) == 0 && !clearFunc {
+		return nil, errors.New("breakpoints needs breakpoints (path:line or a function ...) or a path to clear (a file or a function)")
 	}
 	for _, file := range order {
 		got, err := s.SetBreakpoints(ctx, file, byFile[file])
@@ -280,31 +438,62 @@ func (h *Hub) breakpoints(ctx context.Context, s *dapsession.Session, in DebugRe
 			res.Cleared = append(res.Cleared, h.Root.Rel(file))
 		}
 	}
-	res.Breakpoints = h.relBreakpoints(s.Breakpoints())
+	if len(fbps) > 0 || clearFunc {
+		if _, err := s.SetFunctionBreakpoints(ctx, fbps); err != nil {
+			return nil, err
+		}
+	}
+	res.Breakpoints = append(h.withSource(refused), h.shownBreakpoints(s.Breakpoints())...)
 	return res, nil
 }
 
-// relBreakpoints is bps with paths relative to the root, as answers
-// write them.
-func (h *Hub) relBreakpoints(bps []dapsession.Breakpoint) []dapsession.Breakpoint {
-	out := make([]dapsession.Breakpoint, len(bps))
-	for i, bp := range bps {
-		bp.Path = h.Root.Rel(bp.Path)
-		out[i] = bp
+// shownBreakpoints is the session's breakpoints as answers write them.
+func (h *Hub) shownBreakpoints(bps []dapsession.Breakpoint) []DebugBreakpoint {
+	out := make([]DebugBreakpoint, len(bps))
+	for i, b := range bps {
+		out[i].Breakpoint = b
 	}
-	return out
+	return h.withSource(out)
+}
+
+// withSource is bps with paths relative to the root and the text of the
+// line each is at (the adapter's line when it moved one).
+func (h *Hub) withSource(bps []DebugBreakpoint) []DebugBreakpoint {
+	files := map[string][]string{}
+	for i := range bps {
+		b := &bps[i]
+		line := b.Line
+		if b.Actual != 0 {
+			line = b.Actual
+		}
+		if b.Path == "" || line <= 0 {
+			continue
+		}
+		lines, ok := files[b.Path]
+		if !ok {
+			if data, err := os.ReadFile(b.Path); err == nil {
+				lines = strings.Split(string(data), "\n")
+			}
+			files[b.Path] = lines
+		}
+		if line <= len(lines) {
+			b.Source = clipLine(lines[line-1])
+		}
+		b.Path = h.shown(b.Path)
+	}
+	return bps
 }
 
 // stop is where the debuggee is, with the source around it, or, when it
 // ended, what it printed.
 func (h *Hub) stop(s *dapsession.Session, st *dapsession.Stop) *DebugStop {
-	out := &DebugStop{Stop: *st}
+	out := &DebugStop{Stop: *st, Logged: s.Logged()}
 	if st.Path != "" {
 		out.Path = h.shown(st.Path)
 	}
 	switch {
 	case st.Ended:
-		out.Output = s.Output()
+		out.Output, out.Logged = s.Output(), "" // the output has what they printed
 		return out
 	case st.Running:
 		return out

@@ -21,9 +21,10 @@ type DebugResult struct {
 	TTL     time.Duration `json:"ttl_ns,omitempty"`
 	// Cleared are the files breakpoints left without any.
 	Cleared []string `json:"cleared,omitempty"`
-	// Breakpoints are the session's breakpoints, as the adapter took them
-	// (launch, breakpoints).
-	Breakpoints []dapsession.Breakpoint `json:"breakpoints,omitempty"`
+	// Breakpoints are the ones refused (their line's text was not the
+	// expected), then the session's, as the adapter took them (launch,
+	// breakpoints).
+	Breakpoints []DebugBreakpoint `json:"breakpoints,omitempty"`
 	// Stop is where a launch or a step left the program.
 	Stop *DebugStop `json:"stop,omitempty"`
 	// Frames are inspect's stack, innermost first, and Scopes the
@@ -40,12 +41,25 @@ type DebugResult struct {
 	Note string `json:"note,omitempty"`
 }
 
+// DebugBreakpoint is a breakpoint as an answer shows it: its place, the
+// text of its line, and, when cchub refused it, why.
+type DebugBreakpoint struct {
+	dapsession.Breakpoint
+	// Source is the text of the line it is at, trimmed.
+	Source string `json:"source,omitempty"`
+	// Refused says why it was not set: its line did not hold the
+	// expected text; where that text is now.
+	Refused string `json:"refused,omitempty"`
+}
+
 // DebugStop is where the program is: stopped with the source around it,
 // still running, or ended with what it printed.
 type DebugStop struct {
 	dapsession.Stop
 	Source []SourceLine `json:"source,omitempty"`
 	Output string       `json:"output,omitempty"` // ended: everything it printed
+	// Logged is what logpoints printed since the previous answer.
+	Logged string `json:"logged,omitempty"`
 }
 
 // SourceLine is one numbered line of a file.
@@ -109,25 +123,44 @@ func (r *DebugResult) Text() string {
 	return b.String()
 }
 
-// writeBreakpoints lists breakpoints as the adapter took them.
-func writeBreakpoints(b *strings.Builder, bps []dapsession.Breakpoint) {
+// writeBreakpoints lists breakpoints as the adapter took them, each
+// with its line's text, or why cchub refused it.
+func writeBreakpoints(b *strings.Builder, bps []DebugBreakpoint) {
 	for _, bp := range bps {
-		place := fmt.Sprintf("%s:%d", bp.Path, bp.Line)
-		cond := ""
+		kind, place, how := "breakpoint", fmt.Sprintf("%s:%d", bp.Path, bp.Line), ""
+		if bp.Function != "" {
+			place = bp.Function
+		}
+		if bp.Log != "" {
+			kind, how = "logpoint", fmt.Sprintf(" %q", bp.Log)
+		}
 		if bp.Condition != "" {
-			cond = " if " + bp.Condition
+			how += " if " + bp.Condition
+		}
+		text := ""
+		if bp.Source != "" {
+			text = "  " + bp.Source
 		}
 		switch {
+		case bp.Refused != "":
+			fmt.Fprintf(b, "%s %s%s refused: %s\n", kind, place, how, bp.Refused)
 		case !bp.Verified:
 			msg := bp.Message
 			if msg == "" {
 				msg = "no code there"
 			}
-			fmt.Fprintf(b, "breakpoint %s%s rejected: %s\n", place, cond, msg)
+			if bp.Function != "" {
+				text = ""
+			}
+			fmt.Fprintf(b, "%s %s%s rejected (%s)%s\n", kind, place, how, msg, text)
+		case bp.Function != "" && bp.Path == "":
+			fmt.Fprintf(b, "%s %s%s set; the stop there shows where it is\n", kind, place, how)
+		case bp.Function != "":
+			fmt.Fprintf(b, "%s %s%s set at %s:%d%s\n", kind, place, how, bp.Path, bp.Line, text)
 		case bp.Actual != 0 && bp.Actual != bp.Line:
-			fmt.Fprintf(b, "breakpoint %s%s moved to line %d (the nearest with code)\n", place, cond, bp.Actual)
+			fmt.Fprintf(b, "%s %s%s moved to %s:%d (the nearest with code)%s\n", kind, place, how, bp.Path, bp.Actual, text)
 		default:
-			fmt.Fprintf(b, "breakpoint %s%s set\n", place, cond)
+			fmt.Fprintf(b, "%s %s%s set%s\n", kind, place, how, text)
 		}
 	}
 }
@@ -151,7 +184,14 @@ func (st *DebugStop) write(b *strings.Builder) {
 		}
 		b.WriteString("terminate the session, or launch again after terminating it\n")
 		return
-	case st.Running:
+	}
+	if st.Logged != "" {
+		b.WriteString("logpoints printed:\n" + st.Logged)
+		if !strings.HasSuffix(st.Logged, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	if st.Running {
 		fmt.Fprintf(b, "still running after %v: pause to see where it is, or wait with continue\n", debugWait)
 		return
 	}

@@ -2,16 +2,21 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"cchub/dapsession"
+	"cchub/hub"
 	"cchub/workspace/wstest"
 )
 
@@ -222,7 +227,7 @@ func TestMCPDebugATestAndBadInput(t *testing.T) {
 	if isErr || !strings.Contains(text, "debugging test TestAddTwice in store") || !strings.Contains(text, "stopped (breakpoint) at store/store_test.go:10 in") {
 		t.Fatalf("launch of a test:\n%s", text)
 	}
-	if !strings.Contains(text, "breakpoint store/store_test.go:4 rejected") && !strings.Contains(text, "breakpoint store/store_test.go:4 moved to line") {
+	if !strings.Contains(text, "breakpoint store/store_test.go:4 rejected") && !strings.Contains(text, "breakpoint store/store_test.go:4 moved to store/store_test.go:") {
 		t.Errorf("a breakpoint on a line without code:\n%s", text)
 	}
 	text, isErr = callText(t, cs, "debug", map[string]any{"op": "continue"})
@@ -237,5 +242,192 @@ func TestMCPDebugATestAndBadInput(t *testing.T) {
 	}
 	if text, isErr := callText(t, cs, "debug", map[string]any{"op": "launch", "breakpoints": []string{"main.go"}}); !isErr || !strings.Contains(text, "write it as path:line") {
 		t.Errorf("a breakpoint without a line:\n%s", text)
+	}
+}
+
+// A breakpoint given with its line's text: a stale line is refused,
+// saying where the text is now, and nothing is launched; the right text
+// is accepted and hit, each breakpoint echoed with its line's text; a
+// function breakpoint stops where dlv resolved it; a logpoint prints
+// without stopping; plain strings and aliases still work; a refused
+// breakpoint leaves the session's breakpoints as they were.
+func TestMCPDebugCheckedBreakpoints(t *testing.T) {
+	requireDlv(t)
+	ws := copyWorkspace(t, "go")
+	cs := connect(t, newTestHub(t, ws))
+	call := func(args map[string]any) string {
+		t.Helper()
+		text, isErr := callText(t, cs, "debug", args)
+		if isErr {
+			t.Fatalf("debug %v: %s", args["op"], text)
+		}
+		return text
+	}
+	pear := `s.Add(store.Item{SKU: "pear", Name: "Pear", Price: pricing.Cents(60), Qty: 3})`
+	// Line 19 holds the apple; the pear is on line 20.
+	text, isErr := callText(t, cs, "debug", map[string]any{"op": "launch", "breakpoints": []any{map[string]any{"at": "main.go:19", "text": "  " + pear}}})
+	if !isErr || !strings.Contains(text, "breakpoint main.go:19 refused: line 19 is s.Add(store.Item{SKU: \"apple\"") ||
+		!strings.Contains(text, "the expected text is at main.go:20 now; use main.go:20") || !strings.Contains(text, "nothing was launched") {
+		t.Fatalf("a stale line at launch:\n%s", text)
+	}
+	text, isErr = callText(t, cs, "debug", map[string]any{"op": "launch", "breakpoints": []any{map[string]any{"at": "main.go:19", "text": "fmt.Println(\"gone\")"}}})
+	if !isErr || !strings.Contains(text, "the expected text is not in main.go") {
+		t.Fatalf("a text not in the file:\n%s", text)
+	}
+	text = call(map[string]any{"op": "launch", "breakpoints": []any{
+		map[string]any{"at": "main.go:20", "text": pear},
+		map[string]any{"path": "main.go", "line": 21, "logMessage": "items so far: {len(s.items)}"},
+		"store.(*Store).Remove",
+	}})
+	for _, w := range []string{
+		"breakpoint main.go:20 set  " + pear,
+		`logpoint main.go:21 "items so far: {len(s.items)}" set  s.Add(store.Item{SKU: "plum"`,
+		"breakpoint store.(*Store).Remove set at store/store.go:77  func (s *Store) Remove(sku string) error {",
+		"stopped (breakpoint) at main.go:20 in main.main",
+	} {
+		if !strings.Contains(text, w) {
+			t.Errorf("launch lacks %q:\n%s", w, text)
+		}
+	}
+	text = call(map[string]any{"op": "continue"})
+	if !strings.Contains(text, "stopped (function breakpoint) at store/store.go:77 in") || !strings.Contains(text, "Remove") ||
+		!strings.Contains(text, "logpoints printed:\n> [Go 1]: items so far: 2\nstopped") {
+		t.Errorf("continue to the function breakpoint, past the logpoint:\n%s", text)
+	}
+	text = call(map[string]any{"op": "output"})
+	if !strings.Contains(text, "items so far: 2") {
+		t.Errorf("the logpoint's output:\n%s", text)
+	}
+	// A stale entry beside a good one in the same file: the good one is
+	// set, the stale one refused and the breakpoint at its line kept.
+	text = call(map[string]any{"op": "breakpoints", "breakpoints": []any{
+		map[string]any{"at": "main.go:20", "expect": "nothing like this line"},
+		"main.go:22 if err != nil",
+	}})
+	for _, w := range []string{
+		"breakpoint main.go:20 refused: line 20 is " + pear + "; the expected text is not in main.go",
+		"breakpoint main.go:20 set  " + pear,
+		"breakpoint main.go:22 if err != nil set  if err := s.Remove(\"kiwi\")",
+	} {
+		if !strings.Contains(text, w) {
+			t.Errorf("breakpoints lacks %q:\n%s", w, text)
+		}
+	}
+	if strings.Contains(text, "logpoint main.go:21") {
+		t.Errorf("main.go named: its other breakpoints go:\n%s", text)
+	}
+	text = call(map[string]any{"op": "breakpoints", "path": "store.(*Store).Remove"})
+	if !strings.Contains(text, "breakpoints of store.(*Store).Remove cleared") || strings.Contains(text, "breakpoint store.(*Store).Remove") || !strings.Contains(text, "breakpoint main.go:20 set") {
+		t.Errorf("a function's breakpoint cleared:\n%s", text)
+	}
+	if text, isErr := callText(t, cs, "debug", map[string]any{"op": "breakpoints", "path": "store.(*Store).Remove"}); !isErr || !strings.Contains(text, "no breakpoint on function") {
+		t.Errorf("a function without a breakpoint cleared:\n%s", text)
+	}
+	text = call(map[string]any{"op": "continue"})
+	if !strings.Contains(text, "the program ended (exit code 0)") || !strings.Contains(text, "items so far: 2") {
+		t.Errorf("continue to the end:\n%s", text)
+	}
+	call(map[string]any{"op": "terminate"})
+	for _, bad := range []struct {
+		bp   any
+		want string
+	}{
+		{map[string]any{"at": "main.go:20", "hits": 3}, `unknown key "hits"`},
+		{map[string]any{"text": "x"}, "has no place"},
+		{"main.go", "write it as path:line or a function name"},
+		{map[string]any{"at": "store.New", "log": "x"}, "a logpoint goes on a line"},
+	} {
+		text, isErr := callText(t, cs, "debug", map[string]any{"op": "launch", "breakpoints": bad.bp})
+		if !isErr || !strings.Contains(text, bad.want) {
+			t.Errorf("breakpoint %v: want %q:\n%s", bad.bp, bad.want, text)
+		}
+	}
+}
+
+// The same for Python through debugpy, when it is installed: a stale
+// line refused, a logpoint and a function breakpoint.
+func TestMCPDebugPythonCheckedBreakpoints(t *testing.T) {
+	if _, err := dapsession.FindPython(); err != nil {
+		t.Skipf("debugpy: %v", err) // optional, as the README says
+	}
+	ws := t.TempDir()
+	os.WriteFile(filepath.Join(ws, "hello.py"), []byte("def total(items):\n    s = 0\n    for i in items:\n        s += i\n    return s\n\nprint('total', total([1, 2, 3]))\n"), 0o644)
+	cs := connect(t, newTestHub(t, ws))
+	text, isErr := callText(t, cs, "debug", map[string]any{"op": "launch", "program": "hello.py", "breakpoints": map[string]any{"at": "hello.py:3", "text": "s += i"}})
+	if !isErr || !strings.Contains(text, "the expected text is at hello.py:4 now; use hello.py:4") {
+		t.Fatalf("a stale line:\n%s", text)
+	}
+	text, isErr = callText(t, cs, "debug", map[string]any{"op": "launch", "program": "hello.py", "breakpoints": []any{
+		map[string]any{"at": "hello.py:4", "text": "s += i", "log": "i is {i}"}, "total",
+	}})
+	if isErr || !strings.Contains(text, `logpoint hello.py:4 "i is {i}" set  s += i`) || !strings.Contains(text, "breakpoint total set") ||
+		!strings.Contains(text, "stopped (function breakpoint) at hello.py:1 in total") {
+		t.Fatalf("launch:\n%s", text)
+	}
+	text, isErr = callText(t, cs, "debug", map[string]any{"op": "continue"})
+	if isErr || !strings.Contains(text, "i is 3") || !strings.Contains(text, "total 6") {
+		t.Errorf("continue to the end:\n%s", text)
+	}
+}
+
+// Breakpoints decode from the forms models write: strings, objects with
+// other tools' names for the parts, a path and a line apart, one entry
+// alone; the schema offers the object form, and what does not decode
+// says how to write it.
+func TestDebugBreakpointForms(t *testing.T) {
+	var in debugIn
+	args := `{"op": "launch", "breakpoints": [
+		"main.go:20 if i > 3",
+		"store.New",
+		{"at": "main.go:21", "text": "x++", "if": "x > 1", "log": "x is {x}"},
+		{"file": "main.go", "line": 22, "line_text": "y++", "condition": "y > 1", "logMessage": "y is {y}"},
+		{"function": "Store.Add", "when": "n > 2"},
+		{"path": "main.go", "line": "23", "expect": "z++", "message": "z"}
+	]}`
+	fields := fieldsOf(reflect.TypeFor[debugIn](), &jsonschema.Schema{})
+	if err := decodeArgs("debug", json.RawMessage(args), fields, &in); err != nil {
+		t.Fatal(err)
+	}
+	want := []hub.BreakpointSpec{
+		{At: "main.go:20 if i > 3"},
+		{At: "store.New"},
+		{At: "main.go:21", Text: "x++", If: "x > 1", Log: "x is {x}"},
+		{At: "main.go:22", Text: "y++", If: "y > 1", Log: "y is {y}"},
+		{At: "Store.Add", If: "n > 2"},
+		{At: "main.go:23", Text: "z++", Log: "z"},
+	}
+	if got := in.request().Breakpoints; !reflect.DeepEqual(got, want) {
+		t.Errorf("decoded:\n%+v\nwant\n%+v", got, want)
+	}
+	for _, one := range []string{`"main.go:20"`, `{"at": "main.go:20"}`} {
+		in = debugIn{}
+		if err := decodeArgs("debug", json.RawMessage(`{"op": "launch", "breakpoints": `+one+`}`), fields, &in); err != nil || len(in.Breakpoints) != 1 || in.Breakpoints[0].At != "main.go:20" {
+			t.Errorf("one entry alone %s: %+v %v", one, in.Breakpoints, err)
+		}
+	}
+	for bad, want := range map[string]string{
+		`[{"at": "main.go:20", "hits": 3}]`:   `unknown key "hits"`,
+		`[{"text": "x++"}]`:                   "has no place",
+		`[{"at": "main.go:20", "text": 3}]`:   `"text" must be a string`,
+		`[{"at": "a.go:1", "location": "b"}]`: "gives at twice",
+		`[7]`:                                 "neither a string nor an object",
+	} {
+		err := decodeArgs("debug", json.RawMessage(`{"op": "launch", "breakpoints": `+bad+`}`), fields, &debugIn{})
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), `{"at": "path:line" or "Function"`) {
+			t.Errorf("%s: want %q, got %v", bad, want, err)
+		}
+	}
+	schema, err := jsonschema.For[debugIn](nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := schema.Properties["breakpoints"].Items
+	if items == nil || items.Type != "object" || len(items.Properties) != 4 || len(items.Required) != 1 || items.Required[0] != "at" {
+		t.Errorf("the schema of a breakpoint: %+v", items)
+	}
+	for name, p := range items.Properties {
+		if len(p.Description) > 60 {
+			t.Errorf("breakpoint's %s: description over 60 characters: %q", name, p.Description)
+		}
 	}
 }

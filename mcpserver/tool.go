@@ -60,7 +60,7 @@ func addTool[In any](s *server, spec toolSpec, run func(ctx context.Context, r *
 	}
 	// Unknown fields are refused by decodeArgs with the field meant, so
 	// the schema need not say so on every turn.
-	schema.AdditionalProperties = nil
+	noAdditional(schema)
 	for _, p := range schema.Properties {
 		// A Go slice is inferred as null-or-array; clients that build a
 		// form from the schema (the MCP Inspector) cannot send either.
@@ -163,6 +163,19 @@ func clipError(err error) error {
 		from++
 	}
 	return errors.New(msg[:head] + fmt.Sprintf(" [… %s bytes of this error cut …] ", workspace.Thousands(from-head)) + msg[from:])
+}
+
+// noAdditional drops additionalProperties:false from s and the object
+// schemas inside it (a list's entries).
+func noAdditional(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	s.AdditionalProperties = nil
+	for _, p := range s.Properties {
+		noAdditional(p)
+	}
+	noAdditional(s.Items)
 }
 
 // field is one argument a tool takes.
