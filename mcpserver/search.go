@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 
 	"cchub/hub"
 	"cchub/structsearch"
@@ -35,6 +36,17 @@ func addSearch(s *server) {
 			if limit == 0 {
 				limit = searchLimit
 			}
-			return r.Text(structsearch.TextOptions{Limit: limit, Counts: in.Counts}), nil
+			if in.Counts {
+				return r.Text(structsearch.TextOptions{Counts: true}), nil
+			}
+			n := min(limit, len(r.Matches))
+			text, k := fitItems(ctx, n, in.Limit > 0, func(k int) string {
+				return r.Text(structsearch.TextOptions{Limit: max(k, 1)})
+			})
+			if k < n {
+				text += fmt.Sprintf("[%d of %d matches shown to fit the answer; the same search with limit=%d shows more, or counts=true a count per file]\n",
+					k, len(r.Matches), min(len(r.Matches), maxLimit))
+			}
+			return text, nil
 		})
 }
