@@ -43,6 +43,9 @@ func (h *Hub) bareSymbolName(id string) (string, bool) {
 	id = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(id), "id="))
 	id = strings.TrimRight(id, "?;,` ")
 	name := strings.TrimSuffix(strings.ReplaceAll(id, "::", "."), "()")
+	if strings.HasPrefix(name, "(") { // (*Store).Add
+		name = strings.Replace(strings.TrimLeft(name, "(*"), ")", "", 1)
+	}
 	if name == "" || strings.ContainsAny(name, ":/\\ \t") {
 		return "", false
 	}
