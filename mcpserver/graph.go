@@ -13,6 +13,8 @@ type graphIn struct {
 	Depth         int      `json:"depth,omitempty" jsonschema:"blast: how many calls away (default 3)"`
 	MinConfidence string   `json:"min_confidence,omitempty" jsonschema:"blast: the least evidence followed: exact, import, name-only or possible (default: all)"`
 	Confirm       bool     `json:"confirm,omitempty" jsonschema:"callers/blast: ask the language server about name-only and possible edges (slower: seconds)"`
+	Offset        int      `json:"offset,omitempty" jsonschema:"list from this entry on (0-based), as an answer says"`
+	Path          string   `json:"path,omitempty" jsonschema:"list only entries in this file or directory"`
 }
 
 const graphDescription = "The code graph, from the source itself: op symbols (a name or glob), " +
@@ -27,6 +29,8 @@ func addGraph(s *server) {
 			if err != nil {
 				return "", err
 			}
-			return res.Text(), nil
+			// Counts first, then the nearest entries that fit about
+			// 8 KB, then the call (offset=N) that lists the rest.
+			return res.TextWithin(budgetOf(ctx).Bytes - fitRoom), nil
 		})
 }
