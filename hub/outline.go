@@ -8,6 +8,7 @@ import (
 
 	"cchub/codegraph"
 	"cchub/outline"
+	"cchub/syntax"
 )
 
 // Outline maps a file's symbols, or a directory's files.
@@ -46,8 +47,8 @@ func (h *Hub) bareSymbolName(id string) (string, bool) {
 	if strings.HasPrefix(name, "(") { // (*Store).Add
 		name = strings.Replace(strings.TrimLeft(name, "(*"), ")", "", 1)
 	}
-	if name == "" || strings.ContainsAny(name, ":/\\ \t") {
-		return "", false
+	if name == "" || strings.ContainsAny(name, ":/\\ \t") || syntax.LanguageFor(name) != nil {
+		return "", false // a path, or a source file's name (store.go): outline's errors explain
 	}
 	if _, rel, err := h.Root.Resolve(id); err == nil {
 		if _, err := h.Root.Stat(rel); err == nil {

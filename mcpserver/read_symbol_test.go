@@ -67,4 +67,7 @@ func TestMCPReadSymbolByName(t *testing.T) {
 	if text, isErr := callText(t, cs, "read_symbol", map[string]any{"id": "store/store.go"}); !isErr || !strings.Contains(text, "without a symbol name") {
 		t.Errorf("a file without a name:\n%s", text)
 	}
+	if text, isErr := callText(t, cs, "read_symbol", map[string]any{"id": "stroe.go"}); !isErr || !strings.Contains(text, "without a symbol name") {
+		t.Errorf("a missing file without a name is not looked up as a symbol:\n%s", text)
+	}
 }
