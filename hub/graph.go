@@ -231,7 +231,7 @@ func (r *GraphResult) Text() string { return r.TextWithin(0) }
 func (r *GraphResult) TextWithin(maxBytes int) string {
 	var head, tail strings.Builder
 	var items []string
-	kept := 0 // entries before the page (Offset) or outside Path
+	kept := 0 // entries (in Path) before the page (Offset)
 	switch strings.TrimSpace(r.Op) {
 	case "symbols":
 		if len(r.Definitions) == 0 {
@@ -307,7 +307,7 @@ func (r *GraphResult) TextWithin(maxBytes int) string {
 		b.WriteString(it)
 		shown++
 	}
-	if shown < len(items) || kept > 0 {
+	if shown < len(items) || kept > 0 || r.query.Path != "" {
 		b.WriteString(r.more(kept, shown, len(items)))
 	}
 	if r.Op == "blast" && shown == len(items) && len(r.Reached) <= groupFrom {
@@ -386,10 +386,15 @@ func (r *GraphResult) more(before, shown, rest int) string {
 	total := before + rest
 	after := rest - shown
 	var b strings.Builder
-	fmt.Fprintf(&b, "[showing %d-%d of %d", before+1, before+shown, total)
+	in := ""
 	if r.query.Path != "" {
-		fmt.Fprintf(&b, " in %s", r.query.Path)
+		in = fmt.Sprintf(" in %s (of %d in all)", r.query.Path, r.listed())
 	}
+	if shown == 0 {
+		fmt.Fprintf(&b, "[nothing to show from offset %d: %d entries%s; from the start: %s]\n", r.query.Offset, total, in, r.query.call(0))
+		return b.String()
+	}
+	fmt.Fprintf(&b, "[showing %d-%d of %d%s", before+1, before+shown, total, in)
 	if after > 0 {
 		fmt.Fprintf(&b, "; %d more", after)
 		if r.Op == "blast" {
@@ -409,15 +414,25 @@ func (r *GraphResult) more(before, shown, rest int) string {
 			}
 			fmt.Fprintf(&b, " (%s)", strings.Join(parts, ", "))
 		}
-		fmt.Fprintf(&b, ": %s", r.call(before+shown))
+		fmt.Fprintf(&b, ": %s", r.query.call(before+shown))
 	}
 	b.WriteString("]\n")
 	return b.String()
 }
 
-// call is the graph call that lists this answer from offset on.
-func (r *GraphResult) call(offset int) string {
-	q := r.query
+// listed is how many entries the answer lists, in every path.
+func (r *GraphResult) listed() int {
+	switch strings.TrimSpace(r.Op) {
+	case "symbols":
+		return len(r.Definitions)
+	case "blast":
+		return len(r.Reached)
+	}
+	return len(r.Edges)
+}
+
+// call is the graph call that asks q again and lists from offset on.
+func (q GraphQuery) call(offset int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "graph op=%s", strings.TrimSpace(q.Op))
 	if q.Name != "" {
@@ -535,10 +550,7 @@ func writeBlastHead(b *strings.Builder, q GraphQuery, starts []codegraph.Def, re
 	if len(reached) > groupFrom {
 		fmt.Fprintf(b, "by directory: %s\n", topCounts(dirs, maxGroups))
 		if len(tests) > 0 {
-			call := "graph op=tests name=" + q.Name
-			if q.Name == "" && len(q.Names) > 0 {
-				call = "graph op=tests name=" + q.Names[0]
-			}
+			call := GraphQuery{Op: "tests", Name: q.Name, Names: q.Names}.call(0)
 			shown := tests
 			more := ""
 			if len(shown) > maxGroups {

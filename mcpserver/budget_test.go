@@ -60,11 +60,32 @@ func TestMCPBoundDefaultAnswersFit8KB(t *testing.T) {
 		}
 	}
 
+	// search: as many whole matches as fit, the counts, and the limit
+	// that shows them all.
+	var src strings.Builder
+	src.WriteString("package gen\n\n")
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&src, "func f%03d() int { return %d + len(\"a string long enough to fill the answer\") }\n\n", i, i)
+	}
+	os.WriteFile(filepath.Join(ws, "gen", "gen.go"), []byte(src.String()), 0o644)
+	args := map[string]any{"pattern": "return $X + len($Y)", "lang": "go", "paths": "gen"}
+	text, isErr := callText(t, cs, "search", args)
+	shown := strings.Count(text, "() int { return ")
+	if isErr || len(text) > DefaultResultBytes || shown == 0 || shown >= 50 || !strings.Contains(text, fmt.Sprintf("[showing %d of 200 matches", shown)) ||
+		!strings.Contains(text, "the same search with limit=200") {
+		t.Fatalf("search: %d bytes, %d shown:\n%s", len(text), shown, text[max(0, len(text)-400):])
+	}
+	args["limit"] = 200
+	text, isErr = callText(t, cs, "search", args)
+	if n := strings.Count(text, "() int { return "); isErr || n != 200 || len(text) > MaxResultBytes || strings.Contains(text, ".cchub/spill") {
+		t.Errorf("search limit=200: %d shown in %d bytes", n, len(text))
+	}
+
 	// An explicit limit past the wide bound is cut by it, into a spill
 	// file, never past 50 KB.
 	big := strings.Repeat(strings.Repeat("needle in a long line ", 10)+"\n", 1000)
 	os.WriteFile(filepath.Join(ws, "big.txt"), []byte(big), 0o644)
-	text, _ := callText(t, cs, "grep", map[string]any{"pattern": "needle", "path": "big.txt", "limit": 1000})
+	text, _ = callText(t, cs, "grep", map[string]any{"pattern": "needle", "path": "big.txt", "limit": 1000})
 	if len(text) > MaxResultBytes || len(text) < DefaultResultBytes*4 || !strings.Contains(text, "read path=.cchub/spill/") {
 		t.Errorf("grep limit=1000 on 220 KB: %d bytes:\n%s", len(text), text[max(0, len(text)-400):])
 	}

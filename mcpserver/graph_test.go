@@ -210,8 +210,13 @@ func TestMCPGraphBlastManyCallers(t *testing.T) {
 	// path narrows the listing to one directory.
 	text, isErr = callText(t, cs, "graph", map[string]any{"op": "blast", "name": "Target", "path": "up"})
 	listed := entry.FindAllStringSubmatch(text, -1)
-	if isErr || len(listed) != 55 {
+	if isErr || len(listed) != 55 || !strings.Contains(text, "[showing 1-55 of 55 in up (of 355 in all)]") {
 		t.Fatalf("path=up lists %d:\n%s", len(listed), text)
+	}
+	// An offset past the end says so and names the call from the start.
+	text, _ = callText(t, cs, "graph", map[string]any{"op": "blast", "name": "Target", "offset": 400})
+	if !strings.Contains(text, "[nothing to show from offset 400: 355 entries; from the start: graph op=blast name=Target]") {
+		t.Errorf("offset past the end:\n%s", text)
 	}
 	for _, m := range listed {
 		if !strings.HasPrefix(m[1], "up/") {

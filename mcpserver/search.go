@@ -39,13 +39,14 @@ func addSearch(s *server) {
 			if in.Counts {
 				return r.Text(structsearch.TextOptions{Counts: true}), nil
 			}
+			// The default answer fits about 8 KB: the matches that fit,
+			// whole, then the call that shows more.
 			n := min(limit, len(r.Matches))
 			text, k := fitItems(ctx, n, in.Limit > 0, func(k int) string {
 				return r.Text(structsearch.TextOptions{Limit: max(k, 1)})
 			})
-			if k < n {
-				text += fmt.Sprintf("[%d of %d matches shown to fit the answer; the same search with limit=%d shows more, or counts=true a count per file]\n",
-					k, len(r.Matches), min(len(r.Matches), maxLimit))
+			if k < len(r.Matches) {
+				text += fmt.Sprintf("[more: the same search with limit=%d shows all %d matches]\n", min(len(r.Matches), maxLimit), len(r.Matches))
 			}
 			return text, nil
 		})
