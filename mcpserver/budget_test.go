@@ -87,6 +87,14 @@ func TestMCPBoundDefaultAnswersFit8KB(t *testing.T) {
 	os.WriteFile(filepath.Join(ws, "big.txt"), []byte(big), 0o644)
 	text, _ = callText(t, cs, "grep", map[string]any{"pattern": "needle", "path": "big.txt", "limit": 1000})
 	if len(text) > MaxResultBytes || len(text) < DefaultResultBytes*4 || !strings.Contains(text, "read path=.cchub/spill/") {
-		t.Errorf("grep limit=1000 on 220 KB: %d bytes:\n%s", len(text), text[max(0, len(text)-400):])
+		t.Fatalf("grep limit=1000 on 220 KB: %d bytes:\n%s", len(text), text[max(0, len(text)-400):])
+	}
+	// The read it names continues at the first line not shown.
+	next := parseCall(t, text[strings.LastIndex(text, "[output cut"):], "read")
+	rest, isErr := callText(t, cs, "read", next)
+	lastShown := strings.Split(strings.TrimSpace(text[:strings.LastIndex(text, "[output cut")]), "\n")
+	off, _ := next["offset"].(int)
+	if isErr || off != len(lastShown)+1 || !strings.Contains(rest, "\n"+itoa(off)+"\t") {
+		t.Errorf("the read %v after %d lines shown:\n%.300s", next, len(lastShown), rest)
 	}
 }
