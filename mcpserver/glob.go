@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 
 	"cchub/hub"
 	"cchub/locate"
@@ -23,6 +24,18 @@ func addGlob(s *server) {
 			if err != nil {
 				return "", err
 			}
-			return r.Text(), nil
+			// The default answer fits about 8 KB: the files that fit,
+			// then the count and the call that shows more.
+			all := r.Files
+			text, k := fitItems(ctx, len(all), in.Limit > 0, func(k int) string {
+				c := *r
+				c.Files, c.Truncated = all[:k], false
+				return c.Text()
+			})
+			if k < r.Total {
+				text += fmt.Sprintf("[showing %d of %d files, newest first; more: %s, or narrow the pattern or path]\n",
+					k, r.Total, callFor("glob", "pattern", in.Pattern, "path", in.Path, "limit", fmt.Sprint(min(r.Total, maxLimit))))
+			}
+			return text, nil
 		})
 }

@@ -13,6 +13,8 @@ type graphIn struct {
 	Depth         int      `json:"depth,omitempty"`
 	MinConfidence string   `json:"min_confidence,omitempty" jsonschema:"exact, import, name-only or possible" mcp:"hidden"`
 	Confirm       bool     `json:"confirm,omitempty" jsonschema:"ask the language server (slow)" mcp:"hidden"`
+	Offset        int      `json:"offset,omitempty" jsonschema:"from this entry on" mcp:"hidden"`
+	Path          string   `json:"path,omitempty" jsonschema:"only in this file or directory" mcp:"hidden"`
 }
 
 const graphDescription = "Code graph. op: symbols, callers, callees, blast (transitive callers), tests (tests a change can break)."
@@ -24,6 +26,8 @@ func addGraph(s *server) {
 			if err != nil {
 				return "", err
 			}
-			return res.Text(), nil
+			// Counts first, then the nearest entries that fit about
+			// 8 KB, then the call (offset=N) that lists the rest.
+			return res.TextWithin(budgetOf(ctx).Bytes - fitRoom), nil
 		})
 }

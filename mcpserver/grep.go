@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 
 	"cchub/hub"
 	"cchub/locate"
@@ -26,6 +27,19 @@ func addGrep(s *server) {
 			if err != nil {
 				return "", err
 			}
-			return r.Text(), nil
+			// The default answer fits about 8 KB: the matches that fit,
+			// whole lines, then the call that shows them all.
+			all := r.Matches
+			text, k := fitItems(ctx, len(all), in.Limit > 0, func(k int) string {
+				c := *r
+				c.Matches, c.Truncated = all[:k], r.Truncated || k < len(all)
+				return c.Text()
+			})
+			if k < r.Total {
+				text += fmt.Sprintf("[showing %d of %d matching lines; more: %s]\n",
+					k, r.Total, callFor("grep", "pattern", in.Pattern, "literal", fmt.Sprint(in.Literal), "ignore_case", fmt.Sprint(in.IgnoreCase),
+						"path", in.Path, "include", in.Include, "limit", fmt.Sprint(min(r.Total, maxLimit))))
+			}
+			return text, nil
 		})
 }

@@ -108,7 +108,7 @@ func TestMCPUsualMistakesTeachACallThatWorks(t *testing.T) {
 	// 8. Reading a whole big file: not an error, but a page that says
 	// where to continue.
 	page := works("whole big file", "read", map[string]any{"path": "big.go"})
-	if len(page) > MaxResultBytes {
+	if len(page) > DefaultResultBytes {
 		t.Errorf("whole big file: a page of %d bytes", len(page))
 	}
 	next := parseCall(t, page, "read")
@@ -242,19 +242,46 @@ func TestMCPLongReadsPageByLinesToo(t *testing.T) {
 		args map[string]any
 		next string
 	}{
-		{"read", map[string]any{"path": "long.go"}, "offset=1991]"},
+		{"read", map[string]any{"path": "long.go"}, ""},
 		{"read", map[string]any{"path": "long.go", "limit": 5000}, "offset=1991]"},
-		{"read_symbol", map[string]any{"id": "long.go:long"}, "offset=1993 limit=512]"},
+		{"read_symbol", map[string]any{"id": "long.go:long"}, ""},
 	} {
 		text, isErr := callText(t, cs, call.tool, call.args)
 		if isErr {
 			t.Fatalf("%s %v: %s", call.tool, call.args, text)
 		}
-		if n := strings.Count(text, "\n"); n > MaxResultLines || len(text) > MaxResultBytes || strings.Contains(text, ".cchub/spill") {
+		budget := DefaultBudget
+		if call.args["limit"] != nil {
+			budget = WideBudget
+		}
+		if n := strings.Count(text, "\n"); n > budget.Lines || len(text) > budget.Bytes || strings.Contains(text, ".cchub/spill") {
 			t.Errorf("%s %v: %d lines, %d bytes, spilled %v", call.tool, call.args, n, len(text), strings.Contains(text, ".cchub/spill"))
 		}
-		if !strings.HasSuffix(strings.TrimSpace(text), call.next) {
+		if call.next != "" && !strings.HasSuffix(strings.TrimSpace(text), call.next) {
 			t.Errorf("%s %v ends %q, want it to name %s", call.tool, call.args, text[max(0, len(text)-120):], call.next)
+		}
+		if call.next != "" {
+			continue
+		}
+		// A default page ends near 8 KB at a whole line and names the
+		// read that continues it; read_symbol's names the rest of the
+		// symbol (its limit), which then comes in one answer.
+		if len(text) < DefaultResultBytes*3/4 {
+			t.Errorf("%s %v: a default page of only %d bytes", call.tool, call.args, len(text))
+		}
+		next := parseCall(t, text, "read")
+		off, _ := next["offset"].(int)
+		if off < 100 || !strings.Contains(text, "\n"+itoa(off-1)+"\t") || strings.Contains(text, "\n"+itoa(off)+"\t") {
+			t.Fatalf("%s %v: the next offset %d is not the line after the last shown:\n%s", call.tool, call.args, off, text[len(text)-200:])
+		}
+		rest, isErr := callText(t, cs, "read", next)
+		if isErr || !strings.HasPrefix(strings.SplitN(rest, "\n", 2)[1], itoa(off)+"\t") {
+			t.Errorf("%s %v: continuing with %v:\n%.300s", call.tool, call.args, next, rest)
+		}
+		if call.tool == "read_symbol" {
+			if lim, _ := next["limit"].(int); off+lim-1 != 2504 || !strings.Contains(rest, "\n2504\t}") {
+				t.Errorf("read_symbol: the continuation %v does not reach the symbol's end, line 2504:\n%.300s", next, rest[max(0, len(rest)-300):])
+			}
 		}
 	}
 }

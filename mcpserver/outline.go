@@ -30,7 +30,7 @@ func addOutline(s *server) {
 			if r.Dir != nil {
 				// A directory's map is cut at a whole file, within the
 				// bound, instead of mid-line by it.
-				return r.Dir.TextWithin(MaxResultBytes - 1024), nil
+				return r.Dir.TextWithin(budgetOf(ctx).Bytes - 1024), nil
 			}
 			return r.Text(), nil
 		})

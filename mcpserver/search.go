@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 
 	"cchub/hub"
 	"cchub/structsearch"
@@ -33,6 +34,18 @@ func addSearch(s *server) {
 			if limit == 0 {
 				limit = searchLimit
 			}
-			return r.Text(structsearch.TextOptions{Limit: limit, Counts: in.Counts}), nil
+			if in.Counts {
+				return r.Text(structsearch.TextOptions{Counts: true}), nil
+			}
+			// The default answer fits about 8 KB: the matches that fit,
+			// whole, then the call that shows more.
+			n := min(limit, len(r.Matches))
+			text, k := fitItems(ctx, n, in.Limit > 0, func(k int) string {
+				return r.Text(structsearch.TextOptions{Limit: max(k, 1)})
+			})
+			if k < len(r.Matches) {
+				text += fmt.Sprintf("[more: the same search with limit=%d shows all %d matches]\n", min(len(r.Matches), maxLimit), len(r.Matches))
+			}
+			return text, nil
 		})
 }

@@ -89,7 +89,8 @@ func addTool[In any](s *server, spec toolSpec, run func(ctx context.Context, r *
 			return errorResult(clipError(err)), nil
 		}
 		r := s.runs.run(req)
-		text, err := run(context.WithValue(ctx, toolRequestKey{}, req), r, in)
+		ctx, budget := withBudget(context.WithValue(ctx, toolRequestKey{}, req))
+		text, err := run(ctx, r, in)
 		var ni *needInput
 		if errors.As(err, &ni) {
 			return &mcp.CallToolResult{InputRequests: ni.requests}, nil
@@ -101,7 +102,7 @@ func addTool[In any](s *server, spec toolSpec, run func(ctx context.Context, r *
 		// first result of each session, and what an earlier change caused
 		// that was not ready when it was answered leads the next result
 		// once it is: the bound cuts the end, never them.
-		return textResult(Bound(s.h.Root, spec.name, s.h.Notice(r)+s.h.LateNews(ctx, r)+text, spec.hint)), nil
+		return textResult(Bound(s.h.Root, spec.name, s.h.Notice(r)+s.h.LateNews(ctx, r)+text, spec.hint, *budget)), nil
 	})
 }
 
