@@ -216,7 +216,7 @@ func TestApplyReportsNewDiagnostics(t *testing.T) {
 	text, _ := callText(t, cs, "rewrite", map[string]any{"pattern": wrapPattern, "template": "if $E != nil { return nil, wrapErr($E) }"})
 	id := stagedID(t, text)
 	text, isErr := callText(t, cs, "resolve", map[string]any{"action": "accept", "id": id})
-	if isErr || !strings.Contains(text, "diagnostics: 1 new in store/persist.go") || !strings.Contains(text, "undefined: wrapErr") {
+	if isErr || !strings.Contains(text, "diagnostics: 1 new error in store/persist.go") || !strings.Contains(text, "undefined: wrapErr") {
 		t.Fatalf("apply:\n%s", text)
 	}
 }

@@ -218,7 +218,7 @@ var (
 	diagItem  = regexp.MustCompile(`^  (\d+):(\d+) (error|warning|info|information|hint)(?: \[[^\]]*\])? (.*)$`)
 	alsoTail  = regexp.MustCompile(` \(also ([0-9:, ]+?)(?: and (\d+) more places?)?\)$`)
 	moreLine  = regexp.MustCompile(`^  \(and (\d+) more`)
-	moreFiles = regexp.MustCompile(`and (\d+) new in \d+ more files? not listed`)
+	moreFiles = regexp.MustCompile(`and (\d+) new (?:diagnostics? )?in \d+ more files? not listed`)
 )
 
 func parseAnswer(text string) answer {
@@ -235,7 +235,7 @@ func parseAnswer(text string) answer {
 			}
 		case strings.HasPrefix(l, "[") && strings.HasSuffix(l, "]"):
 			a.Notes = append(a.Notes, strings.Trim(l, "[]"))
-		case !in || l == "":
+		case !in || l == "" || strings.HasPrefix(l, "gone: "):
 		case !strings.HasPrefix(l, " "):
 			file = l
 		case moreLine.MatchString(l):
