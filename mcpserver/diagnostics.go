@@ -7,8 +7,14 @@ import (
 )
 
 type diagnosticsIn struct {
-	Paths []string `json:"paths,omitempty" jsonschema:"files to check, relative to the root; none: the whole workspace"`
+	Paths    []string `json:"paths,omitempty" jsonschema:"files to check, relative to the root; none: the whole workspace"`
+	Severity string   `json:"severity,omitempty" jsonschema:"error, warning, info or hint: that and worse"`
+	NewOnly  bool     `json:"new_only,omitempty" jsonschema:"only what this conversation was not told yet"`
 }
+
+// diagnosticsBytes bounds the diagnostics answer: counts, the first files'
+// diagnostics, and the call that lists the rest.
+const diagnosticsBytes = 8000
 
 const diagnosticsDescription = "All current diagnostics (errors, warnings) of some files, or of the whole workspace, from the language servers. " +
 	"Edits and writes already report the diagnostics they introduce; this shows everything, also what was reported before."
@@ -16,7 +22,7 @@ const diagnosticsDescription = "All current diagnostics (errors, warnings) of so
 func addDiagnostics(s *server) {
 	addTool(s, toolSpec{name: "diagnostics", description: diagnosticsDescription, readOnly: true, hint: "give paths to check fewer files"},
 		func(ctx context.Context, run *hub.Run, in diagnosticsIn) (string, error) {
-			res, err := s.h.Diagnostics(ctx, run, in.Paths)
+			res, err := s.h.DiagnosticsWith(ctx, run, hub.DiagnosticsOptions{Paths: in.Paths, Severity: in.Severity, NewOnly: in.NewOnly, MaxBytes: diagnosticsBytes})
 			if err != nil {
 				return "", err
 			}
