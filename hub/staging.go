@@ -87,11 +87,18 @@ func (l StagedList) Text() string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s staged:\n", Count(len(l), "change"))
-	for _, s := range l {
+	for i, s := range l {
+		if i == maxListed {
+			fmt.Fprintf(&b, "  and %s, newer (discard the ones you no longer need: resolve action=discard id=ID)\n", Count(len(l)-i, "more change"))
+			break
+		}
 		fmt.Fprintf(&b, "  %s  %s  %s  (%s)\n", s.ID, EditsInFiles(s), s.Title, s.Created.Format("2006-01-02 15:04"))
 	}
 	return b.String()
 }
+
+// maxListed bounds the staged changes a list names.
+const maxListed = 30
 
 // Staged lists the pending changes.
 func (h *Hub) Staged(ctx context.Context) (StagedList, error) {

@@ -205,8 +205,9 @@ func checkTS(tsc string) checker {
 // it): "diagnostics: …" opens the block; a line without indent names a
 // file; "  LINE:COL SEVERITY [TAG] MESSAGE (also L:C, … and N more
 // places)" is one diagnostic, as many copies as places; "  (and N more:
-// …)" and ", and N new in M more files not listed" are what the bound
-// cut; "[…]" lines are notes (not ready, a server missing, …).
+// …)" and "; and N new diagnostics in M more files not listed" are what
+// the bound cut; "gone: …" lines name what went away; "[…]" lines are
+// notes (not ready, a server missing, …).
 type answer struct {
 	New   counts // errors and warnings the answer called new, with copies
 	Hints int    // infos and hints called new (not judged: no checker reports them)
