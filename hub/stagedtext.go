@@ -103,7 +103,14 @@ func (o *StagedOutcome) PageText(n int) (string, error) {
 	}
 	var b strings.Builder
 	p := pages[n-1]
-	fmt.Fprintf(&b, "staged %s %s, diff page %d of %d: hunks %d-%d of %d\n", o.Staged.Kind, id, n, len(pages), p[0].hunk+1, p[len(p)-1].hunk+1, total)
+	fmt.Fprintf(&b, "staged %s %s, diff page %d of %d: hunks %d-%d of %d", o.Staged.Kind, id, n, len(pages), p[0].hunk+1, p[len(p)-1].hunk+1, total)
+	if p[0].part > 0 {
+		fmt.Fprintf(&b, "; hunk %d, too long for a page, goes on from page %d", p[0].hunk+1, n-1)
+	}
+	if last := p[len(p)-1]; n < len(pages) && pages[n][0].hunk == last.hunk {
+		fmt.Fprintf(&b, "; hunk %d goes on on page %d", last.hunk+1, n+1)
+	}
+	b.WriteString("\n")
 	b.WriteString(pageDiff(headers, p))
 	if n < len(pages) {
 		hunks, files := notShown(pages[n:])
@@ -159,6 +166,7 @@ func (o *StagedOutcome) writePlaces(b *strings.Builder) {
 type diffPiece struct {
 	file int // index in Files
 	hunk int // 0-based, over the whole change
+	part int // 0: the hunk's start; 1...: the lines that follow a cut
 	text string
 }
 
@@ -191,6 +199,7 @@ func (o *StagedOutcome) pieces() ([]string, []diffPiece) {
 				d = ""
 			}
 			hunk++
+			part := 0
 			for len(h) > splitHunk {
 				cut := strings.LastIndexByte(h[:splitHunk], '\n') + 1
 				if cut <= 0 { // one line longer than the bound: kept whole
@@ -199,10 +208,11 @@ func (o *StagedOutcome) pieces() ([]string, []diffPiece) {
 						break
 					}
 				}
-				ps = append(ps, diffPiece{file: i, hunk: hunk, text: h[:cut]})
+				ps = append(ps, diffPiece{file: i, hunk: hunk, part: part, text: h[:cut]})
 				h = h[cut:]
+				part++
 			}
-			ps = append(ps, diffPiece{file: i, hunk: hunk, text: h})
+			ps = append(ps, diffPiece{file: i, hunk: hunk, part: part, text: h})
 		}
 	}
 	return headers, ps

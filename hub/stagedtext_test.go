@@ -100,13 +100,16 @@ func TestStagedRewriteAnswerIsASummaryAndPagesTheDiff(t *testing.T) {
 	}
 	var got strings.Builder
 	header := ""
-	pages := 0
+	pages, continued := 0, 0
 	for n := 1; ; n++ {
 		page, err := shown.PageText(n)
 		if err != nil {
 			t.Fatalf("page %d: %v", n, err)
 		}
 		pages++
+		if strings.Contains(strings.SplitN(page, "\n", 2)[0], "too long for a page, goes on from page") {
+			continued++
+		}
 		if len(page) > 8*1024 {
 			t.Errorf("page %d is %d bytes", n, len(page))
 		}
@@ -140,8 +143,8 @@ func TestStagedRewriteAnswerIsASummaryAndPagesTheDiff(t *testing.T) {
 	if got.String() != full.String() {
 		t.Errorf("the pages do not make the diff: %d bytes of %d", got.Len(), full.Len())
 	}
-	if pages < 3 {
-		t.Errorf("%d pages: the test wants a diff over several", pages)
+	if pages < 3 || continued == 0 {
+		t.Errorf("%d pages, %d continuing a hunk: the test wants a diff over several, with a hunk longer than a page", pages, continued)
 	}
 	if _, err := shown.PageText(pages + 1); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("resolve action=show id=%s page=%d", id, pages)) {
 		t.Errorf("a page past the end: %v", err)
