@@ -227,7 +227,12 @@ func (r *DiagnosticsResult) Text() string {
 		fmt.Fprintf(&b, "[%s]\n", n)
 	}
 	if len(r.Unchecked) > 0 {
-		fmt.Fprintf(&b, "not checked: %s (the notes say why)\n", strings.Join(r.Unchecked, ", "))
+		names := r.Unchecked
+		more := ""
+		if r.MaxBytes > 0 && len(names) > maxUnchecked {
+			names, more = names[:maxUnchecked], fmt.Sprintf(" and %d more", len(r.Unchecked)-maxUnchecked)
+		}
+		fmt.Fprintf(&b, "not checked: %s%s (the notes say why)\n", strings.Join(names, ", "), more)
 	}
 	left := r.leftOut()
 	if len(r.Diagnostics) == 0 {
@@ -345,6 +350,10 @@ func severityCounts(counts [4]int) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// maxUnchecked bounds the names of what was not checked in a bounded
+// Text.
+const maxUnchecked = 10
 
 // diagFooterRoom is kept, out of MaxBytes, for the line that says what
 // was not shown.
