@@ -154,7 +154,7 @@ func (h *Hub) news(ctx context.Context, r *Run, rep *lspmux.Report, notes []stri
 		}
 	}
 	for p := range paths {
-		fn := ledger.FileNews{Path: p, Gone: rep.Gone[p], Already: already[p]}
+		fn := ledger.FileNews{Path: p, Gone: rep.Gone[p], Already: already[p], GoneKeys: goneKeys(rep.GoneKeys[p])}
 		caused := newAll[p]
 		// Copies each key had before the change: a key with some is a
 		// new copy of an old problem, news whatever the ledger says.
@@ -286,6 +286,23 @@ func (h *Hub) LateNews(ctx context.Context, r *Run) string {
 		r.mu.Unlock()
 	}
 	return b.String()
+}
+
+// goneKeys groups the copies of diagnostics that went away by key.
+func goneKeys(ds []lspmux.Diagnostic) []ledger.GoneKey {
+	var out []ledger.GoneKey
+	at := map[ledger.Key]int{}
+	for _, d := range ds {
+		k := ledger.Key{Path: d.Path, Severity: d.Severity, Code: d.Code, Message: d.Message}
+		if i, ok := at[k]; ok {
+			out[i].Count++
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, ledger.GoneKey{Key: k, Count: 1})
+	}
+	ledger.SortGone(out)
+	return out
 }
 
 func toLedger(files map[string][]lspmux.Diagnostic) map[string][]ledger.Diagnostic {

@@ -54,7 +54,7 @@ func (r *Resolution) Text() string {
 	case "discarded":
 		return fmt.Sprintf("discarded %s; no file was changed.\n", r.ID)
 	case "declined":
-		return fmt.Sprintf("the user did not approve %s; it stays staged, nothing was written. Discard it with action \"discard\", or stage another change.\n", r.ID)
+		return fmt.Sprintf("the user did not approve %s; it stays staged, nothing was written. Drop it with resolve action=discard id=%s, or stage another change.\n", r.ID, r.ID)
 	}
 	return r.Applied.Text()
 }
@@ -78,7 +78,7 @@ func (h *Hub) Resolve(ctx context.Context, id, action string, r *Run, ask Asker)
 		}
 		ok, asked := false, false
 		if ask != nil {
-			ok, asked, err = ask(ctx, fmt.Sprintf("Apply %s: %s to %s?\n%s", s.ID, Count(s.Matches, "change"), Count(len(s.Files), "file"), s.Title))
+			ok, asked, err = ask(ctx, fmt.Sprintf("Apply %s: %s?\n%s", s.ID, EditsInFiles(s.Staged), s.Title))
 			if err != nil {
 				return nil, err
 			}

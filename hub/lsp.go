@@ -77,6 +77,16 @@ func (h *Hub) LSP(ctx context.Context, q LSPQuery) (*LSPAnswer, error) {
 		c := &astedit.Change{Kind: "rename", Title: fmt.Sprintf("rename at %s:%d:%d to %s", rel, line, col, q.NewName)}
 		for _, d := range a.Diffs {
 			c.Files = append(c.Files, astedit.FileEdit{Path: d.Path, Old: d.OldText, New: []byte(d.NewText)})
+			// Each of the server's edits is a place: a file with 4
+			// renamed identifiers is 4 edits, not 1 change.
+			old := strings.Split(string(d.OldText), "\n")
+			for _, l := range d.Lines {
+				text := ""
+				if l >= 1 && l <= len(old) {
+					text = workspace.ClipLine(strings.TrimSpace(old[l-1]))
+				}
+				c.Locations = append(c.Locations, astedit.Location{Path: d.Path, Line: l, Text: text})
+			}
 		}
 		if ans.Staged, err = h.stageFiles(ctx, c); err != nil {
 			return nil, err

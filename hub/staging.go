@@ -43,45 +43,6 @@ func (o *StagedOutcome) ImportsText() string {
 	return b.String()
 }
 
-// Text is the report a model reads: the counts, the places, how to
-// resolve, then the diff (last, so a bound cuts the diff, never the rest).
-func (o *StagedOutcome) Text() string {
-	var b strings.Builder
-	s := o.Staged
-	fmt.Fprintf(&b, "staged %s %s: %s in %s; nothing is written yet.\n", s.Kind, s.ID, Count(s.Matches, "change"), Count(len(s.Files), "file"))
-	if s.Nested > 0 {
-		fmt.Fprintf(&b, "%s inside rewritten ones %s not rewritten: apply this change, then run the same rewrite again to rewrite them.\n", Count(s.Nested, "nested match"), isAre(s.Nested))
-	}
-	if s.Overlapping > 0 {
-		fmt.Fprintf(&b, "%s overlapping rewritten ones %s left out: apply this change and run the rewrite again.\n", Count(s.Overlapping, "match"), isAre(s.Overlapping))
-	}
-	if s.Unchanged > 0 {
-		fmt.Fprintf(&b, "%s already read as the template makes them.\n", Count(s.Unchanged, "match"))
-	}
-	for lang, why := range o.Invalid {
-		fmt.Fprintf(&b, "not searched in %s: %s\n", lang, why)
-	}
-	// How to resolve comes before the places and the diff: a long answer
-	// is cut at its end.
-	b.WriteString(o.howToResolve())
-	// What the imports are comes next: the reviewer reads the diff
-	// knowing it.
-	b.WriteString(o.ImportsText())
-	for _, l := range s.Locations {
-		fmt.Fprintf(&b, "  %s:%d: %s\n", l.Path, l.Line, l.Text)
-	}
-	if len(s.Locations) == 0 {
-		for _, f := range s.Files {
-			fmt.Fprintf(&b, "  %s (%s, +%d -%d)\n", f.Path, f.Status, f.Added, f.Removed)
-		}
-	}
-	b.WriteString("\n")
-	for _, f := range s.Files {
-		b.WriteString(f.Diff)
-	}
-	return b.String()
-}
-
 func isAre(n int) string {
 	if n == 1 {
 		return "is"
@@ -92,9 +53,9 @@ func isAre(n int) string {
 func (o *StagedOutcome) howToResolve() string {
 	id := o.Staged.ID
 	if o.policy == ApproveAgent {
-		return fmt.Sprintf("To apply it: resolve with id %q and action \"accept\"; to drop it: action \"discard\".\n", id)
+		return fmt.Sprintf("To apply it: resolve action=accept id=%s; to drop it: resolve action=discard id=%s\n", id, id)
 	}
-	return fmt.Sprintf("A person applies it: ask the user to run `cchub review %s` in a terminal (or `cchub apply %s`). To drop it: resolve with id %q and action \"discard\".\n", id, id, id)
+	return fmt.Sprintf("A person applies it: ask the user to run `cchub review %s` in a terminal (or `cchub apply %s`). To drop it: resolve action=discard id=%s\n", id, id, id)
 }
 
 // stageFiles stages a change for review (a rewrite, a rename), with the
@@ -126,11 +87,18 @@ func (l StagedList) Text() string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s staged:\n", Count(len(l), "change"))
-	for _, s := range l {
-		fmt.Fprintf(&b, "  %s  %s in %s  %s  (%s)\n", s.ID, Count(s.Matches, "change"), Count(len(s.Files), "file"), s.Title, s.Created.Format("2006-01-02 15:04"))
+	for i, s := range l {
+		if i == maxListed {
+			fmt.Fprintf(&b, "  and %s, newer (discard the ones you no longer need: resolve action=discard id=ID)\n", Count(len(l)-i, "more change"))
+			break
+		}
+		fmt.Fprintf(&b, "  %s  %s  %s  (%s)\n", s.ID, EditsInFiles(s), s.Title, s.Created.Format("2006-01-02 15:04"))
 	}
 	return b.String()
 }
+
+// maxListed bounds the staged changes a list names.
+const maxListed = 30
 
 // Staged lists the pending changes.
 func (h *Hub) Staged(ctx context.Context) (StagedList, error) {

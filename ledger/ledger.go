@@ -73,6 +73,27 @@ type FileNews struct {
 	// Gone counts the keys the run was told that are no longer present
 	// (now forgotten, so they will be news if they return).
 	Gone int
+	// GoneKeys names what went away, most severe first, with how many
+	// copies of each (a caller that counts copies, as a change does,
+	// may count more than Gone's keys).
+	GoneKeys []GoneKey `json:",omitempty"`
+}
+
+// GoneKey is a diagnostic that went away from its file: its key, and
+// how many copies of it.
+type GoneKey struct {
+	Key
+	Count int
+}
+
+// NewDiagnostics counts f's new diagnostics, each place of a key once:
+// three places of one error are 3.
+func (f FileNews) NewDiagnostics() int {
+	n := 0
+	for _, r := range f.New {
+		n += 1 + len(r.Also)
+	}
+	return n
 }
 
 // News is the outcome of one Report: the files that have anything new,
@@ -206,6 +227,15 @@ type fileNow struct {
 	keys []Reported // sorted for reading: severity, then place
 }
 
+// SortGone orders gone keys for a reader: most severe first, then by
+// code and message.
+func SortGone(gs []GoneKey) {
+	slices.SortFunc(gs, func(a, b GoneKey) int {
+		return cmp.Or(cmp.Compare(Rank(a.Severity), Rank(b.Severity)),
+			strings.Compare(a.Path, b.Path), strings.Compare(a.Code, b.Code), strings.Compare(a.Message, b.Message))
+	})
+}
+
 // group checks one file's diagnostics and folds those with one key into
 // one, at its first place.
 func group(p string, ds []Diagnostic) (fileNow, error) {
@@ -319,6 +349,8 @@ func (s *stmts) reconcile(ctx context.Context, run store.RunID, f fileNow, now i
 			return FileNews{}, fmt.Errorf("ledger: forget a diagnostic of %s for run %d: %w", f.path, run, err)
 		}
 		fn.Gone++
+		fn.GoneKeys = append(fn.GoneKeys, GoneKey{Key: k, Count: 1})
 	}
+	SortGone(fn.GoneKeys)
 	return fn, nil
 }

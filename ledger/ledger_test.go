@@ -80,7 +80,7 @@ func TestTheRunIsToldOnlyWhatIsNew(t *testing.T) {
 
 	// Introduced: reported, with its place.
 	n := report(t, l, r, map[string][]Diagnostic{"store/store.go": {undefined}})
-	wantText(t, n, "diagnostics: 1 new in store/store.go\n"+
+	wantText(t, n, "diagnostics: 1 new error in store/store.go\n"+
 		"store/store.go\n"+
 		"  12:5 error [compiler UndeclaredName] undefined: foo\n")
 
@@ -96,13 +96,14 @@ func TestTheRunIsToldOnlyWhatIsNew(t *testing.T) {
 
 	// A second, distinct error: only it is news.
 	n = report(t, l, r, map[string][]Diagnostic{"store/store.go": {moved(undefined, 15, 5), mismatch}})
-	wantText(t, n, "diagnostics: 1 new in store/store.go (1 already reported still present)\n"+
+	wantText(t, n, "diagnostics: 1 new error in store/store.go (1 already reported still present)\n"+
 		"store/store.go\n"+
 		"  20:9 error [compiler IncompatibleAssign] cannot use x (variable of type int) as string value in assignment\n")
 
 	// The first fixed: gone, nothing new.
 	n = report(t, l, r, map[string][]Diagnostic{"store/store.go": {mismatch}})
-	wantText(t, n, "diagnostics: nothing new (1 already reported still present, 1 gone)\n")
+	wantText(t, n, "diagnostics: nothing new (1 already reported still present)\n"+
+		"gone: error [UndeclaredName] undefined: foo (store/store.go)\n")
 
 	// Reintroduced: news again.
 	n = report(t, l, r, map[string][]Diagnostic{"store/store.go": {undefined, mismatch}})
@@ -113,7 +114,7 @@ func TestTheRunIsToldOnlyWhatIsNew(t *testing.T) {
 	// Another file's new diagnostic is reported for that file; the file
 	// left out of the call keeps what it was told.
 	n = report(t, l, r, map[string][]Diagnostic{"cmd/main.go": {d(Error, "MissingReturn", "missing return", 7, 1)}})
-	wantText(t, n, "diagnostics: 1 new in cmd/main.go\n"+
+	wantText(t, n, "diagnostics: 1 new error in cmd/main.go\n"+
 		"cmd/main.go\n"+
 		"  7:1 error [compiler MissingReturn] missing return\n")
 	n = report(t, l, r, map[string][]Diagnostic{"store/store.go": {undefined, mismatch}})
@@ -123,7 +124,10 @@ func TestTheRunIsToldOnlyWhatIsNew(t *testing.T) {
 
 	// All fixed (an empty list): everything forgotten.
 	n = report(t, l, r, map[string][]Diagnostic{"store/store.go": nil, "cmd/main.go": {}})
-	wantText(t, n, "diagnostics: nothing new (3 gone)\n")
+	wantText(t, n, "diagnostics: nothing new\n"+
+		"gone: error [MissingReturn] missing return (cmd/main.go)\n"+
+		"gone: error [IncompatibleAssign] cannot use x (variable of type int) as string value in assignment (store/store.go)\n"+
+		"gone: error [UndeclaredName] undefined: foo (store/store.go)\n")
 	n = report(t, l, r, map[string][]Diagnostic{"store/store.go": nil})
 	wantText(t, n, "diagnostics: nothing new\n")
 	if len(n.Files) != 0 {
@@ -144,7 +148,7 @@ func TestOneKeyAtSeveralPlacesIsToldOnce(t *testing.T) {
 	r := run(t, st, "dups")
 	dup := d(Error, "UndeclaredName", "undefined: foo", 40, 3)
 	n := report(t, l, r, map[string][]Diagnostic{"a.go": {dup, moved(dup, 12, 5), moved(dup, 12, 9)}})
-	wantText(t, n, "diagnostics: 1 new in a.go\n"+
+	wantText(t, n, "diagnostics: 3 new errors in a.go\n"+
 		"a.go\n"+
 		"  12:5 error [compiler UndeclaredName] undefined: foo (also 12:9, 40:3)\n")
 	n = report(t, l, r, map[string][]Diagnostic{"a.go": {dup, moved(dup, 50, 1)}})
@@ -156,7 +160,7 @@ func TestOneKeyAtSeveralPlacesIsToldOnce(t *testing.T) {
 		many = append(many, d(Warning, "", "shadowed", 10*(i+1), 1))
 	}
 	n = report(t, l, r, map[string][]Diagnostic{"b.go": many})
-	wantText(t, n, "diagnostics: 1 new in b.go\n"+
+	wantText(t, n, "diagnostics: 6 new warnings in b.go\n"+
 		"b.go\n"+
 		"  10:1 warning [compiler] shadowed (also 20:1, 30:1, 40:1 and 2 more places)\n")
 }
@@ -172,7 +176,7 @@ func TestErrorsComeFirst(t *testing.T) {
 		"a.go": {unused, hint},
 		"b.go": {unused, undefined, d(Info, "x", "note", 2, 2)},
 	})
-	wantText(t, n, "diagnostics: 3 new in b.go, 2 new in a.go\n"+
+	wantText(t, n, "diagnostics: 1 new error, 1 warning, 1 info in b.go; 1 new warning, 1 hint in a.go\n"+
 		"b.go\n"+
 		"  12:5 error [compiler UndeclaredName] undefined: foo\n"+
 		"  30:2 warning [compiler SA4006] this value of x is never used\n"+
@@ -294,12 +298,12 @@ func TestTextIsBounded(t *testing.T) {
 		"d.go": {unused, d(Hint, "", "h", 1, 1)},
 	})
 	got := n.Text(3, 2)
-	want := "diagnostics: 7 new in a.go, 1 new in b.go, and 3 new in 2 more files not listed (c.go, d.go: the diagnostics tool with their paths lists them)\n" +
+	want := "diagnostics: 3 new errors, 2 warnings, 2 hints in a.go; 1 new error in b.go; and 3 new diagnostics in 2 more files not listed (c.go, d.go: diagnostics paths=c.go lists them)\n" +
 		"a.go\n" +
 		"  100:1 error [compiler E] error 0\n" +
 		"  101:1 error [compiler E] error 1\n" +
 		"  102:1 error [compiler E] error 2\n" +
-		"  (and 4 more: 2 warnings, 2 hints; the diagnostics tool with paths [\"a.go\"] lists every one)\n" +
+		"  (and 4 more: 2 warnings, 2 hints; diagnostics paths=a.go lists every one)\n" +
 		"b.go\n" +
 		"  1:1 error [compiler Long] first line\n" +
 		"      " + strings.Repeat("é", maxLineRunes) + "…\n" +

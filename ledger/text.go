@@ -15,19 +15,21 @@ const (
 	maxNamed        = 5 // files named when they are not listed
 )
 
-// Text writes the news for a model's context, errors first:
+// Text writes the news for a model's context, errors first; counts
+// count diagnostics (a key at three places is 3):
 //
-//	diagnostics: 2 new in store/store.go, 1 new in cmd/main.go (3 already reported still present)
+//	diagnostics: 3 new errors in store/store.go; 1 new warning in cmd/main.go (3 already reported still present)
 //	store/store.go
-//	  12:5 error [compiler UndeclaredName] undefined: foo
-//	  40:2 warning [staticcheck SA4006] this value of x is never used (also 52:2)
+//	  12:5 error [compiler UndeclaredName] undefined: foo (also 14:2, 20:9)
 //	cmd/main.go
-//	  7:1 error [compiler] missing return
+//	  40:2 warning [staticcheck SA4006] this value of x is never used
+//	gone: error [compiler MissingReturn] missing return (cmd/main.go)
 //
 // At most maxPerFile diagnostics are listed per file and maxFiles files
 // (the most severe first); what is left out is counted ("(and 3 more: 1
-// warning, 2 hints)"). A bound below 1 means no bound. With nothing new
-// the text is one line. It ends with a newline.
+// warning, 2 hints)"). What went away is named, up to maxGone lines. A
+// bound below 1 means no bound. With nothing new and nothing gone the
+// text is one line. It ends with a newline.
 func (n News) Text(maxPerFile, maxFiles int) string {
 	var b strings.Builder
 	b.WriteString("diagnostics: ")
@@ -46,15 +48,15 @@ func (n News) Text(maxPerFile, maxFiles int) string {
 	}
 	for i, f := range shown {
 		if i > 0 {
-			b.WriteString(", ")
+			b.WriteString("; ")
 		}
-		fmt.Fprintf(&b, "%d new in %s", len(f.New), f.Path)
+		fmt.Fprintf(&b, "%s in %s", newCounts(f.New), f.Path)
 	}
 	if rest := withNew[len(shown):]; len(rest) > 0 {
 		c := 0
 		var names []string
 		for _, f := range rest {
-			c += len(f.New)
+			c += f.NewDiagnostics()
 			if len(names) < maxNamed {
 				names = append(names, f.Path)
 			}
@@ -62,17 +64,10 @@ func (n News) Text(maxPerFile, maxFiles int) string {
 		if len(rest) > maxNamed {
 			names = append(names, "…")
 		}
-		fmt.Fprintf(&b, ", and %d new in %s not listed (%s: the diagnostics tool with their paths lists them)", c, plural(len(rest), "more file", "more files"), strings.Join(names, ", "))
+		fmt.Fprintf(&b, "; and %s in %s not listed (%s: diagnostics paths=%s lists them)", plural(c, "new diagnostic", "new diagnostics"), plural(len(rest), "more file", "more files"), strings.Join(names, ", "), rest[0].Path)
 	}
-	var notes []string
 	if a := n.AlreadyCount(); a > 0 {
-		notes = append(notes, fmt.Sprintf("%d already reported still present", a))
-	}
-	if g := n.GoneCount(); g > 0 {
-		notes = append(notes, fmt.Sprintf("%d gone", g))
-	}
-	if len(notes) > 0 {
-		fmt.Fprintf(&b, " (%s)", strings.Join(notes, ", "))
+		fmt.Fprintf(&b, " (%d already reported still present)", a)
 	}
 	b.WriteByte('\n')
 
@@ -87,10 +82,81 @@ func (n News) Text(maxPerFile, maxFiles int) string {
 			writeReported(&b, r)
 		}
 		if rest := f.New[len(list):]; len(rest) > 0 {
-			fmt.Fprintf(&b, "  (and %d more: %s; the diagnostics tool with paths [%q] lists every one)\n", len(rest), bySeverity(rest), f.Path)
+			fmt.Fprintf(&b, "  (and %d more: %s; diagnostics paths=%s lists every one)\n", weight(rest), bySeverity(rest), f.Path)
 		}
 	}
+	writeGone(&b, n.Files)
 	return b.String()
+}
+
+// maxGone bounds the lines naming what went away.
+const maxGone = 8
+
+// writeGone names what went away, most severe first, one line each:
+// "gone: error [UndeclaredName] undefined: foo (a.go)".
+func writeGone(b *strings.Builder, files []FileNews) {
+	var all []GoneKey
+	unnamed := map[string]int{}
+	var unnamedPaths []string
+	for _, f := range files {
+		all = append(all, f.GoneKeys...)
+		named := 0
+		for _, g := range f.GoneKeys {
+			named += g.Count
+		}
+		if f.Gone > named && len(f.GoneKeys) == 0 {
+			unnamed[f.Path] = f.Gone
+			unnamedPaths = append(unnamedPaths, f.Path)
+		}
+	}
+	SortGone(all)
+	for i, g := range all {
+		if i == maxGone {
+			var counts [4]int
+			n := 0
+			for _, x := range all[i:] {
+				counts[Rank(x.Severity)] += x.Count
+				n += x.Count
+			}
+			fmt.Fprintf(b, "gone: and %d more (%s)\n", n, severityCounts(counts))
+			break
+		}
+		fmt.Fprintf(b, "gone: %s", g.Severity)
+		if g.Code != "" {
+			fmt.Fprintf(b, " [%s]", g.Code)
+		}
+		msg := strings.TrimSpace(strings.ReplaceAll(g.Message, "\r\n", "\n"))
+		if k := strings.IndexByte(msg, '\n'); k >= 0 {
+			msg = msg[:k] + " …"
+		}
+		fmt.Fprintf(b, " %s (%s", clip(msg), g.Path)
+		if g.Count > 1 {
+			fmt.Fprintf(b, ", %d places", g.Count)
+		}
+		b.WriteString(")\n")
+	}
+	for _, p := range unnamedPaths {
+		fmt.Fprintf(b, "gone: %s from %s\n", plural(unnamed[p], "diagnostic", "diagnostics"), p)
+	}
+}
+
+// newCounts is "3 new errors", or "2 new errors, 1 warning": the
+// diagnostics of rs by severity, each place of a key counted.
+func newCounts(rs []Reported) string {
+	s := bySeverity(rs)
+	if n := strings.IndexByte(s, ' '); n >= 0 {
+		return s[:n] + " new" + s[n:]
+	}
+	return s
+}
+
+// weight counts rs's diagnostics, each place of a key once.
+func weight(rs []Reported) int {
+	n := 0
+	for _, r := range rs {
+		n += 1 + len(r.Also)
+	}
+	return n
 }
 
 // writeReported writes one diagnostic: "  LINE:COL severity [source code]
@@ -148,8 +214,13 @@ func clip(s string) string {
 func bySeverity(rs []Reported) string {
 	var counts [4]int
 	for _, r := range rs {
-		counts[Rank(r.Severity)]++
+		counts[Rank(r.Severity)] += 1 + len(r.Also)
 	}
+	return severityCounts(counts)
+}
+
+// severityCounts writes counts by rank: "1 error, 2 hints".
+func severityCounts(counts [4]int) string {
 	names := [4][2]string{{"error", "errors"}, {"warning", "warnings"}, {"info", "infos"}, {"hint", "hints"}}
 	var parts []string
 	for i, c := range counts {

@@ -53,6 +53,7 @@ type jobResult struct {
 	server  string
 	new     map[string][]Diagnostic // caused, by file
 	gone    map[string]int          // keys (counted) that went away, by file
+	goneKey map[string][]Diagnostic // what gone counts: a copy each, its key alone
 	current map[string][]Diagnostic // the files told, and those with news: all they have now
 	settled bool                    // the server settled after the change within jobLimit
 	notes   []string
@@ -77,7 +78,7 @@ func (l *Late) Ready() (*Report, bool) {
 			return nil, false
 		}
 	}
-	rep := &Report{Files: map[string][]Diagnostic{}, New: map[string][]Diagnostic{}, Gone: map[string]int{}}
+	rep := &Report{Files: map[string][]Diagnostic{}, New: map[string][]Diagnostic{}, Gone: map[string]int{}, GoneKeys: map[string][]Diagnostic{}}
 	for _, j := range l.jobs {
 		rep.add(j)
 	}
@@ -110,6 +111,9 @@ func (rep *Report) add(j *job) {
 	for p, n := range j.res.gone {
 		rep.Gone[p] += n
 	}
+	for p, ds := range j.res.goneKey {
+		rep.GoneKeys[p] = append(rep.GoneKeys[p], ds...)
+	}
 	if j.res.unchecked || !j.res.settled {
 		for _, f := range j.files {
 			rep.unchecked(f.Path)
@@ -136,6 +140,12 @@ func (rep *Report) Merge(more *Report) {
 	for p, n := range more.Gone {
 		rep.Gone[p] += n
 	}
+	if rep.GoneKeys == nil && len(more.GoneKeys) > 0 {
+		rep.GoneKeys = map[string][]Diagnostic{}
+	}
+	for p, ds := range more.GoneKeys {
+		rep.GoneKeys[p] = append(rep.GoneKeys[p], ds...)
+	}
 	for _, s := range more.Servers {
 		if !slices.Contains(rep.Servers, s) {
 			rep.Servers = append(rep.Servers, s)
@@ -154,7 +164,7 @@ func (rep *Report) Merge(more *Report) {
 // Report.Late.
 func (m *Mux) AfterWrite(ctx context.Context, files []File) (*Report, error) {
 	rep := m.newReport()
-	rep.New, rep.Gone = map[string][]Diagnostic{}, map[string]int{}
+	rep.New, rep.Gone, rep.GoneKeys = map[string][]Diagnostic{}, map[string]int{}, map[string][]Diagnostic{}
 	groups := map[string]*job{}
 	var order []*job
 	for _, f := range files {
@@ -446,6 +456,7 @@ func keyOf(d protocol.Diagnostic) diagKey {
 // listed whole in current.
 func (m *Mux) compare(j *job, before, after snapshot, told map[uri.URI]told) {
 	j.res.new, j.res.gone, j.res.current = map[string][]Diagnostic{}, map[string]int{}, map[string][]Diagnostic{}
+	j.res.goneKey = map[string][]Diagnostic{}
 	docs := map[uri.URI]bool{}
 	for u := range before {
 		docs[u] = true
@@ -471,9 +482,13 @@ func (m *Mux) compare(j *job, before, after snapshot, told map[uri.URI]told) {
 			now[keyOf(d)]++
 		}
 		gone := 0
+		var goneKeys []Diagnostic
 		for k, rs := range was {
 			if n := len(rs) - now[k]; n > 0 {
 				gone += n
+				for range n {
+					goneKeys = append(goneKeys, Diagnostic{Path: rel, Severity: k.severity, Code: k.code, Message: k.message})
+				}
 			}
 		}
 		var caused []protocol.Diagnostic
@@ -508,6 +523,17 @@ func (m *Mux) compare(j *job, before, after snapshot, told map[uri.URI]told) {
 		}
 		if gone > 0 {
 			j.res.gone[rel] = gone
+			sort.Slice(goneKeys, func(a, b int) bool {
+				x, y := goneKeys[a], goneKeys[b]
+				if x.Severity != y.Severity {
+					return severityRank(x.Severity) < severityRank(y.Severity)
+				}
+				if x.Code != y.Code {
+					return x.Code < y.Code
+				}
+				return x.Message < y.Message
+			})
+			j.res.goneKey[rel] = goneKeys
 		}
 		_, isTold := told[u]
 		if len(caused) == 0 && !isTold && gone == 0 {

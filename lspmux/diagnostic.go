@@ -36,6 +36,19 @@ func severityName(s protocol.DiagnosticSeverity) string {
 	return "error" // LSP: a missing severity is the client's to interpret
 }
 
+// severityRank orders severities for a reader: errors first.
+func severityRank(s string) int {
+	switch s {
+	case "error":
+		return 0
+	case "warning":
+		return 1
+	case "info":
+		return 2
+	}
+	return 3
+}
+
 // codeText is a diagnostic's code as text: servers send numbers or
 // strings.
 func codeText(c any) string {

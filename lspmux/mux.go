@@ -152,6 +152,10 @@ type Report struct {
 	// Gone counts, after a write, the diagnostics (counted per key) that
 	// the change made go away, by file.
 	Gone map[string]int
+	// GoneKeys names what Gone counts, by file: one entry per copy gone,
+	// with its key (severity, code, message). Its place was in the file
+	// as it was before the change, so Line and Col are 0.
+	GoneKeys map[string][]Diagnostic
 	// Late holds what servers that had not settled within the Timeout
 	// will say of the change; nil when all did.
 	Late *Late

@@ -59,6 +59,10 @@ type FileDiff struct {
 	Diff    string `json:"diff"`
 	NewText string `json:"-"`
 	OldText []byte `json:"-"` // the content the edits were made against
+	// Lines are the 1-based lines (in OldText) where each of the
+	// server's edits starts, in order: a file with 4 renamed
+	// identifiers has 4, however its diff groups them.
+	Lines []int `json:"lines,omitempty"`
 }
 
 // Query asks the server of q.Path. The file is told to the server first if
@@ -388,7 +392,9 @@ func (m *Mux) renameDiffs(raw json.RawMessage) ([]FileDiff, error) {
 		}
 		starts := lineStarts(text)
 		var edits []udiff.Edit
+		var lines []int
 		for _, e := range es {
+			lines = append(lines, int(e.Range.Start.Line)+1)
 			edits = append(edits, udiff.Edit{
 				Start: byteOff(text, starts, e.Range.Start.Line, e.Range.Start.Character),
 				End:   byteOff(text, starts, e.Range.End.Line, e.Range.End.Character),
@@ -403,7 +409,8 @@ func (m *Mux) renameDiffs(raw json.RawMessage) ([]FileDiff, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, FileDiff{Path: rel, Diff: d, NewText: newText, OldText: text})
+		sort.Ints(lines)
+		out = append(out, FileDiff{Path: rel, Diff: d, NewText: newText, OldText: text, Lines: lines})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil

@@ -15,7 +15,7 @@ type anchorIn struct {
 	Diff    string `json:"diff,omitempty"`
 }
 
-const anchorDescription = "Place a quoted snippet at its exact lines, or list candidates; never guesses."
+const anchorDescription = "Place a quoted snippet at its exact lines; never guesses."
 
 func addAnchor(s *server) {
 	addTool(s, toolSpec{name: "anchor", description: anchorDescription, readOnly: true,

@@ -313,7 +313,7 @@ func TestApprovalThroughTheGoSDKClient(t *testing.T) {
 	if isErr || !strings.HasPrefix(text, "applied "+id) {
 		t.Fatalf("approved:\n%s", text)
 	}
-	if len(asked) != 1 || !strings.Contains(asked[0], "Apply "+id+": 1 change to 1 file?") {
+	if len(asked) != 1 || !strings.Contains(asked[0], "Apply "+id+": 1 edit in 1 file?") {
 		t.Errorf("asked: %q", asked)
 	}
 	if data, _ := os.ReadFile(filepath.Join(ws, "store/persist.go")); !strings.Contains(string(data), `fmt.Errorf("store: %w", err)`) {

@@ -9,7 +9,7 @@ import (
 
 type editIn struct {
 	Path       string `json:"path"`
-	OldString  string `json:"old_string" jsonschema:"copied from the file, unique"`
+	OldString  string `json:"old_string"`
 	NewString  string `json:"new_string"`
 	ReplaceAll bool   `json:"replace_all,omitempty"`
 }

@@ -13,7 +13,7 @@ type grepIn struct {
 	Literal    bool   `json:"literal,omitempty"`
 	IgnoreCase bool   `json:"ignore_case,omitempty"`
 	Path       string `json:"path,omitempty"`
-	Include    string `json:"include,omitempty" jsonschema:"files matching a glob, e.g. *.go"`
+	Include    string `json:"include,omitempty" jsonschema:"a glob, e.g. *.go"`
 	Limit      int    `json:"limit,omitempty" jsonschema:"default 100" mcp:"hidden"`
 }
 

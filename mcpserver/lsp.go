@@ -10,14 +10,14 @@ import (
 type lspIn struct {
 	Op      string `json:"op"`
 	Path    string `json:"path"`
-	Symbol  string `json:"symbol,omitempty" jsonschema:"Name or Type.method, instead of line/column"`
+	Symbol  string `json:"symbol,omitempty" jsonschema:"instead of line and column"`
 	Line    int    `json:"line,omitempty"`
 	Column  int    `json:"column,omitempty"`
 	Query   string `json:"query,omitempty" jsonschema:"workspace_symbols: a name" mcp:"hidden"`
 	NewName string `json:"new_name,omitempty"`
 }
 
-const lspDescription = "Ask the language server. op: definition, references, hover, implementation, document_symbols, workspace_symbols, incoming_calls, outgoing_calls, rename (staged)."
+const lspDescription = "Language server. op: definition, references, hover, implementation, document_symbols, workspace_symbols, incoming_calls, outgoing_calls, rename (staged)."
 
 func addLSP(s *server) {
 	addTool(s, toolSpec{name: "lsp", description: lspDescription, readOnly: true, hint: "ask about one symbol, or give a narrower query"},

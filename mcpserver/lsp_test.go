@@ -68,8 +68,16 @@ func TestMCPLSPAndDiagnostics(t *testing.T) {
 		t.Fatalf("hover without a place:\n%s", text)
 	}
 	text, isErr = callText(t, cs, "diagnostics", map[string]any{"paths": []string{"main.go", "pricing/pricing.go"}})
-	if isErr || text != "no diagnostics in the 2 file(s) checked\n" {
+	if isErr || text != "no diagnostics in the 2 files checked\n" {
 		t.Fatalf("diagnostics:\n%s", text)
+	}
+	text, isErr = callText(t, cs, "diagnostics", map[string]any{"paths": []string{"main.go"}, "severity": "errors"})
+	if !isErr || !strings.Contains(text, "use error, warning, info or hint") {
+		t.Errorf("a wrong severity:\n%s", text)
+	}
+	text, isErr = callText(t, cs, "diagnostics", map[string]any{"paths": []string{"main.go"}, "severity": "warning", "new_only": true})
+	if isErr || text != "no new diagnostics of severity warning or worse in the 1 file checked\n" {
+		t.Errorf("new_only, severity warning:\n%s", text)
 	}
 }
 

@@ -36,7 +36,7 @@ func TestMCPEditsReportOnlyNewDiagnostics(t *testing.T) {
 
 	// Introduced: reported, with its place.
 	text := edit(anchor, bad+anchor)
-	if !strings.Contains(text, "diagnostics: 1 new in pricing/pricing.go") || !strings.Contains(text, "24:18 error [compiler IncompatibleAssign] cannot use \"one\" (untyped string constant) as int value in variable declaration") {
+	if !strings.Contains(text, "diagnostics: 1 new error in pricing/pricing.go") || !strings.Contains(text, "24:18 error [compiler IncompatibleAssign] cannot use \"one\" (untyped string constant) as int value in variable declaration") {
 		t.Fatalf("the type error was not reported:\n%s", text)
 	}
 	if got := h.RunningServers(); len(got) != 1 || got[0] != "gopls@" {
@@ -54,11 +54,15 @@ func TestMCPEditsReportOnlyNewDiagnostics(t *testing.T) {
 	}
 	// A second distinct error: only it.
 	text = edit(anchor, "var alsoBroken bool = 2\n\n"+anchor)
-	if !strings.Contains(text, "diagnostics: 1 new in pricing/pricing.go") || !strings.Contains(text, "as bool value") || strings.Contains(text, "cannot use \"one\"") {
+	if !strings.Contains(text, "diagnostics: 1 new error in pricing/pricing.go") || !strings.Contains(text, "as bool value") || strings.Contains(text, "cannot use \"one\"") {
 		t.Errorf("the second error:\n%s", text)
 	}
-	// Fixed, then reintroduced: news again.
-	edit(bad, "")
+	// Fixed: what went away is named, not only counted.
+	text = edit(bad, "")
+	if !strings.Contains(text, "gone: error [IncompatibleAssign] cannot use \"one\" (untyped string constant) as int value in variable declaration (pricing/pricing.go)\n") {
+		t.Errorf("the fixed error is not named as gone:\n%s", text)
+	}
+	// Reintroduced: news again.
 	text = edit(anchor, bad+anchor)
 	if !strings.Contains(text, "cannot use \"one\"") {
 		t.Errorf("a fixed and reintroduced error was not reported:\n%s", text)
@@ -99,7 +103,7 @@ func TestMCPPendingDiagnosticsArriveWithTheNextAnswer(t *testing.T) {
 		all += text
 	}
 	if !strings.Contains(all, "[diagnostics of the change to pricing/pricing.go, pending when it was answered, have settled]") ||
-		!strings.Contains(all, "1 new in main.go") {
+		!strings.Contains(all, "3 new errors in main.go") {
 		t.Fatalf("the late news never came, or came unattributed:\n%s", all)
 	}
 	if n := strings.Count(all, "not enough arguments in call to pricing.Cents"); n != 1 {

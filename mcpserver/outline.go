@@ -9,7 +9,7 @@ import (
 
 type outlineIn struct {
 	Path   string `json:"path"`
-	Match  string `json:"match,omitempty" jsonschema:"names containing this, or a glob"`
+	Match  string `json:"match,omitempty" jsonschema:"part of a name, or a glob"`
 	Detail bool   `json:"detail,omitempty" jsonschema:"add docs, members and blocks" mcp:"hidden"`
 }
 

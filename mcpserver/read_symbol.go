@@ -8,7 +8,7 @@ import (
 )
 
 type readSymbolIn struct {
-	ID string `json:"id" jsonschema:"path:Name, path:Type.method, path:LINE, or a bare Name"`
+	ID string `json:"id"`
 }
 
 const readSymbolDescription = "Read one symbol's lines. A bare Name is found in the workspace."

@@ -11,6 +11,7 @@ import (
 type resolveIn struct {
 	Action string `json:"action,omitempty" jsonschema:"list, show, accept or discard"`
 	ID     string `json:"id,omitempty"`
+	Page   int    `json:"page,omitempty" jsonschema:"show: page of the diff" mcp:"hidden"`
 }
 
 const resolveDescription = "Staged changes: list, show (the diff), accept (all files or none) or discard."
@@ -26,6 +27,9 @@ func addResolve(s *server) {
 					action = "show"
 				}
 			}
+			if in.Page != 0 && (action != "show" || in.Page < 0) {
+				return "", fmt.Errorf("page %d: page numbers a shown change's diff, from 1: resolve action=show id=ID page=2", in.Page)
+			}
 			if action == "list" {
 				all, err := s.h.Staged(ctx)
 				if err != nil {
@@ -34,14 +38,14 @@ func addResolve(s *server) {
 				return all.Text(), nil
 			}
 			if in.ID == "" {
-				return "", fmt.Errorf("%s needs the id of a staged change; resolve with action \"list\" shows them", action)
+				return "", fmt.Errorf("%s needs the id of a staged change; resolve action=list shows them", action)
 			}
 			if action == "show" {
 				o, err := s.h.StagedChange(ctx, in.ID)
 				if err != nil {
 					return "", err
 				}
-				return o.Text(), nil
+				return o.PageText(in.Page)
 			}
 			res, err := s.h.Resolve(ctx, in.ID, action, r, s.elicitApproval(ctx, in.ID))
 			if err != nil {

@@ -40,7 +40,7 @@ func TestMCPRewriteStagesAndHumanPolicyRefusesAccept(t *testing.T) {
 	for _, want := range []string{
 		// The `if err := s.Add(it); err != nil` has an init statement:
 		// not this shape.
-		"staged rewrite " + id + ": 1 change in 1 file; nothing is written yet.\n",
+		"staged rewrite " + id + ": 1 edit in 1 file; nothing is written yet.\n",
 		"  store/persist.go:24: if err != nil {\n",
 		"cchub review " + id,
 		"--- a/store/persist.go\n+++ b/store/persist.go\n",
@@ -56,7 +56,7 @@ func TestMCPRewriteStagesAndHumanPolicyRefusesAccept(t *testing.T) {
 		t.Fatal("staging wrote the file")
 	}
 	text, _ = callText(t, cs, "resolve", map[string]any{})
-	if !strings.Contains(text, "1 change staged:\n  "+id+"  1 change in 1 file  rewrite `if $E != nil { return nil, $E }`") {
+	if !strings.Contains(text, "1 change staged:\n  "+id+"  1 edit in 1 file  rewrite `if $E != nil { return nil, $E }`") {
 		t.Errorf("list:\n%s", text)
 	}
 	text, isErr = callText(t, cs, "resolve", map[string]any{"action": "accept", "id": id})
@@ -85,7 +85,7 @@ func TestMCPRewriteAgentPolicyAndDrift(t *testing.T) {
 	cs := connect(t, h)
 	text, _ := callText(t, cs, "rewrite", map[string]any{"pattern": wrapPattern, "template": wrapTemplate})
 	id := stagedID(t, text)
-	if !strings.Contains(text, `resolve with id "`+id+`" and action "accept"`) {
+	if !strings.Contains(text, "resolve action=accept id="+id) {
 		t.Errorf("agent policy: the answer does not say how to accept:\n%s", text)
 	}
 	// The agent edits one of the files before accepting.
@@ -188,7 +188,7 @@ func TestResolveAsksTheUserThroughElicitation(t *testing.T) {
 	if isErr || !strings.Contains(text, "the user did not approve "+id) {
 		t.Fatalf("declined:\n%s", text)
 	}
-	if len(asked) != 1 || !strings.Contains(asked[0], "Apply "+id+": 1 change to 1 file?") {
+	if len(asked) != 1 || !strings.Contains(asked[0], "Apply "+id+": 1 edit in 1 file?") {
 		t.Errorf("the question: %q", asked)
 	}
 	if after, _ := os.ReadFile(filepath.Join(ws, "store/persist.go")); string(after) != string(before) {
@@ -216,13 +216,14 @@ func TestApplyReportsNewDiagnostics(t *testing.T) {
 	text, _ := callText(t, cs, "rewrite", map[string]any{"pattern": wrapPattern, "template": "if $E != nil { return nil, wrapErr($E) }"})
 	id := stagedID(t, text)
 	text, isErr := callText(t, cs, "resolve", map[string]any{"action": "accept", "id": id})
-	if isErr || !strings.Contains(text, "diagnostics: 1 new in store/persist.go") || !strings.Contains(text, "undefined: wrapErr") {
+	if isErr || !strings.Contains(text, "diagnostics: 1 new error in store/persist.go") || !strings.Contains(text, "undefined: wrapErr") {
 		t.Fatalf("apply:\n%s", text)
 	}
 }
 
-// A rewrite over hundreds of files answers within the bound: the counts
-// and the places first, the diff cut, the whole answer in a file.
+// A rewrite over hundreds of files answers within 8 KB: the counts,
+// how to resolve, the first files, places and hunks, and the call that
+// shows the next page of the diff.
 func TestRewriteAnswerIsBounded(t *testing.T) {
 	ws := t.TempDir()
 	for i := range 300 {
@@ -233,13 +234,22 @@ func TestRewriteAnswerIsBounded(t *testing.T) {
 	}
 	cs := connect(t, newTestHub(t, ws))
 	text, isErr := callText(t, cs, "rewrite", map[string]any{"pattern": "legacyLog($$$A)", "template": "slog.Info($$$A)"})
-	if isErr || len(text) > 50*1024 || !strings.HasPrefix(text, "staged rewrite ") || !strings.Contains(text, ": 300 changes in 300 files;") {
+	if isErr || len(text) > 8*1024 || !strings.HasPrefix(text, "staged rewrite ") || !strings.Contains(text, ": 300 edits in 300 files;") {
 		t.Fatalf("%d bytes:\n%.400s", len(text), text)
 	}
-	if !strings.Contains(text, ".cchub/") {
-		t.Errorf("the cut answer does not say where the rest is:\n%s", text[len(text)-600:])
+	id := stagedID(t, text)
+	next := "resolve action=show id=" + id + " page=2"
+	if !strings.Contains(text, next) {
+		t.Errorf("the answer does not say how to see the rest:\n%s", text[len(text)-600:])
 	}
 	if i := strings.Index(text, "cchub review "); i < 0 || i > 400 {
 		t.Errorf("how to resolve is not at the top of the answer:\n%.600s", text)
+	}
+	page, isErr := callText(t, cs, "resolve", map[string]any{"action": "show", "id": id, "page": 2})
+	if isErr || len(page) > 8*1024 || !strings.HasPrefix(page, "staged rewrite "+id+", diff page 2 of ") || !strings.Contains(page, "page=3") {
+		t.Errorf("page 2, %d bytes:\n%s", len(page), page)
+	}
+	if text, isErr := callText(t, cs, "resolve", map[string]any{"action": "list", "page": 2}); !isErr || !strings.Contains(text, "action=show") {
+		t.Errorf("a page with list:\n%s", text)
 	}
 }

@@ -205,8 +205,9 @@ func checkTS(tsc string) checker {
 // it): "diagnostics: …" opens the block; a line without indent names a
 // file; "  LINE:COL SEVERITY [TAG] MESSAGE (also L:C, … and N more
 // places)" is one diagnostic, as many copies as places; "  (and N more:
-// …)" and ", and N new in M more files not listed" are what the bound
-// cut; "[…]" lines are notes (not ready, a server missing, …).
+// …)" and "; and N new diagnostics in M more files not listed" are what
+// the bound cut; "gone: …" lines name what went away; "[…]" lines are
+// notes (not ready, a server missing, …).
 type answer struct {
 	New   counts // errors and warnings the answer called new, with copies
 	Hints int    // infos and hints called new (not judged: no checker reports them)
@@ -218,7 +219,7 @@ var (
 	diagItem  = regexp.MustCompile(`^  (\d+):(\d+) (error|warning|info|information|hint)(?: \[[^\]]*\])? (.*)$`)
 	alsoTail  = regexp.MustCompile(` \(also ([0-9:, ]+?)(?: and (\d+) more places?)?\)$`)
 	moreLine  = regexp.MustCompile(`^  \(and (\d+) more`)
-	moreFiles = regexp.MustCompile(`and (\d+) new in \d+ more files? not listed`)
+	moreFiles = regexp.MustCompile(`and (\d+) new (?:diagnostics? )?in \d+ more files? not listed`)
 )
 
 func parseAnswer(text string) answer {
@@ -235,7 +236,7 @@ func parseAnswer(text string) answer {
 			}
 		case strings.HasPrefix(l, "[") && strings.HasSuffix(l, "]"):
 			a.Notes = append(a.Notes, strings.Trim(l, "[]"))
-		case !in || l == "":
+		case !in || l == "" || strings.HasPrefix(l, "gone: "):
 		case !strings.HasPrefix(l, " "):
 			file = l
 		case moreLine.MatchString(l):

@@ -10,7 +10,7 @@ func TestParseAnswer(t *testing.T) {
 	text := "Edited command.go:27-29\n" +
 		"27\t\"sort\"\n" +
 		"[diagnostics not ready after 5s]\n" +
-		"diagnostics: 2 new in command.go, 31 new in jwt/algorithms.py, and 4 new in 2 more files not listed (7 gone)\n" +
+		"diagnostics: 28 new errors, 1 warning, 1 info in command.go; 22 new errors in jwt/algorithms.py; and 4 new diagnostics in 2 more files not listed (x.go, y.go: diagnostics paths=x.go lists them)\n" +
 		"command.go\n" +
 		"  690:8 error [compiler UndeclaredName] undefined: strings (also 690:39, 694:8, 694:38 and 24 more places)\n" +
 		"  12:1 warning [printf default] fmt.Sprintf format %d has arg x of wrong type string\n" +
@@ -18,7 +18,8 @@ func TestParseAnswer(t *testing.T) {
 		"jwt/algorithms.py\n" +
 		"  81:46 error [reportAttributeAccessIssue] Cannot access attribute \"SHA256\"\n" +
 		"      \u00a0\u00a0Could not bind method\n" +
-		"  (and 21 more: 21 errors)\n"
+		"  (and 21 more: 21 errors; diagnostics paths=jwt/algorithms.py lists every one)\n" +
+		"gone: error [UndeclaredName] undefined: x (command.go)\n"
 	a := parseAnswer(text)
 	want := counts{
 		{"command.go", "undefined: strings"}:                                   28,

@@ -68,7 +68,7 @@ func stagedCmd(g *globals) *cobra.Command {
 					b.WriteString("no staged changes\n")
 				}
 				for _, s := range all {
-					fmt.Fprintf(&b, "%s  %-7s  %s in %s  %s  %s\n", s.ID, s.Kind, hub.Count(s.Matches, "change"), hub.Count(len(s.Files), "file"), s.Created.Format("2006-01-02 15:04"), s.Title)
+					fmt.Fprintf(&b, "%s  %-7s  %s  %s  %s\n", s.ID, s.Kind, hub.EditsInFiles(s), s.Created.Format("2006-01-02 15:04"), s.Title)
 				}
 				if all == nil {
 					all = []*astedit.Staged{}
@@ -152,8 +152,8 @@ func decide(c *cobra.Command, g *globals, h *hub.Hub, s *hub.StagedOutcome) erro
 		if s.Overlapping > 0 {
 			fmt.Fprintf(&notes, "%s overlapping rewritten ones left out: apply, then run the rewrite again.\n", hub.Count(s.Overlapping, "match"))
 		}
-		_, err := fmt.Fprintf(out, "\nstaged %s: %s in %s; nothing is written yet.\n%sapply: cchub apply %s    discard: cchub discard %s    review: cchub review %s\n",
-			s.ID, hub.Count(s.Matches, "change"), hub.Count(len(s.Files), "file"), notes.String(), s.ID, s.ID, s.ID)
+		_, err := fmt.Fprintf(out, "\nstaged %s: %s; nothing is written yet.\n%sapply: cchub apply %s    discard: cchub discard %s    review: cchub review %s\n",
+			s.ID, hub.EditsInFiles(s.Staged), notes.String(), s.ID, s.ID, s.ID)
 		return err
 	}
 	d, err := review.Prompt(c.Context(), os.Stdin, stdout, ch)
