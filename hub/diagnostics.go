@@ -253,29 +253,7 @@ func (r *DiagnosticsResult) Text() string {
 		}
 		return b.String()
 	}
-	files := map[string][]lspmux.Diagnostic{}
-	var paths []string
-	var counts [4]int
-	for _, d := range r.Diagnostics {
-		if _, ok := files[d.Path]; !ok {
-			paths = append(paths, d.Path)
-		}
-		files[d.Path] = append(files[d.Path], d)
-		counts[ledger.Rank(d.Severity)]++
-	}
-	worst := func(p string) int {
-		w := 3
-		for _, d := range files[p] {
-			w = min(w, ledger.Rank(d.Severity))
-		}
-		return w
-	}
-	sort.SliceStable(paths, func(i, j int) bool {
-		if wi, wj := worst(paths[i]), worst(paths[j]); wi != wj {
-			return wi < wj
-		}
-		return paths[i] < paths[j]
-	})
+	paths, files, counts := r.byFile()
 	fmt.Fprintf(&b, "%s: %s in %s%s\n", Count(len(r.Diagnostics), "diagnostic"), severityCounts(counts), Count(len(paths), "file"), left)
 	// The footer needs room: it is kept out of the budget for the list.
 	limit := r.MaxBytes - diagFooterRoom
@@ -284,15 +262,6 @@ func (r *DiagnosticsResult) Text() string {
 	restFiles := 0
 	for _, p := range paths {
 		ds := files[p]
-		sort.SliceStable(ds, func(i, j int) bool {
-			if a, c := ledger.Rank(ds[i].Severity), ledger.Rank(ds[j].Severity); a != c {
-				return a < c
-			}
-			if ds[i].Line != ds[j].Line {
-				return ds[i].Line < ds[j].Line
-			}
-			return ds[i].Col < ds[j].Col
-		})
 		var fc [4]int
 		for _, d := range ds {
 			fc[ledger.Rank(d.Severity)]++
@@ -322,6 +291,70 @@ func (r *DiagnosticsResult) Text() string {
 			b.WriteString("; diagnostics severity=error lists errors only")
 		}
 		b.WriteString(")\n")
+	}
+	return b.String()
+}
+
+// byFile groups the diagnostics by file: files with errors first (then
+// by path), errors first in each (then by place); and counts them by
+// severity rank.
+func (r *DiagnosticsResult) byFile() (paths []string, files map[string][]lspmux.Diagnostic, counts [4]int) {
+	files = map[string][]lspmux.Diagnostic{}
+	for _, d := range r.Diagnostics {
+		if _, ok := files[d.Path]; !ok {
+			paths = append(paths, d.Path)
+		}
+		files[d.Path] = append(files[d.Path], d)
+		counts[ledger.Rank(d.Severity)]++
+	}
+	worst := func(p string) int {
+		w := 3
+		for _, d := range files[p] {
+			w = min(w, ledger.Rank(d.Severity))
+		}
+		return w
+	}
+	sort.SliceStable(paths, func(i, j int) bool {
+		if wi, wj := worst(paths[i]), worst(paths[j]); wi != wj {
+			return wi < wj
+		}
+		return paths[i] < paths[j]
+	})
+	for _, ds := range files {
+		sort.SliceStable(ds, func(i, j int) bool {
+			if a, c := ledger.Rank(ds[i].Severity), ledger.Rank(ds[j].Severity); a != c {
+				return a < c
+			}
+			if ds[i].Line != ds[j].Line {
+				return ds[i].Line < ds[j].Line
+			}
+			return ds[i].Col < ds[j].Col
+		})
+	}
+	return paths, files, counts
+}
+
+// Lines is the listing for a terminal or a CI log, never cut: the
+// counts, then a line per diagnostic as compilers write them
+// (path:line:col: severity [code] message), which editors and CI
+// annotators parse; in byFile's order.
+func (r *DiagnosticsResult) Lines() string {
+	if len(r.Diagnostics) == 0 {
+		return r.Text()
+	}
+	var b strings.Builder
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "[%s]\n", n)
+	}
+	if len(r.Unchecked) > 0 {
+		fmt.Fprintf(&b, "not checked: %s (the notes say why)\n", strings.Join(r.Unchecked, ", "))
+	}
+	paths, files, counts := r.byFile()
+	fmt.Fprintf(&b, "%s: %s in %s%s\n", Count(len(r.Diagnostics), "diagnostic"), severityCounts(counts), Count(len(paths), "file"), r.leftOut())
+	for _, p := range paths {
+		for _, d := range files[p] {
+			fmt.Fprintf(&b, "%s:%d:%d: %s", p, d.Line, d.Col, diagBody(d))
+		}
 	}
 	return b.String()
 }
@@ -363,8 +396,14 @@ const diagFooterRoom = 400
 const maxDiagRunes = 300
 
 // diagLine is one diagnostic under its file: place, severity, code,
-// message (its lines joined, clipped).
+// message.
 func diagLine(d lspmux.Diagnostic) string {
+	return fmt.Sprintf("  %d:%d %s", d.Line, d.Col, diagBody(d))
+}
+
+// diagBody is what a diagnostic says: severity, code, message (its lines
+// joined, clipped), and a newline.
+func diagBody(d lspmux.Diagnostic) string {
 	code := ""
 	if d.Code != "" {
 		code = " [" + d.Code + "]"
@@ -373,5 +412,5 @@ func diagLine(d lspmux.Diagnostic) string {
 	if utf8.RuneCountInString(msg) > maxDiagRunes {
 		msg = string([]rune(msg)[:maxDiagRunes]) + "…"
 	}
-	return fmt.Sprintf("  %d:%d %s%s %s\n", d.Line, d.Col, d.Severity, code, msg)
+	return d.Severity + code + " " + msg + "\n"
 }

@@ -85,9 +85,14 @@ func TestMCPToolsListIsSmallAndDescribed(t *testing.T) {
 		if tl.Description == "" {
 			t.Errorf("%s has no description", tl.Name)
 		}
+		// What every tool has in common is said once, in the
+		// instructions; a description says only what is particular.
+		if len(tl.Description) > 200 {
+			t.Errorf("%s: a %d-byte description; the conventions belong in the instructions", tl.Name, len(tl.Description))
+		}
 		var schema struct {
 			Properties map[string]struct {
-				Description string `json:"description"`
+				Type string `json:"type"`
 			} `json:"properties"`
 		}
 		raw, _ := json.Marshal(tl.InputSchema)
@@ -98,8 +103,8 @@ func TestMCPToolsListIsSmallAndDescribed(t *testing.T) {
 			t.Errorf("%s has no input properties", tl.Name)
 		}
 		for field, p := range schema.Properties {
-			if p.Description == "" {
-				t.Errorf("%s.%s has no jsonschema description", tl.Name, field)
+			if p.Type == "" {
+				t.Errorf("%s.%s has no type", tl.Name, field)
 			}
 		}
 	}
@@ -107,11 +112,17 @@ func TestMCPToolsListIsSmallAndDescribed(t *testing.T) {
 		t.Errorf("tools missing: %v", want)
 	}
 	raw, _ := json.Marshal(res.Tools)
-	if len(res.Tools) > 20 || len(raw) > 20*1024 {
-		t.Errorf("tools/list is %d tools, %d bytes; the budget is 20 tools, 20 KB", len(res.Tools), len(raw))
+	if len(res.Tools) > 20 || len(raw) > 6*1024 {
+		t.Errorf("tools/list is %d tools, %d bytes; the budget is 20 tools, 6 KB", len(res.Tools), len(raw))
 	}
-	if init := cs.InitializeResult(); init == nil || !strings.Contains(init.Instructions, "outline") {
-		t.Error("server instructions do not tell an agent to outline first")
+	init := cs.InitializeResult()
+	if init == nil {
+		t.Fatal("no initialize result")
+	}
+	for _, want := range []string{"outline", "path:LINE", "offset", "$$$X", "resolve", "8 KB"} {
+		if !strings.Contains(init.Instructions, want) {
+			t.Errorf("the server instructions do not say %q: %s", want, init.Instructions)
+		}
 	}
 }
 
