@@ -181,3 +181,40 @@ func TestClosestTextOneLineTypo(t *testing.T) {
 		t.Errorf("want line %d:\n%v", want, err)
 	}
 }
+
+// Seen keeps the contents it saw most recently, within its bound, for a
+// stale place to be read back; a file forgotten or seen again is not
+// kept twice.
+func TestSeenKeepsRecentTexts(t *testing.T) {
+	var s Seen
+	big := strings.Repeat("x", seenTextFile)
+	for i := 0; i < seenTextBytes/seenTextFile+2; i++ {
+		s.Saw("f"+strconv.Itoa(i), []byte(big))
+	}
+	if _, ok := s.Text("f0"); ok {
+		t.Error("the oldest content is kept beyond the bound")
+	}
+	last := "f" + strconv.Itoa(seenTextBytes/seenTextFile+1)
+	if got, ok := s.Text(last); !ok || got != big {
+		t.Error("the newest content is not kept")
+	}
+	s.Saw("small", []byte("a\nb\n"))
+	s.Saw("small", []byte("a\nc\n"))
+	if got, _ := s.Text("small"); got != "a\nc\n" {
+		t.Errorf("Text = %q, want the last seen", got)
+	}
+	if !s.Changed("small", []byte("a\nb\n")) || s.Changed("small", []byte("a\nc\n")) || s.Changed("never", nil) {
+		t.Error("Changed")
+	}
+	s.Forget("small")
+	if _, ok := s.Text("small"); ok {
+		t.Error("a forgotten file's content is kept")
+	}
+	if s.textBytes > seenTextBytes || len(s.texts) != len(s.textOrder) {
+		t.Errorf("%d bytes kept in %d texts (%d in order)", s.textBytes, len(s.texts), len(s.textOrder))
+	}
+	s.Saw("huge", []byte(big+"y"))
+	if _, ok := s.Text("huge"); ok {
+		t.Error("a content over the per-file bound is kept")
+	}
+}
