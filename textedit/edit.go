@@ -425,7 +425,7 @@ func notFound(e *effort, body, path, old string) error {
 		msg += c.hint(body, path)
 		return failf(ErrNotFound, "old_string was not found %s", msg)
 	}
-	msg += fmt.Sprintf(". No line of it is in the file, nor anything close: find the code first (read_symbol id=%s:NAME, outline path=%s, or grep pattern=WORD path=%s)", path, path, path)
+	msg += fmt.Sprintf(". No line of it is in the file, nor anything close: find the text first (grep pattern=WORD path=%s, read path=%s, or for code read_symbol id=%s:NAME)", path, path, path)
 	return failf(ErrNotFound, "old_string was not found %s.", msg)
 }
 
