@@ -213,7 +213,7 @@ func findSimilar(e *effort, want []string, lines []line) (c closest, ok bool) {
 			tell = append(tell, w)
 		}
 	}
-	if len(tell) == 0 || len(tell) > 2 || len(want) > len(lines) {
+	if len(tell) == 0 || len(tell) > 2 || len(want) > 4 || len(want) > len(lines) {
 		return c, false
 	}
 	wantText := joinTrimmed(want)
@@ -276,6 +276,7 @@ const (
 	hintMaxMissing  = 4   // lines of old_string quoted at most
 	hintMissingLen  = 100 // bytes of a quoted line
 	hintListContext = 2   // unchanged lines listed around a differing one
+	hintMaxBytes    = 3200
 )
 
 // hint writes the place, its lines numbered (the differing ones and a
@@ -322,7 +323,7 @@ func (c closest) hint(body, path string) string {
 	}
 	listed, gap := 0, 0
 	for i, s := range show {
-		if !s || listed >= hintMaxLines {
+		if !s || listed >= hintMaxLines || b.Len()+len(lines[c.first+i-1].text) > hintMaxBytes {
 			gap++
 			continue
 		}

@@ -2,6 +2,7 @@ package textedit
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -216,5 +217,24 @@ func TestSeenKeepsRecentTexts(t *testing.T) {
 	s.Saw("huge", []byte(big+"y"))
 	if _, ok := s.Text("huge"); ok {
 		t.Error("a content over the per-file bound is kept")
+	}
+}
+
+// A place of long lines is listed within the bound an error is shown
+// whole in, and says how many lines it left out.
+func TestClosestTextBounded(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&b, "\tvalue%03d := compute(%s)\n", i, strings.Repeat("argument, ", 15))
+	}
+	body := b.String()
+	old := strings.Replace(strings.Join(strings.SplitAfter(body, "\n")[50:90], ""), "value060", "value60", 1)
+	err := notFoundHint(body, old)
+	f, l, ok := hintPlace(t, err)
+	if !ok || f != 51 || l != 90 {
+		t.Fatalf("place %d-%d, want 51-90:\n%v", f, l, err)
+	}
+	if msg := err.Error(); len(msg) > 3600 || !strings.Contains(msg, "\n61\t") || !strings.Contains(msg, "lines)") {
+		t.Errorf("%d bytes, or line 61 not listed, or no count of lines left out:\n%s", len(msg), msg)
 	}
 }
