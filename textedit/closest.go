@@ -36,6 +36,10 @@ type closest struct {
 // file holds everywhere (`if err != nil {`) names no place.
 const minClosestScore = 0.5
 
+// maxTied bounds the places that share equally with old_string that are
+// compared further (the first ones in the file).
+const maxTied = 64
+
 // trivialLines say nothing about where they came from.
 var trivialLines = map[string]bool{
 	"return": true, "else": true, "} else {": true, "else:": true, "break": true,
@@ -119,7 +123,7 @@ func findClosest(e *effort, body, old string) (c closest, ok bool) {
 		switch {
 		case len(best) == 0 || score > best[0].score+eps:
 			best = append(best[:0], window{l, r, score, keys})
-		case score > best[0].score-eps:
+		case score > best[0].score-eps && len(best) < maxTied:
 			best = append(best, window{l, r, score, keys})
 		}
 		if count[hits[l].k]--; count[hits[l].k] == 0 {

@@ -3,10 +3,12 @@ package textedit
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -236,5 +238,53 @@ func TestClosestTextBounded(t *testing.T) {
 	}
 	if msg := err.Error(); len(msg) > 3600 || !strings.Contains(msg, "\n61\t") || !strings.Contains(msg, "lines)") {
 		t.Errorf("%d bytes, or line 61 not listed, or no count of lines left out:\n%s", len(msg), msg)
+	}
+}
+
+// Whatever old_string is (a slice of a real file, mutated at random),
+// the place named is inside the file, and the lines listed are the file's.
+func TestClosestTextAlwaysInTheFile(t *testing.T) {
+	body := readGo(t, "net/http/server.go")
+	ls := strings.SplitAfter(body, "\n")
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 300; i++ {
+		from := rng.IntN(len(ls) - 1)
+		part := slices.Clone(ls[from:min(len(ls), from+1+rng.IntN(40))])
+		origin := len(part)
+		for k := rng.IntN(4); k > 0; k-- {
+			j := rng.IntN(len(part))
+			switch rng.IntN(3) {
+			case 0:
+				part[j] = "\tmisremembered := " + strconv.Itoa(i) + "\n"
+			case 1:
+				part = slices.Delete(part, j, j+1)
+			default:
+				if j+1 < len(part) {
+					part[j], part[j+1] = part[j+1], part[j]
+				}
+			}
+			if len(part) == 0 {
+				part = []string{"x\n"}
+			}
+		}
+		err := notFoundHint(body, strings.Join(part, ""))
+		f, l, ok := hintPlace(t, err)
+		// A slice of a dozen lines or more, a few of them changed, is
+		// found where it came from.
+		if origin >= 12 && (!ok || l < from+1 || f > from+origin) {
+			t.Errorf("lines %d-%d, a few changed, named %d-%d (%v):\n%v", from+1, from+origin, f, l, ok, err)
+		}
+		if !ok {
+			continue
+		}
+		if f < 1 || l < f || l > len(ls) {
+			t.Fatalf("place %d-%d outside the file of %d lines:\n%v", f, l, len(ls), err)
+		}
+		for _, m := range regexp.MustCompile(`\n(\d+)\t([^\n]*)`).FindAllStringSubmatch(err.Error(), -1) {
+			n, _ := strconv.Atoi(m[1])
+			if !strings.HasPrefix(ls[n-1], m[2]) && !strings.Contains(m[2], "bytes more)") {
+				t.Fatalf("line %d listed as %q, is %q", n, m[2], ls[n-1])
+			}
+		}
 	}
 }
