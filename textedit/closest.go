@@ -106,29 +106,26 @@ func findClosest(e *effort, body, old string) (c closest, ok bool) {
 	type window struct {
 		l, r  int // hits[l:r]
 		score float64
-		keys  int
 	}
 	var best []window
 	count := map[string]int{}
-	score, keys, r := 0.0, 0, 0
+	score, r := 0.0, 0
 	for l := range hits {
 		for r < len(hits) && hits[r].pos < hits[l].pos+width {
 			if count[hits[r].k]++; count[hits[r].k] == 1 {
 				score += 1 / float64(freq[hits[r].k])
-				keys++
 			}
 			r++
 		}
 		const eps = 1e-9
 		switch {
 		case len(best) == 0 || score > best[0].score+eps:
-			best = append(best[:0], window{l, r, score, keys})
+			best = append(best[:0], window{l, r, score})
 		case score > best[0].score-eps && len(best) < maxTied:
-			best = append(best, window{l, r, score, keys})
+			best = append(best, window{l, r, score})
 		}
 		if count[hits[l].k]--; count[hits[l].k] == 0 {
 			score -= 1 / float64(freq[hits[l].k])
-			keys--
 		}
 	}
 	if !e.spend(len(hits)) || best[0].score < minClosestScore {
