@@ -60,14 +60,26 @@ func (h *Hub) LSP(ctx context.Context, q LSPQuery) (*LSPAnswer, error) {
 	case col < 1:
 		col = firstWordCol(h, rel, line)
 	}
+	// A line and column from a read may be stale, or miscounted: checked
+	// against the file as it is and as the run read it.
+	byPlace := needsPos && q.Symbol == ""
+	var stale string
+	if byPlace {
+		if stale, err = h.checkPlace(ctx, q, rel, line, col); err != nil {
+			return nil, err
+		}
+	}
 	a, err := mux.Query(ctx, lspmux.Query{Op: q.Op, Path: rel, Line: line, Col: col, Name: q.Query, NewName: q.NewName})
 	if err != nil {
 		if errors.Is(err, lspmux.ErrNoServer) {
 			return nil, fmt.Errorf("no language server knows %s files; cchub has none for %q (see .cchub.json in the README to add one)", path.Ext(rel), path.Ext(rel))
 		}
+		if byPlace {
+			return nil, h.noIdentifier(ctx, q, rel, line, col, err)
+		}
 		return nil, err
 	}
-	ans := &LSPAnswer{Answer: *a, Path: rel, Line: line, Col: col, NewName: q.NewName}
+	ans := &LSPAnswer{Answer: *a, Path: rel, Line: line, Col: col, NewName: q.NewName, Stale: stale}
 	if n := mux.ConfigNote(); n != "" && !q.Run.told(n) {
 		ans.Note = n
 	}
@@ -157,15 +169,22 @@ type LSPAnswer struct {
 	Staged *StagedOutcome `json:"staged,omitempty"`
 	// Note says the workspace's configuration was skipped (once a run).
 	Note string `json:"note,omitempty"`
+	// Stale says the file changed since the run read it: the answer is
+	// about the place as the file is now.
+	Stale string `json:"stale,omitempty"`
 }
 
 // Text lists the answer for a model: places as path:line:col and their
-// source line, a hover's text, a rename's diffs; then the note, if any.
+// source line, a hover's text, a rename's diffs; then the notes, if any.
 func (a *LSPAnswer) Text() string {
-	if a.Note == "" {
-		return a.text()
+	t := a.text()
+	if a.Stale != "" {
+		t += "note: " + a.Stale + "\n"
 	}
-	return a.text() + "note: " + a.Note + "\n"
+	if a.Note != "" {
+		t += "note: " + a.Note + "\n"
+	}
+	return t
 }
 
 func (a *LSPAnswer) text() string {

@@ -27,6 +27,9 @@ type Run struct {
 	late      []lateChange        // changes answered before their servers settled
 	debug     *dapsession.Session // the run's one debug session, while live
 	debugGone string              // how the last one ended, until said
+	// placesTold are the contents of files, changed since the run read
+	// them, whose current lines and columns the run was told (lsp).
+	placesTold map[string][32]byte
 }
 
 // told reports whether r was told note already, and records it as told.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -132,6 +133,61 @@ func TestKilledHubLeavesNoServer(t *testing.T) {
 				t.Fatalf("process %d outlived the killed hub", pid)
 			}
 			time.Sleep(50 * time.Millisecond)
+		}
+	}
+}
+
+// lspCall finds the first `lsp key=value ...` call an answer teaches
+// that has key want, as arguments (line and column as numbers).
+func lspCall(t *testing.T, text, want string) map[string]any {
+	t.Helper()
+	for _, m := range regexp.MustCompile(`lsp((?: [a-z_]+=[^\s;,]+)+)`).FindAllStringSubmatch(text, -1) {
+		args := map[string]any{}
+		for _, kv := range strings.Fields(m[1]) {
+			k, v, _ := strings.Cut(kv, "=")
+			v = strings.TrimRight(v, ".)")
+			if n, err := strconv.Atoi(v); err == nil && (k == "line" || k == "column") {
+				args[k] = n
+			} else {
+				args[k] = v
+			}
+		}
+		if _, ok := args[want]; ok {
+			return args
+		}
+	}
+	t.Fatalf("the answer names no lsp call with %s=:\n%s", want, text)
+	return nil
+}
+
+// A line and column taken from a read before the shell moved the code:
+// the answer names where the symbol is now and calls that then answer,
+// instead of the server's bare "no identifier found".
+func TestMCPLSPStalePlaceTeachesTheCall(t *testing.T) {
+	requireGopls(t)
+	ws := copyWorkspace(t, "go")
+	cs := connect(t, newTestHub(t, ws))
+	if _, isErr := callText(t, cs, "read", map[string]any{"path": "pricing/pricing.go"}); isErr {
+		t.Fatal("read failed")
+	}
+	p := filepath.Join(ws, "pricing", "pricing.go")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := strings.Replace(string(data), "import \"fmt\"\n", "import \"fmt\"\n\n// Added by the shell.\n// Two lines.\n", 1)
+	if err := os.WriteFile(p, []byte(moved), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text, isErr := callText(t, cs, "lsp", map[string]any{"op": "references", "path": "pricing/pricing.go", "line": 24, "column": 6})
+	if !isErr || !strings.Contains(text, "`Cents`, now at pricing/pricing.go:27:6") {
+		t.Fatalf("stale place:\n%s", text)
+	}
+	for _, key := range []string{"symbol", "line"} {
+		args := lspCall(t, text, key)
+		got, isErr := callText(t, cs, "lsp", args)
+		if isErr || !strings.HasPrefix(got, "references of pricing/pricing.go:27:6: 4\n") || !strings.Contains(got, "main.go:19:") {
+			t.Errorf("the call taught (%v) answers:\n%s", args, got)
 		}
 	}
 }

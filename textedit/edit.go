@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"unicode"
@@ -422,85 +421,12 @@ func notFound(e *effort, body, path, old string) error {
 	if _, _, ok := stripLineNumbers(old); !ok && numberedLines(old) {
 		msg += ", without the line numbers read puts before them"
 	}
-	if first, last, ok := nearest(e, body, old); ok {
-		msg += fmt.Sprintf(". The closest text is at %s (read path=%s offset=%d limit=%d)", workspace.Place(path, first, last), path, first, last-first+1)
-	} else {
-		msg += fmt.Sprintf(". Nothing in the file is close to it: find the code first (outline path=%s, or grep with path=%s)", path, path)
+	if c, ok := findClosest(e, body, old); ok {
+		msg += c.hint(body, path)
+		return failf(ErrNotFound, "old_string was not found %s", msg)
 	}
+	msg += fmt.Sprintf(". No line of it is in the file, nor anything close: find the text first (grep pattern=WORD path=%s, read path=%s, or for code read_symbol id=%s:NAME)", path, path, path)
 	return failf(ErrNotFound, "old_string was not found %s.", msg)
-}
-
-// nearest finds the window of lines most like old: windows are scored by
-// the identifier-like tokens they share with old, and the best few are
-// compared by edit distance. ok is false when nothing is close.
-func nearest(e *effort, body, old string) (first, last int, ok bool) {
-	want, _ := oldLines(old)
-	n := len(want)
-	lines := splitLines(body)
-	if n > len(lines) || len(lines) == 0 {
-		return 0, 0, false
-	}
-	tokens := map[string]bool{}
-	for _, t := range wordTokens(old) {
-		tokens[t] = true
-	}
-	if len(tokens) == 0 {
-		return 0, 0, false
-	}
-	// A line of old_string found whole (whitespace aside) outweighs any
-	// number of shared words, so that a long window lands on the lines the
-	// model copied, not a few lines off.
-	wholeLines := map[string]bool{}
-	for _, w := range want {
-		if k := key(w); k != "" {
-			wholeLines[k] = true
-		}
-	}
-	perLine := make([]int, len(lines))
-	for i, l := range lines {
-		if wholeLines[key(l.text)] {
-			perLine[i] = 1000
-		}
-		hits := 0
-		for _, t := range wordTokens(l.text) {
-			if tokens[t] {
-				hits++
-			}
-		}
-		perLine[i] += min(hits, 999)
-	}
-	type window struct{ i, score int }
-	var ws []window
-	sum := 0
-	for i := range lines {
-		sum += perLine[i]
-		if i >= n {
-			sum -= perLine[i-n]
-		}
-		if i >= n-1 && sum > 0 {
-			ws = append(ws, window{i - n + 1, sum})
-		}
-	}
-	sort.SliceStable(ws, func(a, b int) bool { return ws[a].score > ws[b].score })
-	wantText := joinTrimmed(want)
-	best, bestSim := -1, 0.5
-	for _, w := range ws[:min(3, len(ws))] {
-		texts := make([]string, n)
-		for k := 0; k < n; k++ {
-			texts[k] = lines[w.i+k].text
-		}
-		got := joinTrimmed(texts)
-		if !e.spend(similarityWork(got, wantText)) {
-			break // no hint is better than a slow one
-		}
-		if sim := similarity(got, wantText); sim > bestSim {
-			best, bestSim = w.i, sim
-		}
-	}
-	if best < 0 {
-		return 0, 0, false
-	}
-	return best + 1, best + n, true
 }
 
 func wordTokens(s string) []string {

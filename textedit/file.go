@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 	"sync"
 
@@ -24,7 +25,20 @@ type Seen struct {
 	// parts are files too large to read whole that the conversation has
 	// paged through: seen, without a hash to check.
 	parts map[string]bool
+	// texts are the contents last seen of the files seen most recently,
+	// within seenTextBytes (oldest dropped first): what a line and column
+	// the conversation took from them pointed at (see Text).
+	texts     map[string]string
+	textOrder []string
+	textBytes int
 }
+
+// seenTextBytes bounds the contents a Seen keeps; seenTextFile is the
+// largest content it keeps.
+const (
+	seenTextBytes = 8 << 20
+	seenTextFile  = 1 << 20
+)
 
 // SeenKeeper keeps what a conversation saw beyond one process: separate
 // CLI calls joined into one run by name share it through the store.
@@ -83,9 +97,66 @@ func (s *Seen) Saw(rel string, data []byte) {
 	}
 	h := sha256.Sum256(data)
 	s.hashes[rel] = h
+	s.keepText(rel, data)
 	if s.keeper != nil {
 		s.keeper.Saw(rel, h)
 	}
+}
+
+// keepText keeps data as rel's content seen, dropping the oldest contents
+// kept beyond the bound. s.mu is held.
+func (s *Seen) keepText(rel string, data []byte) {
+	s.dropText(rel)
+	if len(data) > seenTextFile {
+		return
+	}
+	if s.texts == nil {
+		s.texts = map[string]string{}
+	}
+	s.texts[rel] = string(data)
+	s.textOrder = append(s.textOrder, rel)
+	s.textBytes += len(data)
+	for s.textBytes > seenTextBytes && len(s.textOrder) > 0 {
+		s.dropText(s.textOrder[0])
+	}
+}
+
+// dropText forgets rel's content. s.mu is held.
+func (s *Seen) dropText(rel string) {
+	t, ok := s.texts[rel]
+	if !ok {
+		return
+	}
+	delete(s.texts, rel)
+	s.textBytes -= len(t)
+	if i := slices.Index(s.textOrder, rel); i >= 0 {
+		s.textOrder = slices.Delete(s.textOrder, i, i+1)
+	}
+}
+
+// Text is the content the conversation last saw of rel, when this process
+// still keeps it (the files seen most recently, not too large; not what
+// other calls of a named run saw).
+func (s *Seen) Text(rel string) (string, bool) {
+	if s == nil {
+		return "", false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.texts[rel]
+	return t, ok
+}
+
+// Changed says whether the conversation saw rel whole with other content
+// than data.
+func (s *Seen) Changed(rel string, data []byte) bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h, ok := s.hashes[rel]
+	return ok && h != sha256.Sum256(data)
 }
 
 // Has says whether the conversation has seen rel at all. A nil *Seen,
@@ -109,6 +180,7 @@ func (s *Seen) Forget(rel string) {
 	defer s.mu.Unlock()
 	delete(s.hashes, rel)
 	delete(s.parts, rel)
+	s.dropText(rel)
 	if s.keeper != nil {
 		s.keeper.Forget(rel)
 	}
