@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"cchub/dapsession"
+	"cchub/workspace"
 )
 
 // DebugRequest is one op of a run's debug session.
@@ -319,7 +319,7 @@ func (h *Hub) staleLine(abs string, line int, text string) string {
 	rel := h.Root.Rel(abs)
 	what := fmt.Sprintf("%s has %d lines", rel, strings.Count(strings.TrimSuffix(string(data), "\n"), "\n")+1)
 	if line <= len(lines) {
-		what = fmt.Sprintf("line %d is %s", line, clipLine(lines[line-1]))
+		what = fmt.Sprintf("line %d is %s", line, clipEcho(lines[line-1]))
 	}
 	best := 0
 	for n := range lines {
@@ -350,19 +350,9 @@ func abs64(n int) int {
 	return n
 }
 
-// clipLine is a line's text as answers quote it: trimmed, at most 100
+// clipEcho is a line's text as answers quote it: trimmed, at most 100
 // characters.
-func clipLine(s string) string {
-	s = strings.TrimSpace(s)
-	if len(s) > 100 {
-		i := 100
-		for i > 0 && !utf8.RuneStart(s[i]) {
-			i--
-		}
-		s = s[:i] + "…"
-	}
-	return s
-}
+func clipEcho(s string) string { return workspace.Clip(strings.TrimSpace(s), 100) }
 
 func (h *Hub) breakpoints(ctx context.Context, s *dapsession.Session, in DebugRequest, res *DebugResult) (*DebugResult, error) {
 	bps, refused, err := h.parseBreakpoints(in.Breakpoints)
@@ -477,7 +467,7 @@ func (h *Hub) withSource(bps []DebugBreakpoint) []DebugBreakpoint {
 			files[b.Path] = lines
 		}
 		if line <= len(lines) {
-			b.Source = clipLine(lines[line-1])
+			b.Source = clipEcho(lines[line-1])
 		}
 		b.Path = h.shown(b.Path)
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"cchub/workspace"
 )
 
 // A line and column are the least durable way to name code: the model
@@ -68,11 +70,11 @@ func (h *Hub) checkPlace(ctx context.Context, q LSPQuery, rel string, line, col 
 	n := utf8.RuneCountInString(text)
 	if col > n+1 {
 		return "", fmt.Errorf("column %d is past the end of %s line %d, which has %s%s: `%s`%s",
-			col, rel, line, countOf(n, "character"), p.changedSince(), clipLine(text), h.identsHint(ctx, p, text))
+			col, rel, line, countOf(n, "character"), p.changedSince(), clipSource(text), h.identsHint(ctx, p, text))
 	}
 	if p.colGiven && !identNear(text, col) && (col > n || isSpace(runeAt(text, col))) {
 		return "", fmt.Errorf("no name at %s:%d:%d, %s of line %d%s: `%s`%s",
-			rel, line, col, placeWord(text, col), line, p.changedSince(), clipLine(text), h.identsHint(ctx, p, text))
+			rel, line, col, placeWord(text, col), line, p.changedSince(), clipSource(text), h.identsHint(ctx, p, text))
 	}
 	if p.changed {
 		w, _ := identAt(text, col)
@@ -109,7 +111,7 @@ func (h *Hub) noIdentifier(ctx context.Context, q LSPQuery, rel string, line, co
 	}
 	text := p.cur[line-1]
 	return fmt.Errorf("%s found no name at %s:%d:%d (%s of line %d%s: `%s`)%s",
-		serverName(msg), rel, line, col, placeWord(text, col), line, p.changedSince(), clipLine(text), h.identsHint(ctx, p, text))
+		serverName(msg), rel, line, col, placeWord(text, col), line, p.changedSince(), clipSource(text), h.identsHint(ctx, p, text))
 }
 
 // movedPlace answers a place in a file that changed since the run read
@@ -120,12 +122,12 @@ func (h *Hub) movedPlace(ctx context.Context, p placeCheck) error {
 	if !p.colGiven {
 		col = len([]rune(leadingBlank(oldText))) + 1
 	}
-	what := fmt.Sprintf("%s changed since this conversation last read it: line %d was `%s`", p.rel, p.line, clipLine(oldText))
+	what := fmt.Sprintf("%s changed since this conversation last read it: line %d was `%s`", p.rel, p.line, clipSource(oldText))
 	switch {
 	case p.line <= len(p.cur) && strings.TrimSpace(p.cur[p.line-1]) == "":
 		what += " and is now blank"
 	case p.line <= len(p.cur):
-		what += fmt.Sprintf(" and is now `%s`", clipLine(p.cur[p.line-1]))
+		what += fmt.Sprintf(" and is now `%s`", clipSource(p.cur[p.line-1]))
 	default:
 		what += fmt.Sprintf(" and the file now has %s", countOf(len(p.cur), "line"))
 	}
@@ -143,7 +145,7 @@ func (h *Hub) movedPlace(ctx context.Context, p placeCheck) error {
 		fmt.Fprintf(&b, ", which is no longer in %s; find it: lsp op=workspace_symbols path=%s query=%s, or grep pattern=%s", p.rel, p.rel, w, w)
 		return errors.New(b.String())
 	}
-	fmt.Fprintf(&b, ", now at %s:%d:%d: `%s`. Ask: %s", p.rel, nl, nc, clipLine(p.cur[nl-1]), p.call(nl, nc))
+	fmt.Fprintf(&b, ", now at %s:%d:%d: `%s`. Ask: %s", p.rel, nl, nc, clipSource(p.cur[nl-1]), p.call(nl, nc))
 	if sl, _, err := h.symbolPosition(ctx, p.rel, w); err == nil && sl == nl {
 		fmt.Fprintf(&b, ", or %s", p.symbolCall(w))
 	}
@@ -363,18 +365,8 @@ func textLines(s string) []string {
 
 func leadingBlank(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }
 
-// clipLine is a line as an error quotes it: at most 160 bytes.
-func clipLine(s string) string {
-	s = strings.TrimRight(s, " \t")
-	if len(s) <= 160 {
-		return s
-	}
-	cut := 160
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+// clipSource is a line as an error quotes it: at most 160 bytes.
+func clipSource(s string) string { return workspace.Clip(strings.TrimRight(s, " \t"), 160) }
 
 func countOf(n int, what string) string {
 	if n == 1 {

@@ -252,9 +252,4 @@ func (p *patchParser) hunk(first bool) (Hunk, error) {
 	return h, nil
 }
 
-func clip(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "…"
-	}
-	return s
-}
+func clip(s string) string { return workspace.Clip(s, 80) }

@@ -59,6 +59,19 @@ func NumberedLines(src []byte, start, end int) string {
 	return b.String()
 }
 
+// Clip cuts s to at most n bytes, at a character's start, ending in "…"
+// when it was cut.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := max(n-len("…"), 0)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
 // ClipLine cuts a line longer than MaxLineChars characters, saying how
 // long it was.
 func ClipLine(s string) string {
