@@ -15,7 +15,7 @@ import (
 // suggestedCall finds the call an answer teaches, written as
 // `tool key=value key=value` (values without spaces), and returns its
 // tool and arguments.
-var suggestedCall = regexp.MustCompile("(glob|grep|read|outline|read_symbol|edit|search)((?: [a-z_]+=[^\\s;,]+)+)")
+var suggestedCall = regexp.MustCompile("\\b(glob|grep|read|outline|read_symbol|edit|search|lsp|diagnostics|graph|resolve)((?: [a-z_]+=[^\\s;,`]+)+)")
 
 func parseCall(t *testing.T, text, tool string) map[string]any {
 	t.Helper()
@@ -148,6 +148,30 @@ func TestMCPUsualMistakesTeachACallThatWorks(t *testing.T) {
 
 	// 14. An unknown field.
 	mistake("unknown field", "read", map[string]any{"path": "store/store.go", "encoding": "utf-8"}, `unknown field "encoding"`, "read takes path, and optionally offset, limit")
+
+	// 16. A symbol named without its file: found through the code graph.
+	if text := works("bare name", "read_symbol", map[string]any{"id": "Store.Remove"}); !strings.Contains(text, "func (s *Store) Remove(sku string) error {") || !strings.Contains(text, "store/store.go") {
+		t.Errorf("bare name: the answer does not read Store.Remove in store/store.go:\n%s", text)
+	}
+
+	// 17. old_string remembered wrongly (a renamed variable, a dropped
+	// line): the hint names the function's place, and reading it there
+	// shows the text to copy.
+	text = mistake("old_string misremembered", "edit", map[string]any{"path": "store/store.go",
+		"old_string": "func (s *Store) Remove(id string) error {\n\ts.mu.Lock()\n\tif _, ok := s.items[id]; !ok {\n\t\treturn fmt.Errorf(\"%w: %s\", ErrNotFound, id)\n\t}\n\tdelete(s.items, id)\n",
+		"new_string": "x"}, "store/store.go:77")
+	if r := works("old_string misremembered", "read", parseCall(t, text, "read")); !strings.Contains(r, "func (s *Store) Remove(sku string) error {") {
+		t.Errorf("old_string misremembered: the read the hint names does not show Remove:\n%s", r)
+	}
+
+	// 18. A severity filter misspelled.
+	text = mistake("severity misspelled", "diagnostics", map[string]any{"severity": "errors"}, "error, warning, info")
+	works("severity misspelled", "diagnostics", map[string]any{"severity": "error"})
+
+	// 19. A field the schema leaves out to stay small is still taken.
+	if text := works("unadvertised field", "search", map[string]any{"pattern": "s.mu.Lock()", "lang": "go", "counts": true}); !strings.Contains(text, "store/store.go") {
+		t.Errorf("unadvertised field: search counts=true does not count store/store.go:\n%s", text)
+	}
 
 	// 15. A unified diff sent to apply_patch.
 	diff := "--- a/store/store.go\n+++ b/store/store.go\n@@ -58 +58 @@\n-func New(name string) *Store {\n+func New(name string) *Store { // new\n"

@@ -64,9 +64,7 @@ func findClosest(e *effort, body, old string) (c closest, ok bool) {
 	if len(lines) == 0 || !e.spend(len(lines)+len(want)) {
 		return c, false
 	}
-	n := len(want)
 	// The telling lines of old_string, each with its first and last index.
-	type span struct{ lo, hi int }
 	oldAt := map[string]span{}
 	for i, w := range want {
 		k := key(w)
@@ -84,10 +82,6 @@ func findClosest(e *effort, body, old string) (c closest, ok bool) {
 	if len(oldAt) == 0 {
 		return c, false
 	}
-	type hit struct {
-		pos int // 0-based file line
-		k   string
-	}
 	var hits []hit
 	freq := map[string]int{}
 	for i, l := range lines {
@@ -97,9 +91,79 @@ func findClosest(e *effort, body, old string) (c closest, ok bool) {
 			freq[k]++
 		}
 	}
-	if len(hits) == 0 {
-		return findSimilar(e, want, lines)
+	if c, ok := placeByHits(e, hits, freq, oldAt, want, lines); ok {
+		c.whole = true
+		return c, true
 	}
+	// No line is the file's whole: a name renamed throughout (sku for
+	// id) changes every line a little. A file line very like one of
+	// old_string's then counts as that line.
+	if hits, freq := nearHits(e, oldAt, lines); len(hits) > 0 {
+		if c, ok := placeByHits(e, hits, freq, oldAt, want, lines); ok {
+			return c, true
+		}
+	}
+	return findSimilar(e, want, lines)
+}
+
+// hit is a file line (0-based) that stands for old_string's line k.
+type hit struct {
+	pos int
+	k   string
+}
+
+// span is where a line of old_string first and last is, 0-based.
+type span struct{ lo, hi int }
+
+// nearLine is how similar a file line must be to a line of old_string to
+// stand for it when no line is shared whole.
+const nearLine = 0.75
+
+// nearHits are the file lines very like a telling line of old_string,
+// each standing for the most like one, with how many stand for each.
+func nearHits(e *effort, oldAt map[string]span, lines []line) ([]hit, map[string]int) {
+	keys := make([]string, 0, len(oldAt))
+	for k := range oldAt {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var hits []hit
+	freq := map[string]int{}
+	for i, l := range lines {
+		k := key(l.text)
+		if !telling(k) {
+			continue
+		}
+		bestK, bestS := "", nearLine
+		for _, ok := range keys {
+			if similarityBound(k, ok) <= bestS {
+				continue
+			}
+			if !e.spend(similarityWork(k, ok)) {
+				return hits, freq
+			}
+			if sim := similarity(k, ok); sim > bestS {
+				bestK, bestS = ok, sim
+			}
+		}
+		if bestK != "" {
+			hits = append(hits, hit{i, bestK})
+			freq[bestK]++
+		}
+	}
+	return hits, freq
+}
+
+// placeByHits is the place the hits say old_string is: the window of
+// lines a little longer than it where the hits weigh most (a line the
+// file holds k times weighs 1/k), spread to where its first and last
+// lines would be; between equal windows, the text most like it.
+func placeByHits(e *effort, hits []hit, freq map[string]int, oldAt map[string]span, want []string, lines []line) (c closest, ok bool) {
+	c.telling = len(oldAt)
+	if len(hits) == 0 {
+		return c, false
+	}
+	n := len(want)
 	// Windows a little longer than old_string, so that lines the model
 	// dropped or added do not split the place; each starts at a hit.
 	width := n + max(3, n/2)
@@ -199,7 +263,7 @@ func findClosest(e *effort, body, old string) (c closest, ok bool) {
 			}
 		}
 	}
-	c.first, c.last, c.whole = chosen.first+1, chosen.last+1, true
+	c.first, c.last = chosen.first+1, chosen.last+1
 	c.describe(want, lines)
 	return c, true
 }

@@ -98,6 +98,9 @@ func TestClosestTextIsTheFunctionMeant(t *testing.T) {
 			differ: "func (c *Command) ExecuteC() (cmd *Command, err error) {",
 		},
 		"two lines swapped": {old: replaceLine(head, "\t// windows hook\n\tif preExecHookFn != nil {\n", "\tif preExecHookFn != nil {\n\t// windows hook\n")},
+		// The receiver renamed throughout and the comments left out: no
+		// line of it is the file's whole.
+		"receiver renamed throughout": {old: renamedThroughout(head)},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -127,6 +130,20 @@ func TestClosestTextIsTheFunctionMeant(t *testing.T) {
 			}
 		})
 	}
+}
+
+// renamedThroughout is code as a model remembers it with its receiver
+// named cmd instead of c, and without its comments.
+func renamedThroughout(code string) string {
+	var out []string
+	for _, l := range strings.Split(code, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "//") {
+			continue
+		}
+		l = strings.ReplaceAll(l, "(c *Command)", "(cmd *Command)")
+		out = append(out, regexp.MustCompile(`\bc\.`).ReplaceAllString(l, "cmd."))
+	}
+	return strings.Join(out, "\n")
 }
 
 func indexLine(t *testing.T, ls []string, s string) int {
