@@ -207,6 +207,9 @@ func parse(ctx context.Context, lang *Language, src []byte) (*sitter.Tree, error
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if err := TooBig(src); err != nil {
+		return nil, fmt.Errorf("syntax: %s: %w", lang.Name, err)
+	}
 	p := parsers.Get().(*sitter.Parser)
 	defer parsers.Put(p)
 	p.SetLanguage(lang.Grammar)
