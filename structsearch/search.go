@@ -44,7 +44,8 @@ type Result struct {
 	Unreadable workspace.UnreadableDirs `json:"unreadable,omitempty"`
 	// Refused lists the files that were not searched because matching
 	// them would take more than their budget (code nested thousands of
-	// levels deep), sorted by path.
+	// levels deep) or their tree more memory than one file may have
+	// (syntax.TooBig), sorted by path.
 	Refused []RefusedFile `json:"refused,omitempty"`
 
 	filesIn map[string]int // files searched, by language
@@ -53,7 +54,7 @@ type Result struct {
 // RefusedFile is a file Search did not search, and why.
 type RefusedFile struct {
 	Path   string `json:"path"`
-	Reason string `json:"reason"` // an error wrapping ErrTooComplex, as text
+	Reason string `json:"reason"` // an error wrapping ErrTooComplex or syntax.ErrTooBig, as text
 }
 
 // Search finds the pattern in the workspace. A pattern that is valid in
@@ -179,7 +180,7 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 				}
 				res.Matches = append(res.Matches, ms...)
 				switch {
-				case errors.Is(err, ErrTooComplex):
+				case errors.Is(err, ErrTooComplex) || errors.Is(err, syntax.ErrTooBig):
 					// One hostile file must not cost the answer for the rest.
 					res.Refused = append(res.Refused, RefusedFile{Path: j.rel, Reason: err.Error()})
 				case err != nil && firstErr == nil:
@@ -249,7 +250,8 @@ func wrongLanguage(err error) error {
 // searchFile reads, prefilters, parses and matches one file. Files that
 // are not text (binary, too large) are skipped, as grep does; text that is
 // not all UTF-8 (a Latin-1 comment) is searched like the rest. A file that
-// matching would take too long on is an error wrapping ErrTooComplex.
+// matching would take too long on is an error wrapping ErrTooComplex, one
+// too large to parse an error wrapping syntax.ErrTooBig.
 func searchFile(ctx context.Context, root *workspace.Root, scan *syntax.Scan, rel string, p *Pattern) ([]Match, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
@@ -262,6 +264,9 @@ func searchFile(ctx context.Context, root *workspace.Root, scan *syntax.Scan, re
 	}
 	if !p.MayMatch(src) {
 		return nil, false, nil
+	}
+	if err := syntax.TooBig(src); err != nil {
+		return nil, false, fmt.Errorf("%w; grep path=%s searches its text", err, rel)
 	}
 	var tree *syntax.Tree
 	if scan != nil {
