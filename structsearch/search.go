@@ -61,7 +61,7 @@ type RefusedFile struct {
 // none of the languages searched is an error naming them.
 func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, error) {
 	res := &Result{Pattern: opts.Pattern, Invalid: map[string]string{}, filesIn: map[string]int{}}
-	if _, err := prepare(opts.Pattern); err != nil {
+	if _, err := prepare(newSteps(ctx), opts.Pattern); err != nil {
 		return nil, err // wrong in every language alike
 	}
 	patterns := map[string]*Pattern{}
@@ -75,15 +75,15 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 		if lang == nil {
 			return nil, fmt.Errorf("%w: unknown language %q; cchub knows %s", ErrBadPattern, opts.Lang, strings.Join(syntax.LanguageNames(), ", "))
 		}
-		p, err := Compile(opts.Pattern, lang)
+		p, err := Compile(ctx, opts.Pattern, lang)
 		if err != nil {
-			return nil, wrongLanguage(err)
+			return nil, wrongLanguage(ctx, err)
 		}
 		patterns[lang.Name] = p
 	} else {
 		var errs []string
 		for _, name := range syntax.LanguageNames() {
-			p, err := Compile(opts.Pattern, syntax.LanguageByName(name))
+			p, err := Compile(ctx, opts.Pattern, syntax.LanguageByName(name))
 			if err != nil {
 				if !errors.Is(err, ErrBadPattern) {
 					return nil, err
@@ -217,7 +217,7 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 // wrongLanguage turns a pattern's error in the language asked for into one
 // that names the languages the pattern does parse in, if there are any:
 // most often the pattern is right and the language is not.
-func wrongLanguage(err error) error {
+func wrongLanguage(ctx context.Context, err error) error {
 	var inv *invalidError
 	if !errors.As(err, &inv) {
 		return err
@@ -227,7 +227,7 @@ func wrongLanguage(err error) error {
 		if name == inv.lang {
 			continue
 		}
-		if p, err := Compile(inv.source, syntax.LanguageByName(name)); err == nil {
+		if p, err := Compile(ctx, inv.source, syntax.LanguageByName(name)); err == nil {
 			p.Close()
 			others = append(others, name)
 		}
