@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
 	"strings"
@@ -521,46 +522,63 @@ func (p *Pattern) finish(st *steps, source string) (*Pattern, error) {
 	return p, nil
 }
 
-// markFree sets free on every node of the pattern rooted at root.
+// markFree sets free on every node of the pattern rooted at root, in two
+// walks: the capturing metavariables' occurrences are numbered in
+// preorder, each name's first and last noted; kids[i:] of a node cover
+// one range of those numbers, and are free when every name they hold has
+// its first and last occurrence inside it. (Counting each name under
+// every node took time of the pattern's size times its depth.)
 func markFree(st *steps, root *pnode) {
-	total := metaCounts(st, root, map[string]int{})
-	var walk func(n *pnode)
-	walk = func(n *pnode) {
-		if len(n.kids) == 0 || st.stop() {
+	first, last := map[string]int{}, map[string]int{}
+	k := 0
+	var number func(n *pnode)
+	number = func(n *pnode) {
+		if st.stop() {
 			return
 		}
-		n.free = make([]bool, len(n.kids))
-		suffix := map[string]int{}
-		for i := len(n.kids) - 1; i >= 0; i-- {
-			metaCounts(st, n.kids[i], suffix)
-			n.free[i] = true
-			for name, c := range suffix {
-				if c != total[name] {
-					n.free[i] = false
-					break
-				}
+		if n.meta != "" && n.meta != "_" {
+			if _, ok := first[n.meta]; !ok {
+				first[n.meta] = k
 			}
+			last[n.meta] = k
+			k++
 		}
-		for _, k := range n.kids {
-			walk(k)
+		for _, c := range n.kids {
+			number(c)
 		}
 	}
-	walk(root)
-}
-
-// metaCounts adds to counts how often each capturing metavariable occurs
-// under n.
-func metaCounts(st *steps, n *pnode, counts map[string]int) map[string]int {
-	if st.stop() {
-		return counts
+	number(root)
+	k = 0
+	// mark returns the least first and the greatest last occurrence of
+	// the names under n (MaxInt and -1 when there are none).
+	var mark func(n *pnode) (lo, hi int)
+	mark = func(n *pnode) (lo, hi int) {
+		lo, hi = math.MaxInt, -1
+		if st.stop() {
+			return lo, hi
+		}
+		if n.meta != "" && n.meta != "_" {
+			lo, hi = first[n.meta], last[n.meta]
+			k++
+		}
+		if len(n.kids) == 0 {
+			return lo, hi
+		}
+		starts, los, his := make([]int, len(n.kids)), make([]int, len(n.kids)), make([]int, len(n.kids))
+		for i, c := range n.kids {
+			starts[i] = k
+			los[i], his[i] = mark(c)
+		}
+		end := k
+		n.free = make([]bool, len(n.kids))
+		runLo, runHi := math.MaxInt, -1
+		for i := len(n.kids) - 1; i >= 0; i-- {
+			runLo, runHi = min(runLo, los[i]), max(runHi, his[i])
+			n.free[i] = runLo >= starts[i] && runHi < end
+		}
+		return min(lo, runLo), max(hi, runHi)
 	}
-	if n.meta != "" && n.meta != "_" {
-		counts[n.meta]++
-	}
-	for _, k := range n.kids {
-		metaCounts(st, k, counts)
-	}
-	return counts
+	mark(root)
 }
 
 func isNamedKind(k string) bool {
