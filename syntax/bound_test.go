@@ -145,3 +145,37 @@ func TestParsePeakMemory(t *testing.T) {
 	}
 	t.Logf("rewriteAMD64.go: %d KiB source, %d KiB peak", fi.Size()>>10, kib)
 }
+
+// A source denser than real code counts for its estimated tree against the
+// cache's bound: a cache of 1 MiB keeps an ordinary 600 KB file, and not a
+// 600 KB file of one-character lines (a tree of ~180 MiB).
+func TestParseCacheChargesDenseSources(t *testing.T) {
+	ctx := context.Background()
+	c := NewParseCache(1 << 20)
+	defer c.Close()
+	var ordinary bytes.Buffer
+	ordinary.WriteString("package p\n\n")
+	for i := 0; ordinary.Len() < 600<<10; i++ {
+		fmt.Fprintf(&ordinary, "// F%d returns its argument plus %d.\nfunc F%d(x int) int {\n\treturn x + %d\n}\n\n", i, i, i, i)
+	}
+	tree, err := c.Parse(ctx, "ordinary.go", LanguageByName("go"), ordinary.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree.Release()
+	if st := c.Stats(); st.Trees != 1 || st.Bytes != ordinary.Len() {
+		t.Fatalf("after an ordinary file of %d bytes: %+v, want it kept and counted by its size", ordinary.Len(), st)
+	}
+	dense := bytes.Repeat([]byte("x\n"), 300<<10)
+	if err := TooBig(dense); err != nil {
+		t.Fatalf("the dense file is refused outright (%v); the test wants one the cache must weigh", err)
+	}
+	tree, err = c.Parse(ctx, "dense.py", LanguageByName("python"), dense)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree.Release()
+	if st := c.Stats(); st.Trees != 1 || st.Bytes != ordinary.Len() {
+		t.Errorf("after a dense file of %d bytes: %+v, want it not kept (it counts for %d bytes)", len(dense), st, charge(dense))
+	}
+}
