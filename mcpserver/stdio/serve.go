@@ -279,6 +279,9 @@ func (c *lineConn) hangUp(why error) {
 
 // Write sends one message from the SDK as one line.
 func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if _, ok := msg.(*jsonrpc.Response); ok {
+		defer c.count(msg, false) // written or failed, on every path: no longer held
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -289,11 +292,7 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if r, ok := msg.(*jsonrpc.Request); ok && r.IsCall() {
 		c.count(msg, false) // before its answer can be read
 	}
-	err = c.write(data)
-	if _, ok := msg.(*jsonrpc.Response); ok {
-		c.count(msg, false) // written (or failed): no longer held
-	}
-	return err
+	return c.write(data)
 }
 
 // count keeps the backlog: msg was read (in) or written (!in).
