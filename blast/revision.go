@@ -64,6 +64,9 @@ func readBlobs(ctx context.Context, git *gitDir, cache *syntax.ParseCache, srcs 
 		wg.Go(func() {
 			for j := range jobs {
 				f, err := codegraph.Extract(ctx, cache, j.path, j.src)
+				if errors.Is(err, syntax.ErrTooBig) {
+					continue // as a file past the size bound: not code the graph reads
+				}
 				if err != nil {
 					fail(fmt.Errorf("blast: read %s: %w", j.path, err))
 					continue

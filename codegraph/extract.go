@@ -633,7 +633,8 @@ func pyTestPath(rel string) bool {
 
 // Extract reads what the graph needs of one file's content, named rel,
 // without the workspace: for a revision read from git, say. It returns
-// nil, nil for a language the graph does not read.
+// nil, nil for a language the graph does not read, and an error wrapping
+// syntax.ErrTooBig for a file too large to parse.
 func Extract(ctx context.Context, cache *syntax.ParseCache, rel string, src []byte) (*File, error) {
 	if path.Base(rel) == "go.mod" {
 		return goModFile(rel, src), nil
@@ -641,6 +642,9 @@ func Extract(ctx context.Context, cache *syntax.ParseCache, rel string, src []by
 	lang := syntax.LanguageFor(rel)
 	if !Supported(lang) {
 		return nil, nil
+	}
+	if err := syntax.TooBig(src); err != nil {
+		return nil, fmt.Errorf("%s is %w", rel, err)
 	}
 	tree, err := cache.ParseUncached(ctx, lang, src)
 	if err != nil {

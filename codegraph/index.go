@@ -87,6 +87,11 @@ type Index struct {
 	// notes are what went wrong that a person should hear (a corrupt row
 	// of the shared store), each told once by Notices.
 	notes []string
+	// tooBig names the files not parsed for their size since the last
+	// Notices (syntax.TooBig), guarded by its own mutex: parseOne runs
+	// with and without x.mu.
+	tooBigMu sync.Mutex
+	tooBig   []string
 	// rw guards built's contents: queries read under it, a patch writes.
 	rw sync.RWMutex
 	// direct says queries may read a snapshot of the tree from the shared
@@ -165,6 +170,10 @@ func (x *Index) Notices() []string {
 	defer x.mu.Unlock()
 	out := x.notes
 	x.notes = nil
+	x.tooBigMu.Lock()
+	out = append(out, x.tooBig...)
+	x.tooBig = nil
+	x.tooBigMu.Unlock()
 	return append(out, store.SharedNotices(x.shared)...)
 }
 
@@ -562,7 +571,14 @@ func (x *Index) parseOne(ctx context.Context, c candidate, start time.Time) (sto
 		if l := syntax.LanguageFor(c.rel); l != nil {
 			f.Language = l.Name
 		}
-	} else if f, err = Extract(ctx, x.cache, c.rel, src); err != nil {
+	} else if f, err = Extract(ctx, x.cache, c.rel, src); errors.Is(err, syntax.ErrTooBig) {
+		// Kept as an empty file, like one that is not text: its stamp
+		// spares measuring it again until it changes.
+		x.tooBigMu.Lock()
+		x.tooBig = append(x.tooBig, fmt.Sprintf("code graph: %v; the graph has none of its definitions or calls (grep path=%s finds names in it)", err, c.rel))
+		x.tooBigMu.Unlock()
+		f = &File{Path: c.rel, Language: syntax.LanguageFor(c.rel).Name}
+	} else if err != nil {
 		if ctx.Err() != nil {
 			return s, nil, false, ctx.Err()
 		}

@@ -79,6 +79,8 @@ func outlineDir(ctx context.Context, root *workspace.Root, cache *syntax.ParseCa
 				reason = "too large"
 			case errors.Is(err, workspace.ErrInvalidUTF8):
 				reason = "not UTF-8"
+			case errors.Is(err, syntax.ErrTooBig):
+				reason = "too large to parse"
 			}
 			other(frel + " (" + reason + ")")
 			return nil

@@ -148,6 +148,14 @@ func errUnsupported(rel string) error {
 		rel, what, strings.Join(syntax.LanguageNames(), ", "))
 }
 
+// errTooBig says that rel is not parsed, why (tooBig, a
+// *syntax.TooBigError) and how to read it instead. It wraps
+// syntax.ErrTooBig.
+func errTooBig(rel string, tooBig error) error {
+	return fmt.Errorf("%s is %w; read it in parts (read path=%s offset=1 limit=200) or find a name in it (grep pattern=NAME path=%s)",
+		rel, tooBig, rel, rel)
+}
+
 // outlineFile reads, parses and outlines one file, and returns its
 // source too.
 func fileOutline(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, rel string, opts Options) (*File, []byte, error) {
@@ -161,6 +169,9 @@ func fileOutline(ctx context.Context, root *workspace.Root, cache *syntax.ParseC
 	src, err := root.ReadText(rel)
 	if err != nil {
 		return nil, nil, err
+	}
+	if err := syntax.TooBig(src); err != nil {
+		return nil, nil, errTooBig(rel, err)
 	}
 	tree, err := cache.Parse(ctx, rel, lang, src)
 	if err != nil {

@@ -53,7 +53,7 @@ func BenchmarkSearchGoroot(b *testing.B) {
 func BenchmarkMatchParsed(b *testing.B) {
 	files := corpus(b, filepath.Join(goroot(b), "net", "http"), "go")
 	lang := syntax.LanguageByName("go")
-	p, err := Compile(`if $X != nil { return $X }`, lang)
+	p, err := Compile(context.Background(), `if $X != nil { return $X }`, lang)
 	if err != nil {
 		b.Fatal(err)
 	}

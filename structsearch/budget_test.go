@@ -27,16 +27,21 @@ import (
 var hostile = []struct {
 	name, file, pattern string
 	src                 func() string
-	matches             int // in the hostile file; -1: refused
+	matches             int      // in the hostile file; -1: refused
+	refusal             []string // what the refusal says (nil: too complex)
 }{
-	{"parentheses 64 KB", "deep.py", `($X)`, func() string { return "x = " + nest("(", "1", ")", 32000) + "\n" }, -1},
-	{"plus 80 KB", "deep.js", `$A + $B`, func() string { return "x = " + chain(20000) + ";\n" }, -1},
-	{"parentheses 400 KB", "deep.go", `($X)`, func() string { return "package p\n\nvar x = " + nest("(", "1", ")", 200000) + "\n" }, -1},
-	{"plus 400 KB", "deep.py", `$A + $B`, func() string { return "x = " + chain(100000) + "\n" }, -1},
+	{"parentheses 64 KB", "deep.py", `($X)`, func() string { return "x = " + nest("(", "1", ")", 32000) + "\n" }, -1, nil},
+	{"plus 80 KB", "deep.js", `$A + $B`, func() string { return "x = " + chain(20000) + ";\n" }, -1, nil},
+	{"parentheses 400 KB", "deep.go", `($X)`, func() string { return "package p\n\nvar x = " + nest("(", "1", ")", 200000) + "\n" }, -1, nil},
+	{"plus 400 KB", "deep.py", `$A + $B`, func() string { return "x = " + chain(100000) + "\n" }, -1, nil},
 	// A name used twice compares a whole operand at every level.
-	{"plus, a name used twice, 400 KB", "deep.js", `$A + $A`, func() string { return "x = " + chain(100000) + ";\n" }, 1},
+	{"plus, a name used twice, 400 KB", "deep.js", `$A + $A`, func() string { return "x = " + chain(100000) + ";\n" }, 1, nil},
 	// Anchored on a rare token, the walk goes all the way down.
-	{"parentheses around a call 400 KB", "deep.go", `f($X)`, func() string { return "package p\n\nvar x = " + nest("(", "f(1)", ")", 200000) + "\n" }, 1},
+	{"parentheses around a call 400 KB", "deep.go", `f($X)`, func() string { return "package p\n\nvar x = " + nest("(", "f(1)", ")", 200000) + "\n" }, 1, nil},
+	// Issue 26: one-character lines cost 300 times their size to parse
+	// (600 MB for this file): refused before parsing.
+	{"one-character lines 2 MB", "lines.py", `($X)`, func() string { return "y = (a)\n" + strings.Repeat("x\n", 1<<20) }, -1,
+		[]string{"[not searched: lines.py: too large to parse: 1048578 lines", "grep path=lines.py searches its text]"}},
 }
 
 // nest is mid inside n of open and close.
@@ -116,10 +121,14 @@ func TestHostileFilesStaySmall(t *testing.T) {
 			if len(r.Refused) != 1 || r.Refused[0].Path != c.file || r.Matches[c.file] != 0 {
 				t.Fatalf("refused %v and %d matches in %s, want it refused", r.Refused, r.Matches[c.file], c.file)
 			}
-			for _, w := range []string{
-				"[not searched: " + c.file + ": too complex for structural search: ",
-				" levels deep (at line ", "search its text with grep]",
-			} {
+			want := c.refusal
+			if want == nil {
+				want = []string{
+					"[not searched: " + c.file + ": too complex for structural search: ",
+					" levels deep (at line ", "search its text with grep]",
+				}
+			}
+			for _, w := range want {
 				if !strings.Contains(r.Text, w) {
 					t.Errorf("text lacks %q:\n%s", w, r.Text)
 				}

@@ -1,7 +1,6 @@
 package structsearch
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -130,47 +129,59 @@ type reading struct {
 // compileIn parses the fragment in one wrapping context. A fragment with a
 // line that is only a $$$ is read first with that line ended by a `;` (see
 // terminateGaps), and as written if that does not parse.
-func compileIn(frag string, w wrap, lang *syntax.Language, g *grammar) reading {
+func compileIn(st *steps, frag string, w wrap, lang *syntax.Language, g *grammar) reading {
 	if v := terminateGaps(frag, lang.Name); v != frag {
-		if r := readIn(v, w, lang, g); r.p != nil && r.misread == "" {
+		if r := readIn(st, v, w, lang, g); r.p != nil && r.misread == "" || st.stopped() {
 			return r
 		}
 	}
-	return readIn(frag, w, lang, g)
+	return readIn(st, frag, w, lang, g)
 }
 
 // readIn parses the fragment in one wrapping context: as one node, or as
 // a sequence of statements.
-func readIn(frag string, w wrap, lang *syntax.Language, g *grammar) reading {
+func readIn(st *steps, frag string, w wrap, lang *syntax.Language, g *grammar) reading {
+	if st.stopped() {
+		return reading{why: st.err.Error()}
+	}
 	src, start, end := w.place(frag)
+	// A parser of its own, closed here: go-tree-sitter may arm a parser's
+	// cancel flag after ParseCtx returned (see syntax's parse), which
+	// would refuse this parser's next parse, and there is none.
 	parser := sitter.NewParser()
 	defer parser.Close()
 	parser.SetLanguage(lang.Grammar)
-	tree, err := parser.ParseCtx(context.Background(), nil, []byte(src))
+	tree, err := parser.ParseCtx(st.ctx, nil, []byte(src))
 	if err != nil {
+		st.stopped()
 		return reading{why: err.Error()}
 	}
 	defer tree.Close()
 	root := tree.RootNode()
 	loose := false
 	if root.HasError() {
-		if bad := firstError(root, []byte(src)); bad != nil {
+		if bad := firstError(st, root, []byte(src)); bad != nil {
 			return reading{why: "syntax error " + errorWhere(bad, start, frag)}
 		}
 		loose = true
 	}
 	n, exact := spanning(root, []byte(src), start, end)
 	var p *Pattern
-	switch _, run, why := siblingRun(root, n, []byte(src), start, end, lang.Name, g); {
+	switch _, run, why := siblingRun(st, root, n, []byte(src), start, end, lang.Name, g); {
+	case st.stopped():
+		return reading{why: st.err.Error()}
 	case run != nil:
-		p = &Pattern{Lang: lang, Context: w.name, seq: true, root: buildSequence(run, []byte(src), g)}
+		p = &Pattern{Lang: lang, Context: w.name, seq: true, root: buildSequence(st, run, []byte(src), g)}
 	case why != "":
 		return reading{why: why}
 	case n == nil:
 		return reading{why: "not one node, nor statements of one block"}
 	default:
 		loose = loose || !exact
-		p = &Pattern{Lang: lang, Context: w.name, root: build(n, []byte(src), g)}
+		p = &Pattern{Lang: lang, Context: w.name, root: build(st, n, []byte(src), g)}
+	}
+	if st.stopped() {
+		return reading{why: st.err.Error()}
 	}
 	if kw := keywordAsName(p.root, g); kw != "" && reservedWords[lang.Name] {
 		return reading{why: fmt.Sprintf("read the keyword `%s` as a name", kw)}
@@ -193,11 +204,11 @@ func readIn(frag string, w wrap, lang *syntax.Language, g *grammar) reading {
 // `;` the parser supplied right after one. A $$$ stands for any number of
 // statements, members or parameters, where the grammar expects one of
 // those and finds a lone name.
-func firstError(root *sitter.Node, src []byte) *sitter.Node {
+func firstError(st *steps, root *sitter.Node, src []byte) *sitter.Node {
 	var bad *sitter.Node
 	var find func(n *sitter.Node)
 	find = func(n *sitter.Node) {
-		if bad != nil || !n.HasError() && !n.IsMissing() {
+		if bad != nil || st.stop() || !n.HasError() && !n.IsMissing() {
 			return
 		}
 		switch {

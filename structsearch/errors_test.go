@@ -40,7 +40,7 @@ func TestCompileErrors(t *testing.T) {
 			name = name[:40] + "…"
 		}
 		t.Run(c.lang+"/"+name, func(t *testing.T) {
-			p, err := Compile(c.pattern, syntax.LanguageByName(c.lang))
+			p, err := Compile(context.Background(), c.pattern, syntax.LanguageByName(c.lang))
 			if err == nil {
 				t.Fatalf("Compile(%q) = %s, want an error", c.pattern, p)
 			}

@@ -61,7 +61,7 @@ func FuzzCompile(f *testing.F) {
 	})
 	f.Fuzz(func(t *testing.T, pattern string, which uint8) {
 		tr := trees[int(which)%len(trees)]
-		p, err := Compile(pattern, tr.lang)
+		p, err := Compile(context.Background(), pattern, tr.lang)
 		if err != nil {
 			if !strings.Contains(err.Error(), "bad pattern") {
 				t.Fatalf("Compile(%q, %s): an error that is not ErrBadPattern: %v", pattern, tr.lang.Name, err)
@@ -131,7 +131,7 @@ func FuzzPatternLines(f *testing.F) {
 		if strings.Contains(s, expando) {
 			return
 		}
-		frag, err := rewriteMetas(s)
+		frag, err := rewriteMetas(newSteps(context.Background()), s)
 		if err != nil {
 			return
 		}
@@ -160,7 +160,7 @@ func FuzzRewriteMetas(f *testing.F) {
 		if strings.Contains(s, expando) {
 			return
 		}
-		out, err := rewriteMetas(s)
+		out, err := rewriteMetas(newSteps(context.Background()), s)
 		if err != nil {
 			return
 		}
@@ -184,7 +184,7 @@ func FuzzPrefilter(f *testing.F) {
 	var patterns []*Pattern
 	for _, src := range []string{`if $X != nil { return $X }`, `$A.Lock()`, `fmt.Println($$$)`, `os.Getenv("HOME")`, `"$S"`, `$X = $X + $Y`, `$F($$$)`,
 		"$A.Lock()\ndefer $A.Unlock()", "$A.Lock()\n$$$\n$A.Unlock()", "$$$\nreturn x"} {
-		p, err := Compile(src, lang)
+		p, err := Compile(context.Background(), src, lang)
 		if err != nil {
 			f.Fatal(err)
 		}

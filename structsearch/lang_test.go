@@ -72,7 +72,7 @@ func compile(t *testing.T, lang, pattern string) *Pattern {
 	if l == nil {
 		t.Fatalf("no language %q", lang)
 	}
-	p, err := Compile(pattern, l)
+	p, err := Compile(context.Background(), pattern, l)
 	if err != nil {
 		t.Fatalf("Compile(%q, %s): %v", pattern, lang, err)
 	}

@@ -1,5 +1,7 @@
 package structsearch
 
+import "context"
+
 // Metavars lists the metavariables a pattern captures, with their sigils
 // ("$X", "$$$ARGS"), in the order they first appear, each once. $_ and
 // $$$ capture nothing and are left out. $X and $$$X are different
@@ -14,7 +16,7 @@ package structsearch
 // the grammar sees no node of its own, such as inside a longer string
 // (`"$HOME/bin"`), is listed although it captures nothing there.
 func Metavars(pattern string) ([]string, error) {
-	if _, err := prepare(pattern); err != nil {
+	if _, err := prepare(newSteps(context.Background()), pattern); err != nil {
 		return nil, err
 	}
 	var names []string

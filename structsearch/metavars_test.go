@@ -66,7 +66,7 @@ func TestMetavarsErrors(t *testing.T) {
 		if !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Metavars(%q): %v, want it to say %q", c.pattern, err, c.want)
 		}
-		_, cerr := Compile(c.pattern, syntax.LanguageByName("go"))
+		_, cerr := Compile(context.Background(), c.pattern, syntax.LanguageByName("go"))
 		if cerr == nil || cerr.Error() != err.Error() {
 			t.Errorf("Metavars(%q): %v; Compile says %v", c.pattern, err, cerr)
 		}
@@ -87,7 +87,7 @@ func TestMetavarsAgreeWithMatches(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Metavars(%q): %v", pattern, err)
 		}
-		p, err := Compile(pattern, lang)
+		p, err := Compile(context.Background(), pattern, lang)
 		if err != nil {
 			t.Fatalf("Compile(%q): %v", pattern, err)
 		}

@@ -1,11 +1,14 @@
 package structsearch
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -65,8 +68,12 @@ var (
 // holds the fragment without its trailing `;`. Only when nothing else
 // parses is a reading used that misread the fragment (a call read as a
 // type conversion, a keyword read as a name).
-func Compile(source string, lang *syntax.Language) (*Pattern, error) {
-	rewritten, err := prepare(source)
+//
+// Every loop of it looks at ctx (see steps): when ctx is done, Compile
+// returns an error wrapping ctx's error, and nothing it started goes on.
+func Compile(ctx context.Context, source string, lang *syntax.Language) (*Pattern, error) {
+	st := newSteps(ctx)
+	rewritten, err := prepare(st, source)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +81,10 @@ func Compile(source string, lang *syntax.Language) (*Pattern, error) {
 	var tries []string
 	var loose, misread *Pattern
 	for _, w := range contexts[lang.Name] {
-		r := compileIn(rewritten, w, lang, g)
+		r := compileIn(st, rewritten, w, lang, g)
+		if st.stopped() {
+			return nil, st.stopError(source)
+		}
 		if r.p == nil {
 			tries = append(tries, fmt.Sprintf("%s: %s", w.name, r.why))
 			continue
@@ -91,14 +101,14 @@ func Compile(source string, lang *syntax.Language) (*Pattern, error) {
 				loose = r.p
 			}
 		default:
-			return r.p.finish()
+			return r.p.finish(st, source)
 		}
 	}
 	if loose != nil {
-		return loose.finish()
+		return loose.finish(st, source)
 	}
 	if misread != nil {
-		return misread.finish()
+		return misread.finish(st, source)
 	}
 	return nil, &invalidError{source: source, lang: lang.Name, tries: tries}
 }
@@ -117,9 +127,50 @@ func (e *invalidError) Error() string {
 
 func (e *invalidError) Unwrap() error { return ErrBadPattern }
 
+// steps lets every loop of compiling a pattern look at its context: one
+// look every stepsPerLook steps, so a pattern of a million tokens is
+// stopped as promptly as a small one. Once the context is done, stop says
+// so to every loop, which ends early; Compile then returns stopError.
+type steps struct {
+	ctx context.Context
+	n   int
+	err error
+}
+
+const stepsPerLook = 1024
+
+func newSteps(ctx context.Context) *steps { return &steps{ctx: ctx} }
+
+// stop counts one step and says whether to stop.
+func (s *steps) stop() bool {
+	if s.err != nil {
+		return true
+	}
+	s.n++
+	if s.n%stepsPerLook == 0 {
+		s.err = s.ctx.Err()
+	}
+	return s.err != nil
+}
+
+// stopped says whether the context was found done, looking at it now.
+func (s *steps) stopped() bool {
+	if s.err == nil {
+		s.err = s.ctx.Err()
+	}
+	return s.err != nil
+}
+
+// stopError is Compile's error once stopped: the context's error, and
+// what to do.
+func (s *steps) stopError(source string) error {
+	return fmt.Errorf("structsearch: compiling the pattern (%d bytes) was stopped: %w; a pattern that long takes long to compile: give the shape of the code with $X standing for its parts",
+		len(source), s.err)
+}
+
 // prepare checks what is wrong with a pattern in any language and returns
 // it with its metavariables rewritten for parsing.
-func prepare(source string) (string, error) {
+func prepare(st *steps, source string) (string, error) {
 	frag := strings.TrimSpace(dedent(source))
 	if frag == "" {
 		return "", fmt.Errorf("%w: the pattern is empty; give code with $NAME where anything may stand, e.g. `$A.Close()`", ErrBadPattern)
@@ -130,7 +181,10 @@ func prepare(source string) (string, error) {
 	if d := bracketDepth(frag); d > maxPatternNesting {
 		return "", fmt.Errorf("%w: the pattern nests brackets %d deep, more than the %d a pattern may (compiling it costs the square of its depth); give the shape of the code with less of it, $X standing for what is inside", ErrBadPattern, d, maxPatternNesting)
 	}
-	return rewriteMetas(frag)
+	if st.stopped() {
+		return "", st.stopError(source)
+	}
+	return rewriteMetas(st, frag)
 }
 
 // maxPatternNesting bounds how deep a pattern's brackets nest: real code
@@ -189,10 +243,13 @@ func dedent(s string) string {
 // rewriteMetas replaces $NAME, $$$NAME, $_ and $$$ with identifiers the
 // grammar accepts, refusing lower-case names and metavariables glued to
 // other identifier characters.
-func rewriteMetas(frag string) (string, error) {
+func rewriteMetas(st *steps, frag string) (string, error) {
 	var b strings.Builder
 	last := 0
 	for _, m := range metaRef.FindAllStringSubmatchIndex(frag, -1) {
+		if st.stop() {
+			return "", st.stopError(frag)
+		}
 		whole := frag[m[0]:m[1]]
 		multi := m[2] >= 0
 		name := ""
@@ -206,7 +263,11 @@ func rewriteMetas(frag string) (string, error) {
 			return "", fmt.Errorf("%w: `%s`: metavariable names are upper case ([A-Z_][A-Z0-9_]*); write %s",
 				ErrBadPattern, whole, strings.ToUpper(whole))
 		}
-		if identRune.MatchString(frag[:m[0]]) || identRuneAft.MatchString(frag[m[1]:]) {
+		// The rune before and the rune after: a regexp anchored at the end
+		// of frag[:m[0]] would scan all of it, for every metavariable.
+		before, _ := utf8.DecodeLastRuneInString(frag[:m[0]])
+		after, _ := utf8.DecodeRuneInString(frag[m[1]:])
+		if m[0] > 0 && isIdentRune(before) || m[1] < len(frag) && isIdentRune(after) {
 			return "", fmt.Errorf("%w: `%s` is glued to other characters of one token (%q); a metavariable stands for a whole node, such as a whole identifier or expression",
 				ErrBadPattern, whole, tokenAround(frag, m[0], m[1]))
 		}
@@ -216,6 +277,12 @@ func rewriteMetas(frag string) (string, error) {
 	}
 	b.WriteString(frag[last:])
 	return b.String(), nil
+}
+
+// isIdentRune says r is a letter, a digit or '_': what identRune and
+// identRuneAft match.
+func isIdentRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r)
 }
 
 func tokenAround(s string, start, end int) string {
@@ -239,7 +306,10 @@ func tokenAround(s string, start, end int) string {
 // build turns a parsed node into a pattern node, recognising
 // metavariables and keeping only the children that count, and the text
 // between them that no child covers (a string's content).
-func build(n *sitter.Node, src []byte, g *grammar) *pnode {
+func build(st *steps, n *sitter.Node, src []byte, g *grammar) *pnode {
+	if st.stop() {
+		return &pnode{kind: n.Type()} // Compile returns the context's error
+	}
 	text := n.Content(src)
 	if name, multi, ok := metaText(strings.TrimSpace(text)); ok {
 		// The metavariable itself, or a node that only wraps it (an
@@ -268,7 +338,7 @@ func build(n *sitter.Node, src []byte, g *grammar) *pnode {
 			p.kids = append(p.kids, gapNode(gap))
 		}
 		if significant(c, src, g) {
-			p.kids = append(p.kids, build(c, src, g))
+			p.kids = append(p.kids, build(st, c, src, g))
 		}
 		at = max(at, c.EndByte())
 	}
@@ -376,7 +446,7 @@ func countsAsToken(b []byte) bool {
 
 // finish derives what matching needs besides the tree: the literal token
 // runs for the prefilter and the query that finds candidate nodes.
-func (p *Pattern) finish() (*Pattern, error) {
+func (p *Pattern) finish(st *steps, source string) (*Pattern, error) {
 	var run []string
 	flush := func() {
 		if len(run) > 0 {
@@ -386,6 +456,9 @@ func (p *Pattern) finish() (*Pattern, error) {
 	}
 	var walk func(n *pnode)
 	walk = func(n *pnode) {
+		if st.stop() {
+			return
+		}
 		switch {
 		case n.meta != "":
 			flush()
@@ -412,7 +485,10 @@ func (p *Pattern) finish() (*Pattern, error) {
 	}
 	walk(p.root)
 	flush()
-	markFree(p.root)
+	markFree(st, p.root)
+	if st.stopped() {
+		return nil, st.stopError(source)
+	}
 	q := "(_) @n"
 	switch {
 	case p.seq:
@@ -446,43 +522,63 @@ func (p *Pattern) finish() (*Pattern, error) {
 	return p, nil
 }
 
-// markFree sets free on every node of the pattern rooted at root.
-func markFree(root *pnode) {
-	total := metaCounts(root, map[string]int{})
-	var walk func(n *pnode)
-	walk = func(n *pnode) {
-		if len(n.kids) == 0 {
+// markFree sets free on every node of the pattern rooted at root, in two
+// walks: the capturing metavariables' occurrences are numbered in
+// preorder, each name's first and last noted; kids[i:] of a node cover
+// one range of those numbers, and are free when every name they hold has
+// its first and last occurrence inside it. (Counting each name under
+// every node took time of the pattern's size times its depth.)
+func markFree(st *steps, root *pnode) {
+	first, last := map[string]int{}, map[string]int{}
+	k := 0
+	var number func(n *pnode)
+	number = func(n *pnode) {
+		if st.stop() {
 			return
 		}
-		n.free = make([]bool, len(n.kids))
-		suffix := map[string]int{}
-		for i := len(n.kids) - 1; i >= 0; i-- {
-			metaCounts(n.kids[i], suffix)
-			n.free[i] = true
-			for name, c := range suffix {
-				if c != total[name] {
-					n.free[i] = false
-					break
-				}
+		if n.meta != "" && n.meta != "_" {
+			if _, ok := first[n.meta]; !ok {
+				first[n.meta] = k
 			}
+			last[n.meta] = k
+			k++
 		}
-		for _, k := range n.kids {
-			walk(k)
+		for _, c := range n.kids {
+			number(c)
 		}
 	}
-	walk(root)
-}
-
-// metaCounts adds to counts how often each capturing metavariable occurs
-// under n.
-func metaCounts(n *pnode, counts map[string]int) map[string]int {
-	if n.meta != "" && n.meta != "_" {
-		counts[n.meta]++
+	number(root)
+	k = 0
+	// mark returns the least first and the greatest last occurrence of
+	// the names under n (MaxInt and -1 when there are none).
+	var mark func(n *pnode) (lo, hi int)
+	mark = func(n *pnode) (lo, hi int) {
+		lo, hi = math.MaxInt, -1
+		if st.stop() {
+			return lo, hi
+		}
+		if n.meta != "" && n.meta != "_" {
+			lo, hi = first[n.meta], last[n.meta]
+			k++
+		}
+		if len(n.kids) == 0 {
+			return lo, hi
+		}
+		starts, los, his := make([]int, len(n.kids)), make([]int, len(n.kids)), make([]int, len(n.kids))
+		for i, c := range n.kids {
+			starts[i] = k
+			los[i], his[i] = mark(c)
+		}
+		end := k
+		n.free = make([]bool, len(n.kids))
+		runLo, runHi := math.MaxInt, -1
+		for i := len(n.kids) - 1; i >= 0; i-- {
+			runLo, runHi = min(runLo, los[i]), max(runHi, his[i])
+			n.free[i] = runLo >= starts[i] && runHi < end
+		}
+		return min(lo, runLo), max(hi, runHi)
 	}
-	for _, k := range n.kids {
-		metaCounts(k, counts)
-	}
-	return counts
+	mark(root)
 }
 
 func isNamedKind(k string) bool {

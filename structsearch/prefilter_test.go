@@ -95,7 +95,7 @@ func TestPrefilterAndAnchorsAreSound(t *testing.T) {
 			lang := syntax.LanguageByName(s.lang)
 			var patterns []*Pattern
 			for _, src := range s.patterns {
-				p, err := Compile(src, lang)
+				p, err := Compile(context.Background(), src, lang)
 				if err != nil {
 					t.Fatalf("Compile(%q): %v", src, err)
 				}

@@ -44,7 +44,8 @@ type Result struct {
 	Unreadable workspace.UnreadableDirs `json:"unreadable,omitempty"`
 	// Refused lists the files that were not searched because matching
 	// them would take more than their budget (code nested thousands of
-	// levels deep), sorted by path.
+	// levels deep) or their tree more memory than one file may have
+	// (syntax.TooBig), sorted by path.
 	Refused []RefusedFile `json:"refused,omitempty"`
 
 	filesIn map[string]int // files searched, by language
@@ -53,14 +54,14 @@ type Result struct {
 // RefusedFile is a file Search did not search, and why.
 type RefusedFile struct {
 	Path   string `json:"path"`
-	Reason string `json:"reason"` // an error wrapping ErrTooComplex, as text
+	Reason string `json:"reason"` // an error wrapping ErrTooComplex or syntax.ErrTooBig, as text
 }
 
 // Search finds the pattern in the workspace. A pattern that is valid in
 // none of the languages searched is an error naming them.
 func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, error) {
 	res := &Result{Pattern: opts.Pattern, Invalid: map[string]string{}, filesIn: map[string]int{}}
-	if _, err := prepare(opts.Pattern); err != nil {
+	if _, err := prepare(newSteps(ctx), opts.Pattern); err != nil {
 		return nil, err // wrong in every language alike
 	}
 	patterns := map[string]*Pattern{}
@@ -74,15 +75,15 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 		if lang == nil {
 			return nil, fmt.Errorf("%w: unknown language %q; cchub knows %s", ErrBadPattern, opts.Lang, strings.Join(syntax.LanguageNames(), ", "))
 		}
-		p, err := Compile(opts.Pattern, lang)
+		p, err := Compile(ctx, opts.Pattern, lang)
 		if err != nil {
-			return nil, wrongLanguage(err)
+			return nil, wrongLanguage(ctx, err)
 		}
 		patterns[lang.Name] = p
 	} else {
 		var errs []string
 		for _, name := range syntax.LanguageNames() {
-			p, err := Compile(opts.Pattern, syntax.LanguageByName(name))
+			p, err := Compile(ctx, opts.Pattern, syntax.LanguageByName(name))
 			if err != nil {
 				if !errors.Is(err, ErrBadPattern) {
 					return nil, err
@@ -179,7 +180,7 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 				}
 				res.Matches = append(res.Matches, ms...)
 				switch {
-				case errors.Is(err, ErrTooComplex):
+				case errors.Is(err, ErrTooComplex) || errors.Is(err, syntax.ErrTooBig):
 					// One hostile file must not cost the answer for the rest.
 					res.Refused = append(res.Refused, RefusedFile{Path: j.rel, Reason: err.Error()})
 				case err != nil && firstErr == nil:
@@ -216,7 +217,7 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 // wrongLanguage turns a pattern's error in the language asked for into one
 // that names the languages the pattern does parse in, if there are any:
 // most often the pattern is right and the language is not.
-func wrongLanguage(err error) error {
+func wrongLanguage(ctx context.Context, err error) error {
 	var inv *invalidError
 	if !errors.As(err, &inv) {
 		return err
@@ -226,7 +227,7 @@ func wrongLanguage(err error) error {
 		if name == inv.lang {
 			continue
 		}
-		if p, err := Compile(inv.source, syntax.LanguageByName(name)); err == nil {
+		if p, err := Compile(ctx, inv.source, syntax.LanguageByName(name)); err == nil {
 			p.Close()
 			others = append(others, name)
 		}
@@ -249,7 +250,8 @@ func wrongLanguage(err error) error {
 // searchFile reads, prefilters, parses and matches one file. Files that
 // are not text (binary, too large) are skipped, as grep does; text that is
 // not all UTF-8 (a Latin-1 comment) is searched like the rest. A file that
-// matching would take too long on is an error wrapping ErrTooComplex.
+// matching would take too long on is an error wrapping ErrTooComplex, one
+// too large to parse an error wrapping syntax.ErrTooBig.
 func searchFile(ctx context.Context, root *workspace.Root, scan *syntax.Scan, rel string, p *Pattern) ([]Match, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
@@ -262,6 +264,9 @@ func searchFile(ctx context.Context, root *workspace.Root, scan *syntax.Scan, re
 	}
 	if !p.MayMatch(src) {
 		return nil, false, nil
+	}
+	if err := syntax.TooBig(src); err != nil {
+		return nil, false, fmt.Errorf("%w; grep path=%s searches its text", err, rel)
 	}
 	var tree *syntax.Tree
 	if scan != nil {

@@ -104,7 +104,7 @@ func bodyKids(n *sitter.Node, g *grammar, caseLike bool) []*sitter.Node {
 // parent and the run; a run whose parent is no container, or that holds
 // more than the parent's body, comes back with why it cannot be a
 // sequence.
-func siblingRun(root, n *sitter.Node, src []byte, start, end int, lang string, g *grammar) (parent *sitter.Node, run []*sitter.Node, why string) {
+func siblingRun(st *steps, root, n *sitter.Node, src []byte, start, end int, lang string, g *grammar) (parent *sitter.Node, run []*sitter.Node, why string) {
 	lo := start + len(strings.TrimRight(string(src[start:end]), " \t\r\n;,"))
 	hi := end + len(src[end:]) - len(strings.TrimLeft(string(src[end:]), " \t\r\n"))
 	if lo <= start {
@@ -116,7 +116,7 @@ func siblingRun(root, n *sitter.Node, src []byte, start, end int, lang string, g
 		parent = root
 		for {
 			var next *sitter.Node
-			for i := 0; i < int(parent.ChildCount()); i++ {
+			for i := 0; i < int(parent.ChildCount()) && !st.stop(); i++ {
 				c := parent.Child(i)
 				if int(c.StartByte()) <= start && int(c.EndByte()) >= lo {
 					next = c
@@ -135,6 +135,9 @@ func siblingRun(root, n *sitter.Node, src []byte, start, end int, lang string, g
 	// starting where it starts and the last ending where it ends.
 	var over []*sitter.Node
 	for i := 0; i < int(parent.ChildCount()); i++ {
+		if st.stop() {
+			return nil, nil, ""
+		}
 		c := parent.Child(i)
 		if int(c.EndByte()) <= start || int(c.StartByte()) >= lo {
 			continue
@@ -161,9 +164,25 @@ func siblingRun(root, n *sitter.Node, src []byte, start, end int, lang string, g
 		return parent, nil, fmt.Sprintf("%s side by side in %s, which cchub does not match as a sequence (it does statements in a block or body, members in a body, top-level declarations in a file)",
 			describeRun(run, g), article(kind))
 	}
+	// Both lists are in the order of the source: one pass over them both
+	// (looking each up in body took time quadratic in a long sequence).
 	body := bodyKids(parent, g, caseLike)
+	j := 0
 	for _, c := range run {
-		if !slices.ContainsFunc(body, func(b *sitter.Node) bool { return b.Equal(c) }) {
+		if st.stop() {
+			return nil, nil, ""
+		}
+		for j < len(body) && body[j].StartByte() < c.StartByte() {
+			j++
+		}
+		inBody := false
+		for k := j; k < len(body) && body[k].StartByte() == c.StartByte(); k++ {
+			if body[k].Equal(c) {
+				inBody = true
+				break
+			}
+		}
+		if !inBody {
 			if n != nil {
 				return nil, nil, "" // the container itself, header and all
 			}
@@ -195,10 +214,10 @@ func article(kind string) string {
 // a sequence: one element per statement. A statement that is nothing but a
 // metavariable and its `;` (C's `$X;`, `$$$;`) is that metavariable: any
 // one statement, or any statements.
-func buildSequence(run []*sitter.Node, src []byte, g *grammar) *pnode {
+func buildSequence(st *steps, run []*sitter.Node, src []byte, g *grammar) *pnode {
 	root := &pnode{kind: "sequence"}
 	for _, c := range run {
-		el := build(c, src, g)
+		el := build(st, c, src, g)
 		if el.meta == "" {
 			t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c.Content(src)), ";"))
 			if name, multi, ok := metaText(t); ok && wrapsOnly(c, src, g, t) {

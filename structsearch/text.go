@@ -129,12 +129,12 @@ func (r *Result) notes(b *strings.Builder) {
 	r.refusedNote(b)
 }
 
-// refusedNote names the files that were not searched for their budget, a
-// line each, at most five.
+// refusedNote names the files that were not searched for their budget or
+// their size, a line each, at most five.
 func (r *Result) refusedNote(b *strings.Builder) {
 	for i, f := range r.Refused {
 		if i == 5 {
-			fmt.Fprintf(b, "[and %s not searched for the same reason]\n", plural(len(r.Refused)-5, "more file", "more files"))
+			fmt.Fprintf(b, "[and %s not searched: too complex or too large to parse]\n", plural(len(r.Refused)-5, "more file", "more files"))
 			return
 		}
 		fmt.Fprintf(b, "[not searched: %s: %s]\n", f.Path, f.Reason)

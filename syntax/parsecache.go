@@ -11,9 +11,26 @@ import (
 )
 
 // DefaultParseCacheBytes bounds the parse cache by the source bytes of the
-// trees it keeps. A tree-sitter tree costs a small multiple of its source,
-// so 64 MiB of source keeps the cache to a few hundred MiB at worst.
+// trees it keeps (a dense source counts for more: see charge). A tree that
+// the cache keeps costs 25-33 times its source (measured: GOROOT's net and
+// cmd/compile/internal/ssa, Python 3.11's email and test/test_asyncio), so
+// 64 MiB of source keeps the cache to about 2 GiB.
 const DefaultParseCacheBytes = 64 << 20
+
+// chargeRatio is the estimated tree bytes (Size.TreeBytes) per byte of
+// source that real code stays under: 46-78 in the files bound.go lists,
+// 87 for a one-line Go function. A file of one-character lines has 336.
+const chargeRatio = 100
+
+// charge is what a source counts for against the cache's bound: its bytes,
+// or for a source denser than real code (a file of one-character lines,
+// whose tree costs ~300 times its size), its estimated tree over
+// chargeRatio, so that such files cannot make the cache's memory many
+// times what the bound implies (at most about 100 times the bound,
+// against about 30 for real code).
+func charge(src []byte) int {
+	return max(len(src), Measure(src).TreeBytes()/chargeRatio)
+}
 
 // Tree is a parsed file handed out by the ParseCache. Its holder has it to
 // itself (tree-sitter trees are not safe for concurrent use) until Release;
@@ -52,6 +69,7 @@ type cacheEntry struct {
 	key     cacheKey
 	tree    *sitter.Tree
 	src     []byte
+	charged int        // what it counts for against the bound (charge)
 	inUse   sync.Mutex // held by the one holder of the tree
 	refs    int        // holders plus waiters, guarded by cache.mu
 	evicted bool       // guarded by cache.mu
@@ -140,7 +158,7 @@ func (c *ParseCache) parseIn(ctx context.Context, gen uint64, rel string, lang *
 	if err != nil {
 		return nil, err
 	}
-	e := &cacheEntry{cache: c, key: key, tree: tree, src: src, refs: 1, gen: gen}
+	e := &cacheEntry{cache: c, key: key, tree: tree, src: src, charged: charge(src), refs: 1, gen: gen}
 	e.inUse.Lock()
 
 	c.mu.Lock()
@@ -154,14 +172,14 @@ func (c *ParseCache) parseIn(ctx context.Context, gen uint64, rel string, lang *
 	if old, ok := c.byPath[rel]; ok && old.key.lang == lang.Name {
 		c.evictLocked(old) // an older version of the same file is dead weight
 	}
-	if len(src) > c.maxBytes {
+	if e.charged > c.maxBytes {
 		e.evicted = true // too big to keep; still usable once
 		return &Tree{Tree: tree, Lang: lang, Source: src, e: e}, nil
 	}
 	// Make room from the least recently used end. Within a scan, meeting a
 	// tree the same scan touched means every tree left is the scan's own
 	// (they are the more recent): keep them, and this one goes uncached.
-	for c.used+len(src) > c.maxBytes {
+	for c.used+e.charged > c.maxBytes {
 		back := c.lru.Back().Value.(*cacheEntry)
 		if gen != 0 && back.gen == gen {
 			e.evicted = true
@@ -172,7 +190,7 @@ func (c *ParseCache) parseIn(ctx context.Context, gen uint64, rel string, lang *
 	e.elem = c.lru.PushFront(e)
 	c.byKey[key] = e
 	c.byPath[rel] = e
-	c.used += len(src)
+	c.used += e.charged
 	return &Tree{Tree: tree, Lang: lang, Source: src, e: e}, nil
 }
 
@@ -206,6 +224,9 @@ func parse(ctx context.Context, lang *Language, src []byte) (*sitter.Tree, error
 	// parse. One file's parse is bounded; a caller cancels between files.
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if err := TooBig(src); err != nil {
+		return nil, fmt.Errorf("syntax: %s: %w", lang.Name, err)
 	}
 	p := parsers.Get().(*sitter.Parser)
 	defer parsers.Put(p)
@@ -242,7 +263,7 @@ func (c *ParseCache) evictLocked(e *cacheEntry) {
 	if c.byPath[e.key.path] == e {
 		delete(c.byPath, e.key.path)
 	}
-	c.used -= len(e.src)
+	c.used -= e.charged
 	if e.refs == 0 {
 		e.tree.Close()
 	}

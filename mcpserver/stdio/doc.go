@@ -18,6 +18,11 @@
 //     kept, and its request is answered by id, saying the limit;
 //   - every frame written is one whole line: the SDK's answers and this
 //     package's error replies never interleave;
+//   - no more input is read while Options.MaxUnanswered of the client's
+//     calls are unanswered (their answers made or unsent), so a client
+//     that stops reading stdout holds the server to that many answers in
+//     memory; the server's own calls to the client (sampling, elicitation)
+//     do not count, so their answers are always read;
 //   - the session ends when the input ends or the context is done, and
 //     Serve returns within about a second: calls in flight are cancelled,
 //     and one that ignores its context is left behind with a warning.

@@ -24,6 +24,17 @@ const MaxLineBytes = 16 << 20
 // alive: after the grace the server exits without it.
 const shutdownGrace = time.Second
 
+// MaxUnanswered bounds the client's requests that are read and not yet
+// answered (the answer not yet written to stdout, or still being made).
+// While that many are, no more input is read: a client that stops
+// reading its answers, or sends requests faster than they are answered,
+// holds the server to that many answers in memory instead of one per
+// request it sent (10,000 calls of a client that did not read took
+// 1.16 GB). Requests the server itself is waiting on the client to
+// answer (sampling, elicitation) do not count, so the client's answers
+// to them are always read.
+const MaxUnanswered = 32
+
 // errShutdown ends the session when the server is told to stop (a signal);
 // tool calls in flight see it as the cause of their context's end.
 var errShutdown = errors.New("the server is shutting down")
@@ -33,6 +44,9 @@ type Options struct {
 	// MaxLineBytes bounds one line read from the client (0 is
 	// MaxLineBytes).
 	MaxLineBytes int
+	// MaxUnanswered bounds the requests read and not yet answered (0 is
+	// MaxUnanswered).
+	MaxUnanswered int
 	// Warn receives what the client is not told: dropped notifications
 	// and calls that outlived the grace (nil: nobody is told).
 	Warn func(msg string)
@@ -52,6 +66,10 @@ func Serve(ctx context.Context, s *mcp.Server, in io.Reader, out io.Writer, o Op
 		warn = func(string) {}
 	}
 	conn := newLineConn(in, out, maxLine, warn)
+	conn.maxUnanswered = o.MaxUnanswered
+	if conn.maxUnanswered <= 0 {
+		conn.maxUnanswered = MaxUnanswered
+	}
 	ss, err := s.Connect(ctx, lineTransport{conn}, nil)
 	if err != nil {
 		return err
@@ -108,6 +126,15 @@ type lineConn struct {
 
 	closeOnce sync.Once
 	closed    chan struct{}
+
+	// The backlog: Read takes no line while unanswered-awaiting reaches
+	// maxUnanswered. Guarded by backlogMu; changed is closed (and
+	// replaced) when the backlog shrinks.
+	maxUnanswered int
+	backlogMu     sync.Mutex
+	unanswered    int // the client's calls read, their answers not yet written
+	awaiting      int // the server's calls written, their answers not yet read
+	changed       chan struct{}
 }
 
 // inLine is one line of input, or the end of the input.
@@ -119,7 +146,8 @@ type inLine struct {
 
 func newLineConn(in io.Reader, out io.Writer, maxLine int, warn func(string)) *lineConn {
 	lines := make(chan inLine)
-	c := &lineConn{lines: lines, out: out, warn: warn, hungUp: make(chan struct{}), closed: make(chan struct{})}
+	c := &lineConn{lines: lines, out: out, warn: warn, hungUp: make(chan struct{}), closed: make(chan struct{}),
+		maxUnanswered: MaxUnanswered, changed: make(chan struct{})}
 	// Reading happens on its own goroutine so that Read can return when the
 	// connection is closed or hung up: a read of stdin cannot be
 	// interrupted. The goroutine then ends with the process.
@@ -197,6 +225,9 @@ func trimLineEnding(b []byte) []byte {
 // SDK never sees them.
 func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
+		if err := c.waitForRoom(ctx); err != nil {
+			return nil, err
+		}
 		var l inLine
 		select {
 		case <-ctx.Done():
@@ -225,6 +256,7 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		switch {
 		case v.msg != nil:
+			c.count(v.msg, true)
 			return v.msg, nil
 		case v.reply != nil:
 			if err := c.write(v.reply); err != nil {
@@ -247,6 +279,9 @@ func (c *lineConn) hangUp(why error) {
 
 // Write sends one message from the SDK as one line.
 func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if _, ok := msg.(*jsonrpc.Response); ok {
+		defer c.count(msg, false) // written or failed, on every path: no longer held
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -254,7 +289,62 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("encoding a JSON-RPC message: %w", err)
 	}
+	if r, ok := msg.(*jsonrpc.Request); ok && r.IsCall() {
+		c.count(msg, false) // before its answer can be read
+	}
 	return c.write(data)
+}
+
+// count keeps the backlog: msg was read (in) or written (!in).
+func (c *lineConn) count(msg jsonrpc.Message, in bool) {
+	c.backlogMu.Lock()
+	defer c.backlogMu.Unlock()
+	shrank := false
+	switch m := msg.(type) {
+	case *jsonrpc.Request:
+		switch {
+		case !m.IsCall():
+		case in:
+			c.unanswered++
+		default:
+			c.awaiting++
+			shrank = true
+		}
+	case *jsonrpc.Response:
+		if in {
+			c.awaiting = max(c.awaiting-1, 0)
+		} else {
+			c.unanswered = max(c.unanswered-1, 0)
+			shrank = true
+		}
+	}
+	if shrank {
+		close(c.changed)
+		c.changed = make(chan struct{})
+	}
+}
+
+// waitForRoom returns when the backlog lets Read take another line, or
+// with the error Read returns when the session ends meanwhile.
+func (c *lineConn) waitForRoom(ctx context.Context) error {
+	for {
+		c.backlogMu.Lock()
+		room := c.unanswered-c.awaiting < c.maxUnanswered
+		changed := c.changed
+		c.backlogMu.Unlock()
+		if room {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-c.hungUp:
+			return c.why
+		case <-c.closed:
+			return io.EOF
+		}
+	}
 }
 
 // write sends data and a newline as one frame.

@@ -1,0 +1,181 @@
+package syntax
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// goroot returns the path of a file in GOROOT's source, skipping the test
+// when it is missing.
+func gorootFile(t *testing.T, rel string) string {
+	t.Helper()
+	p := filepath.Join(runtime.GOROOT(), "src", filepath.FromSlash(rel))
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("%s: %v", rel, err)
+	}
+	return p
+}
+
+// Files this large and dense are ordinary: generated Go tables and code.
+// Each must be parsed.
+func TestTooBigParsesRealLargeFiles(t *testing.T) {
+	for _, rel := range []string{
+		"cmd/compile/internal/ssa/opGen.go",
+		"cmd/compile/internal/ssa/rewriteAMD64.go",
+		"unicode/tables.go",
+		"time/tzdata/zzipdata.go",
+	} {
+		src, err := os.ReadFile(gorootFile(t, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := TooBig(src); err != nil {
+			t.Errorf("%s is refused: %v", rel, err)
+		}
+		s := Measure(src)
+		t.Logf("%s: %d bytes, %d lines, %d tokens, estimate %d MiB", rel, s.Bytes, s.Lines, s.Tokens, s.TreeBytes()>>20)
+	}
+}
+
+func TestTooBigRefusesDenseFiles(t *testing.T) {
+	lang := LanguageByName("python")
+	for name, src := range map[string][]byte{
+		"one-character lines": bytes.Repeat([]byte("x\n"), 1<<20),
+		"one line of tokens":  bytes.Repeat([]byte("x;"), 2<<20),
+		"past the byte bound": bytes.Repeat([]byte("# a comment line that is long enough\n"), MaxParseBytes/36),
+	} {
+		err := TooBig(src)
+		var tb *TooBigError
+		if !errors.As(err, &tb) || !errors.Is(err, ErrTooBig) {
+			t.Errorf("%s: TooBig = %v, want a *TooBigError", name, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), "too large to parse") {
+			t.Errorf("%s: %q does not say too large to parse", name, err)
+		}
+		// Every way to parse refuses it, before any tree is built.
+		c := NewParseCache(0)
+		if _, err := c.Parse(context.Background(), "a.py", lang, src); !errors.Is(err, ErrTooBig) {
+			t.Errorf("%s: ParseCache.Parse = %v, want ErrTooBig", name, err)
+		}
+		if _, err := ParseOnce(context.Background(), lang, src); !errors.Is(err, ErrTooBig) {
+			t.Errorf("%s: ParseOnce = %v, want ErrTooBig", name, err)
+		}
+		c.Close()
+	}
+}
+
+// childEnv makes the test binary, re-run as a child, parse one file and
+// exit; the parent reads the child's peak memory.
+const childEnv = "CCHUB_SYNTAX_PARSE_CHILD"
+
+func TestParseChild(t *testing.T) {
+	spec := os.Getenv(childEnv)
+	if spec == "" {
+		t.Skip("run as a child by TestParsePeakMemory")
+	}
+	path, langName, _ := strings.Cut(spec, "|")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := ParseOnce(context.Background(), LanguageByName(langName), src)
+	if err != nil {
+		fmt.Println("refused:", err)
+		return
+	}
+	fmt.Println("parsed:", tree.RootNode().ChildCount() > 0)
+	tree.Release()
+}
+
+// peakKiB runs this test binary as a child running test, with env set,
+// and returns its output and peak resident memory in KiB.
+func peakKiB(t *testing.T, test, env string) (string, int64) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), env)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	return string(out), cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+}
+
+// The hostile probe: a file of one-character lines cost about 300 times
+// its size to parse. Now it is refused, and a real file of the same size
+// parses within a multiple of its size that README's figure allows.
+func TestParsePeakMemory(t *testing.T) {
+	dir := t.TempDir()
+	hostile := filepath.Join(dir, "lines.py")
+	if err := os.WriteFile(hostile, bytes.Repeat([]byte("x\n"), 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, kib := peakKiB(t, "TestParseChild", childEnv+"="+hostile+"|python")
+	if !strings.Contains(out, "refused:") || !strings.Contains(out, "too large to parse") {
+		t.Fatalf("the 2 MiB file of one-character lines was not refused:\n%s", out)
+	}
+	// The child's own footprint (test binary, grammars) plus the file read
+	// once: far below the ~600 MiB its tree took.
+	if limit := int64(64<<10) + 4*2<<10; kib > limit {
+		t.Errorf("refusing a 2 MiB file took %d KiB at peak, want < %d KiB", kib, limit)
+	}
+
+	real := gorootFile(t, "cmd/compile/internal/ssa/rewriteAMD64.go")
+	fi, err := os.Stat(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, kib = peakKiB(t, "TestParseChild", childEnv+"="+real+"|go")
+	if !strings.Contains(out, "parsed: true") {
+		t.Fatalf("rewriteAMD64.go was not parsed:\n%s", out)
+	}
+	// Measured: ~37 times its size for the tree; 64 times plus the child's
+	// own 64 MiB leaves room without admitting the ~300 times of the probe.
+	if limit := int64(64<<10) + 64*fi.Size()>>10; kib > limit {
+		t.Errorf("parsing rewriteAMD64.go (%d KiB) took %d KiB at peak, want < %d KiB", fi.Size()>>10, kib, limit)
+	}
+	t.Logf("rewriteAMD64.go: %d KiB source, %d KiB peak", fi.Size()>>10, kib)
+}
+
+// A source denser than real code counts for its estimated tree against the
+// cache's bound: a cache of 1 MiB keeps an ordinary 600 KB file, and not a
+// 600 KB file of one-character lines (a tree of ~180 MiB).
+func TestParseCacheChargesDenseSources(t *testing.T) {
+	ctx := context.Background()
+	c := NewParseCache(1 << 20)
+	defer c.Close()
+	var ordinary bytes.Buffer
+	ordinary.WriteString("package p\n\n")
+	for i := 0; ordinary.Len() < 600<<10; i++ {
+		fmt.Fprintf(&ordinary, "// F%d returns its argument plus %d.\nfunc F%d(x int) int {\n\treturn x + %d\n}\n\n", i, i, i, i)
+	}
+	tree, err := c.Parse(ctx, "ordinary.go", LanguageByName("go"), ordinary.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree.Release()
+	if st := c.Stats(); st.Trees != 1 || st.Bytes != ordinary.Len() {
+		t.Fatalf("after an ordinary file of %d bytes: %+v, want it kept and counted by its size", ordinary.Len(), st)
+	}
+	dense := bytes.Repeat([]byte("x\n"), 300<<10)
+	if err := TooBig(dense); err != nil {
+		t.Fatalf("the dense file is refused outright (%v); the test wants one the cache must weigh", err)
+	}
+	tree, err = c.Parse(ctx, "dense.py", LanguageByName("python"), dense)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree.Release()
+	if st := c.Stats(); st.Trees != 1 || st.Bytes != ordinary.Len() {
+		t.Errorf("after a dense file of %d bytes: %+v, want it not kept (it counts for %d bytes)", len(dense), st, charge(dense))
+	}
+}
