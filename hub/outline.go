@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
+	"time"
 
 	"cchub/codegraph"
 	"cchub/outline"
@@ -118,6 +120,9 @@ func writeDefIDs(b *strings.Builder, ds []codegraph.Def, max int) {
 	}
 }
 
+// elsewhereWait bounds the code graph's lookup behind a failed read.
+const elsewhereWait = 3 * time.Second
+
 // symbolElsewhere adds to err, read_symbol's error for id (path:Name),
 // where the code graph finds Name when it is not defined in that path.
 func (h *Hub) symbolElsewhere(ctx context.Context, id string, err error) error {
@@ -131,6 +136,15 @@ func (h *Hub) symbolElsewhere(ctx context.Context, id string, err error) error {
 	if name == "" || strings.Trim(name, "0123456789") == "" || strings.Contains(id, "::") || strings.ContainsAny(name, "*?[ ") {
 		return err // a line, not a name; or a C++ name outline reads itself
 	}
+	// Only a file that lacks the name, or a path that is not there: not
+	// a path refused (outside the root) or unreadable. It is a hint, so it
+	// is bounded: a workspace that changes without pause keeps the graph
+	// from settling.
+	if !errors.Is(err, outline.ErrNoSymbol) && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, elsewhereWait)
+	defer cancel()
 	res, gerr := h.Graph(ctx, GraphQuery{Op: "symbols", Name: name})
 	if gerr != nil || len(res.Definitions) == 0 {
 		return err

@@ -2,6 +2,7 @@ package outline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -108,6 +109,17 @@ func startsWithDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '
 type Budget struct {
 	Bytes, Lines int
 }
+
+// ErrNoSymbol is wrapped by read_symbol's error for a file that exists
+// but defines no symbol of that name.
+var ErrNoSymbol = errors.New("no such symbol")
+
+type noSymbolError string
+
+func (e noSymbolError) Error() string { return string(e) }
+func (noSymbolError) Unwrap() error   { return ErrNoSymbol }
+
+func noSymbol(msg string) error { return noSymbolError(msg) }
 
 // ReadSymbol returns the source of the symbol id names: by name (unique
 // in the file), by line and name, or by line alone (the innermost symbol
@@ -227,10 +239,10 @@ func symbolMissing(f *File, want symbolID) error {
 		if len(near) > 3 {
 			near = near[:3]
 		}
-		return fmt.Errorf("read_symbol: %s has no symbol named %s; did you mean:\n  %s", f.Path, want.name, strings.Join(near, "\n  "))
+		return noSymbol(fmt.Sprintf("read_symbol: %s has no symbol named %s; did you mean:\n  %s", f.Path, want.name, strings.Join(near, "\n  ")))
 	}
-	return fmt.Errorf("read_symbol: %s has no symbol named %s; outline path=%s lists its symbols (outline path=%s match=%s finds names containing a part of it)",
-		f.Path, want.name, f.Path, f.Path, lastPart(want.name))
+	return noSymbol(fmt.Sprintf("read_symbol: %s has no symbol named %s; outline path=%s lists its symbols (outline path=%s match=%s finds names containing a part of it)",
+		f.Path, want.name, f.Path, f.Path, lastPart(want.name)))
 }
 
 // nearName reports whether a is a typo of b: a few edits apart.
@@ -260,8 +272,8 @@ func symbolMoved(f *File, want symbolID, matches []*Symbol) error {
 		if s := symbolAtLine(f.Symbols, want.line); s != nil {
 			now = fmt.Sprintf("; line %d now starts %s", want.line, head(s))
 		}
-		return fmt.Errorf("read_symbol: %s has no symbol named %s (the file has %d lines%s); outline path=%s lists its symbols",
-			f.Path, want.name, f.Lines, now, f.Path)
+		return noSymbol(fmt.Sprintf("read_symbol: %s has no symbol named %s (the file has %d lines%s); outline path=%s lists its symbols",
+			f.Path, want.name, f.Lines, now, f.Path))
 	case 1:
 		m := matches[0]
 		id, _ := idFor(f.Symbols, m)

@@ -45,6 +45,13 @@ const (
 
 	// MaxTreeBytes bounds the estimated memory of one file's tree.
 	MaxTreeBytes = 512 << 20
+	// MaxTreeRatio bounds it by the file's size too, above DenseFloor:
+	// real code is estimated at 15 to 85 times its bytes (the table),
+	// one-character lines at 336 times, so a hostile file just under
+	// MaxTreeBytes cannot cost half a gigabyte, while a dense file of
+	// data (one number a line) up to about 200 KB still parses.
+	MaxTreeRatio = 128
+	DenseFloor   = 64 << 20
 	// MaxParseBytes bounds a parsed file's size whatever its content.
 	MaxParseBytes = 32 << 20
 )
@@ -107,6 +114,10 @@ func (e *TooBigError) Error() string {
 	if e.Bytes > MaxParseBytes {
 		return fmt.Sprintf("too large to parse: %d MiB (at most %d MiB are parsed)", e.Bytes>>20, MaxParseBytes>>20)
 	}
+	if e.TreeBytes() <= MaxTreeBytes {
+		return fmt.Sprintf("too large to parse (too dense): %d lines, about %d tokens in %d KiB, its tree would take about %d MiB (at most %d times the file's size past %d MiB)",
+			e.Lines, e.Tokens, e.Bytes>>10, e.TreeBytes()>>20, MaxTreeRatio, DenseFloor>>20)
+	}
 	return fmt.Sprintf("too large to parse: %d lines, about %d tokens, its tree would take about %d MiB (at most %d MiB)",
 		e.Lines, e.Tokens, e.TreeBytes()>>20, MaxTreeBytes>>20)
 }
@@ -122,7 +133,7 @@ func TooBig(src []byte) error {
 		return &TooBigError{Size{Bytes: len(src)}}
 	}
 	s := Measure(src)
-	if s.TreeBytes() > MaxTreeBytes {
+	if t := s.TreeBytes(); t > MaxTreeBytes || t > DenseFloor && t > MaxTreeRatio*s.Bytes {
 		return &TooBigError{s}
 	}
 	return nil

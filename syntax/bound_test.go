@@ -50,6 +50,8 @@ func TestTooBigRefusesDenseFiles(t *testing.T) {
 	lang := LanguageByName("python")
 	for name, src := range map[string][]byte{
 		"one-character lines": bytes.Repeat([]byte("x\n"), 1<<20),
+		// Under MaxTreeBytes, but 336 times its size.
+		"1.4 MB of one-character lines": bytes.Repeat([]byte("x\n"), 700_000),
 		"one line of tokens":  bytes.Repeat([]byte("x;"), 2<<20),
 		"past the byte bound": bytes.Repeat([]byte("# a comment line that is long enough\n"), MaxParseBytes/36),
 	} {
@@ -128,6 +130,32 @@ func TestParsePeakMemory(t *testing.T) {
 	if limit := int64(64<<10) + 4*2<<10; kib > limit {
 		t.Errorf("refusing a 2 MiB file took %d KiB at peak, want < %d KiB", kib, limit)
 	}
+	// Just under the absolute bound, the ratio refuses it: no hostile
+	// file's tree passes DenseFloor.
+	under := filepath.Join(dir, "under.py")
+	if err := os.WriteFile(under, bytes.Repeat([]byte("x\n"), 700_000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, kib = peakKiB(t, "TestParseChild", childEnv+"="+under+"|python")
+	if !strings.Contains(out, "refused:") || !strings.Contains(out, "too dense") {
+		t.Fatalf("1.4 MB of one-character lines was not refused:\n%s", out)
+	}
+	if limit := int64(64<<10) + 4*2<<10; kib > limit {
+		t.Errorf("refusing a 1.4 MB file took %d KiB at peak, want < %d KiB", kib, limit)
+	}
+	// The densest file that parses: a tree of at most DenseFloor.
+	dense := filepath.Join(dir, "dense.py")
+	if err := os.WriteFile(dense, bytes.Repeat([]byte("x\n"), 95_000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, kib = peakKiB(t, "TestParseChild", childEnv+"="+dense+"|python")
+	if !strings.Contains(out, "parsed: true") {
+		t.Fatalf("190 KB of one-character lines was refused:\n%s", out)
+	}
+	if limit := int64(64<<10) + DenseFloor>>10 + 32<<10; kib > limit {
+		t.Errorf("parsing 190 KB of one-character lines took %d KiB at peak, want < %d KiB", kib, limit)
+	}
+	t.Logf("190 KB of one-character lines: %d KiB peak", kib)
 
 	real := gorootFile(t, "cmd/compile/internal/ssa/rewriteAMD64.go")
 	fi, err := os.Stat(real)
@@ -147,8 +175,9 @@ func TestParsePeakMemory(t *testing.T) {
 }
 
 // A source denser than real code counts for its estimated tree against the
-// cache's bound: a cache of 1 MiB keeps an ordinary 600 KB file, and not a
-// 600 KB file of one-character lines (a tree of ~180 MiB).
+// cache's bound: a cache of 1 MiB keeps an ordinary 600 KB file, and a
+// 180 KB file of one-character lines (a tree of ~58 MiB) counts for more
+// than the rest of the bound.
 func TestParseCacheChargesDenseSources(t *testing.T) {
 	ctx := context.Background()
 	c := NewParseCache(1 << 20)
@@ -166,7 +195,7 @@ func TestParseCacheChargesDenseSources(t *testing.T) {
 	if st := c.Stats(); st.Trees != 1 || st.Bytes != ordinary.Len() {
 		t.Fatalf("after an ordinary file of %d bytes: %+v, want it kept and counted by its size", ordinary.Len(), st)
 	}
-	dense := bytes.Repeat([]byte("x\n"), 300<<10)
+	dense := bytes.Repeat([]byte("x\n"), 90_000) // a tree of ~58 MiB: under DenseFloor
 	if err := TooBig(dense); err != nil {
 		t.Fatalf("the dense file is refused outright (%v); the test wants one the cache must weigh", err)
 	}
@@ -175,7 +204,9 @@ func TestParseCacheChargesDenseSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	tree.Release()
-	if st := c.Stats(); st.Trees != 1 || st.Bytes != ordinary.Len() {
-		t.Errorf("after a dense file of %d bytes: %+v, want it not kept (it counts for %d bytes)", len(dense), st, charge(dense))
+	// By bytes, both would fit (180 KB and 600 KB in 1 MiB); by its tree,
+	// the dense file pushes the ordinary one out.
+	if st := c.Stats(); st.Trees != 1 || st.Bytes != charge(dense) || charge(dense) < 3*len(dense) {
+		t.Errorf("after a dense file of %d bytes: %+v, want only it kept, counted for its tree (%d bytes)", len(dense), st, charge(dense))
 	}
 }
