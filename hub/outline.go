@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
 	"time"
 
@@ -136,11 +135,10 @@ func (h *Hub) symbolElsewhere(ctx context.Context, id string, err error) error {
 	if name == "" || strings.Trim(name, "0123456789") == "" || strings.Contains(id, "::") || strings.ContainsAny(name, "*?[ ") {
 		return err // a line, not a name; or a C++ name outline reads itself
 	}
-	// Only a file that lacks the name, or a path that is not there: not
-	// a path refused (outside the root) or unreadable. It is a hint, so it
-	// is bounded: a workspace that changes without pause keeps the graph
-	// from settling.
-	if !errors.Is(err, outline.ErrNoSymbol) && !errors.Is(err, fs.ErrNotExist) {
+	// Only for a file that lacks the name (a missing file's error already
+	// suggests the paths it may be). It is a hint, so it is bounded: a
+	// workspace that changes without pause keeps the graph from settling.
+	if !errors.Is(err, outline.ErrNoSymbol) {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, elsewhereWait)
