@@ -248,6 +248,15 @@ func rebuild(body, path, repl, old string, cs []candidate, tabs func() bool, rea
 // Files of no known language are not checked.
 func guarded(g *guard, body, path, repl, old string, cs []candidate, tabs func() bool, newBody, firstRep string) (string, string, error) {
 	broke, err := g.breaks([]byte(newBody))
+	if errors.Is(err, syntax.ErrTooBig) {
+		// A loose match is applied only when the syntax check passes, and
+		// this file cannot be parsed to check.
+		c := cs[0]
+		first := lineAt(body, c.start)
+		last := first + strings.Count(strings.TrimSuffix(body[c.start:c.end], "\n"), "\n")
+		return "", "", failf(ErrTooLarge, "old_string is not in %s as given; it matched %s loosely, but the file is %v, so the change cannot be checked as loose matches are. Nothing was changed. Send old_string exactly as these lines are:\n%s",
+			path, workspace.Place(path, first, last), err, snippet(body, first, last))
+	}
 	if err != nil || !broke {
 		return newBody, firstRep, err
 	}

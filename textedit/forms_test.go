@@ -148,3 +148,24 @@ func TestSyntaxGuardTriesTheOtherReadings(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A file too large to parse cannot be checked, so a loose match is not
+// applied: the answer names the lines it matched and asks for them
+// exactly, and the exact edit is made.
+func TestLooseEditOfAFileTooLargeToParse(t *testing.T) {
+	file := "def f():\n    if ok:\n        x()\n" + strings.Repeat("y\n", 700_000)
+	old, nw := "def f():\n  if ok:\n    x()\n", "def f():\n  if ok:\n    z()\n" // two spaces for the file's four
+	_, err := Apply([]byte(file), "big.py", Change{Old: old, New: nw})
+	if !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("Apply = %v, want ErrTooLarge", err)
+	}
+	for _, w := range []string{"it matched big.py:1-3 loosely", "too large to parse", "Nothing was changed", "Send old_string exactly", "2\t    if ok:\n"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error lacks %q:\n%v", w, err)
+		}
+	}
+	got, err := Apply([]byte(file), "big.py", Change{Old: "    if ok:\n        x()\n", New: "    if ok:\n        z()\n"})
+	if err != nil || !strings.HasPrefix(string(got.Data), "def f():\n    if ok:\n        z()\n") {
+		t.Errorf("the exact edit: %v", err)
+	}
+}
