@@ -79,7 +79,7 @@ func (r *DebugResult) Text() string {
 	var b strings.Builder
 	switch r.Op {
 	case "launch":
-		fmt.Fprintf(&b, "debugging %s with %s (ends by itself in %v)\n", r.Session, r.Adapter, r.TTL)
+		fmt.Fprintf(&b, "debugging %s with %s (ends by itself in %v; ttl_seconds=N at launch sets another limit)\n", r.Session, r.Adapter, r.TTL)
 		if r.Note != "" {
 			fmt.Fprintf(&b, "note: %s\n", r.Note)
 		}

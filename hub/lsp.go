@@ -48,6 +48,9 @@ func (h *Hub) LSP(ctx context.Context, q LSPQuery) (*LSPAnswer, error) {
 	}
 	line, col := q.Line, q.Col
 	needsPos := q.Op != "document_symbols" && q.Op != "workspace_symbols"
+	if q.Op == "workspace_symbols" && q.Query == "" {
+		q.Query = q.Symbol // the name asked about, in the field every other op takes
+	}
 	switch {
 	case !needsPos:
 	case q.Symbol != "":

@@ -10,7 +10,7 @@ import (
 type lspIn struct {
 	Op      string `json:"op"`
 	Path    string `json:"path"`
-	Symbol  string `json:"symbol,omitempty" jsonschema:"instead of line and column"`
+	Symbol  string `json:"symbol,omitempty" jsonschema:"a name, instead of line and column"`
 	Line    int    `json:"line,omitempty"`
 	Column  int    `json:"column,omitempty"`
 	Query   string `json:"query,omitempty" jsonschema:"workspace_symbols: a name" mcp:"hidden"`

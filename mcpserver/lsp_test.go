@@ -36,6 +36,14 @@ func TestMCPLSPAndDiagnostics(t *testing.T) {
 	if isErr || !strings.Contains(text, "pricing/pricing.go:24:6\tfunc Cents(n int64) Money") {
 		t.Fatalf("definition:\n%s", text)
 	}
+	// workspace_symbols takes the name in symbol, as every other op does
+	// (query, which the schema leaves out, still works).
+	for _, field := range []string{"symbol", "query"} {
+		text, isErr = callText(t, cs, "lsp", map[string]any{"op": "workspace_symbols", "path": "main.go", field: "Cents"})
+		if isErr || !strings.Contains(text, "pricing/pricing.go:24") {
+			t.Fatalf("workspace_symbols with %s=Cents:\n%s", field, text)
+		}
+	}
 	text, isErr = callText(t, cs, "lsp", map[string]any{"op": "rename", "path": "pricing/pricing.go", "symbol": "Cents", "new_name": "FromCents"})
 	if isErr || !strings.HasPrefix(text, "staged rename ") || !strings.Contains(text, "in 2 files; nothing is written yet.") || !strings.Contains(text, "+func FromCents(n int64) Money") {
 		t.Fatalf("rename:\n%s", text)
