@@ -5,14 +5,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"cchub/syntax"
 	"cchub/workspace"
+	"cchub/workspace/wstest"
 )
 
 const boundChildEnv = "CCHUB_CODEGRAPH_BOUND_CHILD"
@@ -63,13 +62,7 @@ func TestIndexTooBigPeakMemory(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "small.py"), []byte("def f():\n    return 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestIndexBoundChild$", "-test.count=1", "-test.v")
-	cmd.Env = append(os.Environ(), boundChildEnv+"="+dir)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("child: %v\n%s", err, out)
-	}
-	text := string(out)
+	text, kib := wstest.RunChild(t, "TestIndexBoundChild", boundChildEnv+"="+dir)
 	for _, want := range []string{
 		"files=2 defs=1",
 		"lines.py: 0 defs",
@@ -82,7 +75,6 @@ func TestIndexTooBigPeakMemory(t *testing.T) {
 			t.Errorf("the child's output lacks %q:\n%s", want, text)
 		}
 	}
-	kib := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
 	// The test binary's own footprint (and its store) plus a few copies of
 	// the 2 MiB file; parsing it alone took about 600 MiB.
 	if limit := int64(96 << 10); kib > limit {

@@ -6,14 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"cchub/syntax"
 	"cchub/workspace"
+	"cchub/workspace/wstest"
 )
 
 const boundChildEnv = "CCHUB_OUTLINE_BOUND_CHILD"
@@ -56,13 +55,7 @@ func TestOutlineTooBigPeakMemory(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "small.py"), []byte("def f():\n    return 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestOutlineBoundChild$", "-test.count=1", "-test.v")
-	cmd.Env = append(os.Environ(), boundChildEnv+"="+dir)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("child: %v\n%s", err, out)
-	}
-	text := string(out)
+	text, kib := wstest.RunChild(t, "TestOutlineBoundChild", boundChildEnv+"="+dir)
 	for _, want := range []string{
 		"outline: outline: lines.py is too large to parse",
 		"read it in parts (read path=lines.py offset=1 limit=200) or find a name in it (grep pattern=NAME path=lines.py) (too big: true)",
@@ -73,7 +66,6 @@ func TestOutlineTooBigPeakMemory(t *testing.T) {
 			t.Errorf("the child's output lacks %q:\n%s", want, text)
 		}
 	}
-	kib := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
 	// The test binary's own footprint plus a few copies of the 2 MiB file;
 	// parsing it took about 600 MiB, outlining it twice that.
 	if limit := int64(80 << 10); kib > limit {

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
+
+	"cchub/workspace/wstest"
 )
 
 // goroot returns the path of a file in GOROOT's source, skipping the test
@@ -52,8 +52,8 @@ func TestTooBigRefusesDenseFiles(t *testing.T) {
 		"one-character lines": bytes.Repeat([]byte("x\n"), 1<<20),
 		// Under MaxTreeBytes, but 336 times its size.
 		"1.4 MB of one-character lines": bytes.Repeat([]byte("x\n"), 700_000),
-		"one line of tokens":  bytes.Repeat([]byte("x;"), 2<<20),
-		"past the byte bound": bytes.Repeat([]byte("# a comment line that is long enough\n"), MaxParseBytes/36),
+		"one line of tokens":            bytes.Repeat([]byte("x;"), 2<<20),
+		"past the byte bound":           bytes.Repeat([]byte("# a comment line that is long enough\n"), MaxParseBytes/36),
 	} {
 		err := TooBig(src)
 		var tb *TooBigError
@@ -99,19 +99,6 @@ func TestParseChild(t *testing.T) {
 	tree.Release()
 }
 
-// peakKiB runs this test binary as a child running test, with env set,
-// and returns its output and peak resident memory in KiB.
-func peakKiB(t *testing.T, test, env string) (string, int64) {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1", "-test.v")
-	cmd.Env = append(os.Environ(), env)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("child: %v\n%s", err, out)
-	}
-	return string(out), cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
-}
-
 // The hostile probe: a file of one-character lines cost about 300 times
 // its size to parse. Now it is refused, and a real file of the same size
 // parses within a multiple of its size that README's figure allows.
@@ -121,7 +108,7 @@ func TestParsePeakMemory(t *testing.T) {
 	if err := os.WriteFile(hostile, bytes.Repeat([]byte("x\n"), 1<<20), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, kib := peakKiB(t, "TestParseChild", childEnv+"="+hostile+"|python")
+	out, kib := wstest.RunChild(t, "TestParseChild", childEnv+"="+hostile+"|python")
 	if !strings.Contains(out, "refused:") || !strings.Contains(out, "too large to parse") {
 		t.Fatalf("the 2 MiB file of one-character lines was not refused:\n%s", out)
 	}
@@ -136,7 +123,7 @@ func TestParsePeakMemory(t *testing.T) {
 	if err := os.WriteFile(under, bytes.Repeat([]byte("x\n"), 700_000), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, kib = peakKiB(t, "TestParseChild", childEnv+"="+under+"|python")
+	out, kib = wstest.RunChild(t, "TestParseChild", childEnv+"="+under+"|python")
 	if !strings.Contains(out, "refused:") || !strings.Contains(out, "too dense") {
 		t.Fatalf("1.4 MB of one-character lines was not refused:\n%s", out)
 	}
@@ -148,7 +135,7 @@ func TestParsePeakMemory(t *testing.T) {
 	if err := os.WriteFile(dense, bytes.Repeat([]byte("x\n"), 95_000), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, kib = peakKiB(t, "TestParseChild", childEnv+"="+dense+"|python")
+	out, kib = wstest.RunChild(t, "TestParseChild", childEnv+"="+dense+"|python")
 	if !strings.Contains(out, "parsed: true") {
 		t.Fatalf("190 KB of one-character lines was refused:\n%s", out)
 	}
@@ -162,7 +149,7 @@ func TestParsePeakMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, kib = peakKiB(t, "TestParseChild", childEnv+"="+real+"|go")
+	out, kib = wstest.RunChild(t, "TestParseChild", childEnv+"="+real+"|go")
 	if !strings.Contains(out, "parsed: true") {
 		t.Fatalf("rewriteAMD64.go was not parsed:\n%s", out)
 	}
