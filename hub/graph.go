@@ -403,16 +403,7 @@ func (r *GraphResult) more(before, shown, rest int) string {
 			for _, x := range all[before+shown:] {
 				byDist[x.Distance]++
 			}
-			var ds []int
-			for d := range byDist {
-				ds = append(ds, d)
-			}
-			sort.Ints(ds)
-			var parts []string
-			for _, d := range ds {
-				parts = append(parts, fmt.Sprintf("%d at distance %d", byDist[d], d))
-			}
-			fmt.Fprintf(&b, " (%s)", strings.Join(parts, ", "))
+			fmt.Fprintf(&b, " (%s)", byDistance(byDist))
 		}
 		fmt.Fprintf(&b, ": %s", r.query.call(before+shown))
 	}
@@ -535,16 +526,7 @@ func writeBlastHead(b *strings.Builder, q GraphQuery, starts []codegraph.Def, re
 	}
 	fmt.Fprintf(b, "blast radius of %s: %d definition(s)", strings.Join(names, ", "), len(reached))
 	if len(reached) > 0 {
-		var ds []int
-		for d := range byDist {
-			ds = append(ds, d)
-		}
-		sort.Ints(ds)
-		var parts []string
-		for _, d := range ds {
-			parts = append(parts, fmt.Sprintf("%d at distance %d", byDist[d], d))
-		}
-		fmt.Fprintf(b, " (%s) in %s, %s", strings.Join(parts, ", "), Count(len(files), "file"), Count(len(tests), "test"))
+		fmt.Fprintf(b, " (%s) in %s, %s", byDistance(byDist), Count(len(files), "file"), Count(len(tests), "test"))
 	}
 	fmt.Fprintf(b, "%s\n", evidence)
 	if len(reached) > groupFrom {
@@ -583,4 +565,19 @@ func writeBlastFiles(b *strings.Builder, reached []codegraph.Reached) {
 	if len(tests) > 0 {
 		fmt.Fprintf(b, "tests: %s\n", strings.Join(tests, ", "))
 	}
+}
+
+// byDistance says counts by distance, nearest first: "300 at distance 1,
+// 50 at distance 2".
+func byDistance(counts map[int]int) string {
+	ds := make([]int, 0, len(counts))
+	for d := range counts {
+		ds = append(ds, d)
+	}
+	sort.Ints(ds)
+	parts := make([]string, len(ds))
+	for i, d := range ds {
+		parts[i] = fmt.Sprintf("%d at distance %d", counts[d], d)
+	}
+	return strings.Join(parts, ", ")
 }
