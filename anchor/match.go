@@ -97,16 +97,3 @@ func mayHold(text string, q []string) bool {
 	}
 	return strings.Contains(text, longest)
 }
-
-// splitLines splits a file's text into lines without their ends.
-func splitLines(text string) []string {
-	text = strings.TrimSuffix(text, "\n")
-	if text == "" {
-		return nil
-	}
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
-	}
-	return lines
-}

@@ -41,13 +41,13 @@ func (h *Hub) checkPlace(ctx context.Context, q LSPQuery, rel string, line, col 
 	if rerr != nil {
 		return "", nil // the server's own read says what is wrong
 	}
-	p := placeCheck{rel: rel, op: q.Op, newName: q.NewName, line: line, col: col, colGiven: q.Col >= 1, cur: textLines(string(data))}
+	p := placeCheck{rel: rel, op: q.Op, newName: q.NewName, line: line, col: col, colGiven: q.Col >= 1, cur: workspace.SplitLines(string(data))}
 	if q.Run != nil {
 		p.changed = q.Run.Seen.Changed(rel, data)
 		if p.changed {
 			var old string
 			if old, p.haveOld = q.Run.Seen.Text(rel); p.haveOld {
-				p.old = textLines(old)
+				p.old = workspace.SplitLines(old)
 			}
 		}
 	}
@@ -99,7 +99,7 @@ func (h *Hub) noIdentifier(ctx context.Context, q LSPQuery, rel string, line, co
 	if rerr != nil {
 		return err
 	}
-	p := placeCheck{rel: rel, op: q.Op, newName: q.NewName, line: line, col: col, cur: textLines(string(data))}
+	p := placeCheck{rel: rel, op: q.Op, newName: q.NewName, line: line, col: col, cur: workspace.SplitLines(string(data))}
 	if q.Run != nil {
 		p.changed = q.Run.Seen.Changed(rel, data)
 	}
@@ -348,19 +348,6 @@ func serverName(msg string) string {
 		return f[0]
 	}
 	return "the language server"
-}
-
-// textLines splits a file's text into lines without their ends.
-func textLines(s string) []string {
-	s = strings.TrimSuffix(s, "\n")
-	if s == "" {
-		return nil
-	}
-	ls := strings.Split(s, "\n")
-	for i, l := range ls {
-		ls[i] = strings.TrimSuffix(l, "\r")
-	}
-	return ls
 }
 
 func leadingBlank(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }

@@ -59,6 +59,20 @@ func NumberedLines(src []byte, start, end int) string {
 	return b.String()
 }
 
+// SplitLines splits a file's text into its lines, without their ends
+// (\n or \r\n); an empty text has none.
+func SplitLines(text string) []string {
+	text = strings.TrimSuffix(text, "\n")
+	if text == "" {
+		return nil
+	}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
 // Clip cuts s to at most n bytes, at a character's start, ending in "…"
 // when it was cut.
 func Clip(s string, n int) string {
