@@ -71,6 +71,7 @@ framing, proc, trust, corpus < diagtruth;
 proc, corpus < testsel;
 proc, corpus, pgtest < sharedindex;
 hub, corpus < blastoracle;
+corpus < answerbytes;
 `
 
 // externals says which of the project's packages may import a module

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# mistakes.sh — the fifteen mistakes models make most with these tools, sent
+# mistakes.sh — the mistakes models make most with these tools, sent
 # through a real MCP client (the TypeScript SDK in mcpserver/testdata/mcp-client)
 # to `cchub mcp` on a copy of the bundled Go workspace. For each: whether the
 # answer was an error, its size, whether it names a call to make next, and
 # its first line. A result that is not an error (an id without a line,
-# reading a whole big file) is the mistake no longer being one. (mcpserver's TestMCPUsualMistakesTeachACallThatWorks runs the
+# reading a whole big file, a symbol without its file) is the mistake no
+# longer being one. (mcpserver's TestMCPUsualMistakesTeachACallThatWorks runs the
 # named calls and checks that they succeed.)
 #
 # usage: bench/mistakes.sh   (make bench runs it)
@@ -38,6 +39,13 @@ steps = [
     ("wrong field name", "read", {"file_path": "store/store.go"}),
     ("unknown field", "read", {"path": "store/store.go", "encoding": "utf-8"}),
     ("unified diff to apply_patch", "apply_patch", {"patch": diff}),
+    ("symbol without its file", "read_symbol", {"id": "Store.Remove"}),
+    ("old_string misremembered", "edit", {"path": "store/store.go", "old_string": "func (s *Store) Remove(id string) error {\n\ts.mu.Lock()\n\tif _, ok := s.items[id]; !ok {\n\t\treturn fmt.Errorf(\"%w: %s\", ErrNotFound, id)\n\t}\n\tdelete(s.items, id)\n", "new_string": "x"}),
+    ("severity misspelled", "diagnostics", {"severity": "errors"}),
+    ("(read before the shell moves code)", "read", {"path": "pricing/pricing.go"}),
+    ("(the shell adds lines above)", "exec", "sed -i '1a // added by the shell\\n// and another line' pricing/pricing.go"),
+    ("lsp at a place gone stale", "lsp", {"op": "references", "path": "pricing/pricing.go", "line": 24, "column": 6}),
+    ("breakpoint with stale text", "debug", {"op": "launch", "breakpoints": [{"at": "main.go:19", "text": "s := store.New(\"main street\")"}]}),
 ]
 script = []
 for name, tool, args in steps:
@@ -54,7 +62,7 @@ PY
 python3 - "$tmp/names.json" "$tmp/out.jsonl" <<'PY'
 import json, re, sys
 names = json.load(open(sys.argv[1]))
-call = re.compile(r"\b(glob|grep|read|outline|read_symbol|edit|search)( [a-z_]+=\S+)+|literal: true|did you mean|replace_all|lang=\w+|\*\*\* Begin Patch")
+call = re.compile(r"\b(glob|grep|read|outline|read_symbol|edit|search|lsp|diagnostics|graph|resolve|debug)( [a-z_]+=\S+)+|literal: true|did you mean|replace_all|lang=\w+|\*\*\* Begin Patch|use \S+:\d+")
 print(f"{'mistake':32} {'answer':6} {'bytes':>6}  {'next step':14}  first line")
 for name, line in zip(names, open(sys.argv[2])):
     s = json.loads(line)
