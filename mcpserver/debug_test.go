@@ -351,7 +351,7 @@ func TestMCPDebugPythonCheckedBreakpoints(t *testing.T) {
 		t.Skipf("debugpy: %v", err) // optional, as the README says
 	}
 	ws := t.TempDir()
-	os.WriteFile(filepath.Join(ws, "hello.py"), []byte("def total(items):\n    s = 0\n    for i in items:\n        s += i\n    return s\n\nprint('total', total([1, 2, 3]))\n"), 0o644)
+	os.WriteFile(filepath.Join(ws, "hello.py"), []byte("def total(items):\n    s = 0\n    for i in items:\n        s += i\n    return s\n\nprint(f'total {total([1, 2, 3])}')\n"), 0o644)
 	cs := connect(t, newTestHub(t, ws))
 	text, isErr := callText(t, cs, "debug", map[string]any{"op": "launch", "program": "hello.py", "breakpoints": map[string]any{"at": "hello.py:3", "text": "s += i"}})
 	if !isErr || !strings.Contains(text, "the expected text is at hello.py:4 now; use hello.py:4") {
