@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -88,7 +89,6 @@ func (w *walker) dir(ctx context.Context, abs string, comps []string, pats []git
 	if rel == "" {
 		rel = "."
 	}
-	pats = append(pats[:len(pats):len(pats)], r.readIgnoreFile(path.Join(rel, ".gitignore"), comps)...)
 	if err := fn(rel, fs.FileInfoToDirEntry(dirInfo{abs})); err != nil {
 		if errors.Is(err, fs.SkipDir) {
 			return nil
@@ -100,6 +100,12 @@ func (w *walker) dir(ctx context.Context, abs string, comps []string, pats []git
 		// Skipped, as git does, but said: the caller's result is
 		// incomplete. Entries read before the error are still walked.
 		w.unreadable(rel, err)
+	}
+	// The directory's own .gitignore, when its listing has one (or the
+	// listing failed part way): most directories have none, and an open
+	// that fails costs as much as one that succeeds.
+	if err != nil || slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == ".gitignore" }) {
+		pats = append(pats[:len(pats):len(pats)], r.readIgnoreFile(path.Join(rel, ".gitignore"), comps)...)
 	}
 	for _, e := range entries {
 		name := e.Name()
