@@ -121,16 +121,27 @@ func TestDlvBuildErrors(t *testing.T) {
 	}
 }
 
-// Python through debugpy, when it is installed (Debian's python3-debugpy):
-// a breakpoint in a function, its locals, an expression, the end.
-func TestDebugpySession(t *testing.T) {
+// debugpyHello is debugpy's interpreter (the test is skipped without
+// it) and a script in a workspace of its own that sums a list in a
+// function, with the line numbers the tests name.
+func debugpyHello(t *testing.T) (py, ws, script string) {
+	t.Helper()
 	py, err := FindPython()
 	if err != nil {
 		t.Skipf("debugpy: %v", err) // optional: the README says how to enable it
 	}
-	ws := t.TempDir()
-	script := filepath.Join(ws, "hello.py")
-	os.WriteFile(script, []byte("def total(items):\n    s = 0\n    for i in items:\n        s += i\n    return s\n\nprint(f'total {total([1, 2, 3])}')\n"), 0o644)
+	ws = t.TempDir()
+	script = filepath.Join(ws, "hello.py")
+	if err := os.WriteFile(script, []byte("def total(items):\n    s = 0\n    for i in items:\n        s += i\n    return s\n\nprint(f'total {total([1, 2, 3])}')\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return py, ws, script
+}
+
+// Python through debugpy, when it is installed (Debian's python3-debugpy):
+// a breakpoint in a function, its locals, an expression, the end.
+func TestDebugpySession(t *testing.T) {
+	py, ws, script := debugpyHello(t)
 	a := Builtin()[1]
 	ctx := context.Background()
 	s, stop, err := Launch(ctx, &a, py, ws, Options{Language: "python", Program: script, Breakpoints: []Breakpoint{{Path: script, Line: 5}}, TTL: time.Minute})
@@ -230,13 +241,7 @@ func TestDlvFunctionBreakpointAndLogpoint(t *testing.T) {
 
 // debugpy takes function breakpoints and logpoints too.
 func TestDebugpyFunctionBreakpointAndLogpoint(t *testing.T) {
-	py, err := FindPython()
-	if err != nil {
-		t.Skipf("debugpy: %v", err) // optional: the README says how to enable it
-	}
-	ws := t.TempDir()
-	script := filepath.Join(ws, "hello.py")
-	os.WriteFile(script, []byte("def total(items):\n    s = 0\n    for i in items:\n        s += i\n    return s\n\nprint(f'total {total([1, 2, 3])}')\n"), 0o644)
+	py, ws, script := debugpyHello(t)
 	a := Builtin()[1]
 	ctx := context.Background()
 	s, stop, err := Launch(ctx, &a, py, ws, Options{Language: "python", Program: script, TTL: time.Minute,
