@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"embed"
+	"errors"
 	"fmt"
 	"path"
 	"regexp"
@@ -643,10 +644,10 @@ func Extract(ctx context.Context, cache *syntax.ParseCache, rel string, src []by
 	if !Supported(lang) {
 		return nil, nil
 	}
-	if err := syntax.TooBig(src); err != nil {
-		return nil, fmt.Errorf("%s is %w", rel, err)
-	}
 	tree, err := cache.ParseUncached(ctx, lang, src)
+	if tb := (*syntax.TooBigError)(nil); errors.As(err, &tb) {
+		return nil, fmt.Errorf("%s is %w", rel, tb)
+	}
 	if err != nil {
 		return nil, err
 	}

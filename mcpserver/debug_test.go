@@ -22,13 +22,10 @@ import (
 
 func requireDlv(t *testing.T) { t.Helper(); wstest.RequireProgram(t, "dlv") }
 
-// A debug session over MCP: launch to a breakpoint, inspect, evaluate,
-// step, a second launch refused, terminate.
-func TestMCPDebugSession(t *testing.T) {
-	requireDlv(t)
-	ws := copyWorkspace(t, "go")
-	cs := connect(t, newTestHub(t, ws))
-	call := func(args map[string]any) string {
+// debugCall calls the debug tool with args, failing the test on an error
+// answer.
+func debugCall(t *testing.T, cs *mcp.ClientSession) func(args map[string]any) string {
+	return func(args map[string]any) string {
 		t.Helper()
 		text, isErr := callText(t, cs, "debug", args)
 		if isErr {
@@ -36,6 +33,15 @@ func TestMCPDebugSession(t *testing.T) {
 		}
 		return text
 	}
+}
+
+// A debug session over MCP: launch to a breakpoint, inspect, evaluate,
+// step, a second launch refused, terminate.
+func TestMCPDebugSession(t *testing.T) {
+	requireDlv(t)
+	ws := copyWorkspace(t, "go")
+	cs := connect(t, newTestHub(t, ws))
+	call := debugCall(t, cs)
 	text := call(map[string]any{"op": "launch", "breakpoints": []string{"main.go:20", "main.go:2"}})
 	for _, w := range []string{"debugging ", "breakpoint main.go:20 set", "breakpoint main.go:2 ", "stopped (breakpoint) at main.go:20 in main.main", ">20\t\ts.Add(store.Item{SKU: \"pear\""} {
 		if !strings.Contains(text, w) {
@@ -255,14 +261,7 @@ func TestMCPDebugCheckedBreakpoints(t *testing.T) {
 	requireDlv(t)
 	ws := copyWorkspace(t, "go")
 	cs := connect(t, newTestHub(t, ws))
-	call := func(args map[string]any) string {
-		t.Helper()
-		text, isErr := callText(t, cs, "debug", args)
-		if isErr {
-			t.Fatalf("debug %v: %s", args["op"], text)
-		}
-		return text
-	}
+	call := debugCall(t, cs)
 	pear := `s.Add(store.Item{SKU: "pear", Name: "Pear", Price: pricing.Cents(60), Qty: 3})`
 	// Line 19 holds the apple; the pear is on line 20.
 	text, isErr := callText(t, cs, "debug", map[string]any{"op": "launch", "breakpoints": []any{map[string]any{"at": "main.go:19", "text": "  " + pear}}})

@@ -42,17 +42,16 @@ func TestHostileFilesCostTheirBoundInTheRealBinary(t *testing.T) {
 		return string(out), cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
 	}
 	for _, c := range []struct {
-		name        string
-		args        []string // on the hostile workspace
-		cleanArgs   []string // the same command where the files are ordinary
-		wants       []string
-		refusedFile string
+		name      string
+		args      []string // on the hostile workspace
+		cleanArgs []string // the same command where the files are ordinary
+		wants     []string
 	}{
-		{"outline", []string{"outline", "lines.py"}, []string{"outline", "small.py"}, []string{"too large to parse", "grep"}, ""},
-		{"outline under the tree bound", []string{"outline", "under.py"}, []string{"outline", "small.py"}, []string{"too large to parse (too dense)"}, ""},
-		{"symbol", []string{"symbol", "lines.py:x"}, []string{"symbol", "small.py:f"}, []string{"too large to parse"}, ""},
-		{"search", []string{"search", "-p", "x", "-l", "python"}, []string{"search", "-p", "x", "-l", "python"}, []string{"not searched", "lines.py", "under.py"}, ""},
-		{"index", []string{"index"}, []string{"index"}, []string{"too large to parse", "lines.py", "under.py"}, ""},
+		{"outline", []string{"outline", "lines.py"}, []string{"outline", "small.py"}, []string{"too large to parse", "grep"}},
+		{"outline under the tree bound", []string{"outline", "under.py"}, []string{"outline", "small.py"}, []string{"too large to parse (too dense)"}},
+		{"symbol", []string{"symbol", "lines.py:x"}, []string{"symbol", "small.py:f"}, []string{"too large to parse"}},
+		{"search", []string{"search", "-p", "x", "-l", "python"}, []string{"search", "-p", "x", "-l", "python"}, []string{"not searched", "lines.py", "under.py"}},
+		{"index", []string{"index"}, []string{"index"}, []string{"too large to parse", "lines.py", "under.py"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, kib := run(hostile, c.args...)

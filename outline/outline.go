@@ -170,10 +170,10 @@ func fileOutline(ctx context.Context, root *workspace.Root, cache *syntax.ParseC
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := syntax.TooBig(src); err != nil {
-		return nil, nil, errTooBig(rel, err)
-	}
 	tree, err := cache.Parse(ctx, rel, lang, src)
+	if tb := (*syntax.TooBigError)(nil); errors.As(err, &tb) {
+		return nil, nil, errTooBig(rel, tb)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

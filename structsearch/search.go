@@ -265,14 +265,14 @@ func searchFile(ctx context.Context, root *workspace.Root, scan *syntax.Scan, re
 	if !p.MayMatch(src) {
 		return nil, false, nil
 	}
-	if err := syntax.TooBig(src); err != nil {
-		return nil, false, fmt.Errorf("%w; grep path=%s searches its text", err, rel)
-	}
 	var tree *syntax.Tree
 	if scan != nil {
 		tree, err = scan.Parse(ctx, rel, p.Lang, src)
 	} else {
 		tree, err = syntax.ParseOnce(ctx, p.Lang, src)
+	}
+	if tb := (*syntax.TooBigError)(nil); errors.As(err, &tb) {
+		return nil, false, fmt.Errorf("%w; grep path=%s searches its text", tb, rel)
 	}
 	if err != nil {
 		// tree-sitter fails only when cancelled or limited, never on bad

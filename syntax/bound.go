@@ -125,16 +125,24 @@ func (e *TooBigError) Error() string {
 func (e *TooBigError) Unwrap() error { return ErrTooBig }
 
 // TooBig returns a *TooBigError (wrapping ErrTooBig) when src is too
-// large to parse, nil otherwise. Every parse of a file goes through it:
-// the parse cache and ParseOnce refuse such a source too, and the callers
-// check first to skip the file with their own words.
+// large to parse, nil otherwise. Every parse of a file goes through it
+// (the parse cache and ParseOnce refuse such a source with this error,
+// wrapped), so a caller need not ask first: it tells the error apart with
+// errors.As to skip the file in its own words.
 func TooBig(src []byte) error {
+	_, err := measured(src)
+	return err
+}
+
+// measured is TooBig, and what it measured: one pass over src, which a
+// parse takes too for what the tree will cost the cache.
+func measured(src []byte) (Size, error) {
 	if len(src) > MaxParseBytes {
-		return &TooBigError{Size{Bytes: len(src)}}
+		return Size{Bytes: len(src)}, &TooBigError{Size{Bytes: len(src)}}
 	}
 	s := Measure(src)
 	if t := s.TreeBytes(); t > MaxTreeBytes || t > DenseFloor && t > MaxTreeRatio*s.Bytes {
-		return &TooBigError{s}
+		return s, &TooBigError{s}
 	}
-	return nil
+	return s, nil
 }

@@ -28,8 +28,8 @@ const chargeRatio = 100
 // chargeRatio, so that such files cannot make the cache's memory many
 // times what the bound implies (at most about 100 times the bound,
 // against about 30 for real code).
-func charge(src []byte) int {
-	return max(len(src), Measure(src).TreeBytes()/chargeRatio)
+func charge(s Size) int {
+	return max(s.Bytes, s.TreeBytes()/chargeRatio)
 }
 
 // Tree is a parsed file handed out by the ParseCache. Its holder has it to
@@ -154,11 +154,11 @@ func (c *ParseCache) parseIn(ctx context.Context, gen uint64, rel string, lang *
 	c.misses++
 	c.mu.Unlock()
 
-	tree, err := parse(ctx, lang, src)
+	tree, size, err := parse(ctx, lang, src)
 	if err != nil {
 		return nil, err
 	}
-	e := &cacheEntry{cache: c, key: key, tree: tree, src: src, charged: charge(src), refs: 1, gen: gen}
+	e := &cacheEntry{cache: c, key: key, tree: tree, src: src, charged: charge(size), refs: 1, gen: gen}
 	e.inUse.Lock()
 
 	c.mu.Lock()
@@ -204,7 +204,7 @@ func (c *ParseCache) ParseUncached(ctx context.Context, lang *Language, src []by
 // ParseOnce parses src into a tree that belongs to the caller alone; its
 // Release closes it.
 func ParseOnce(ctx context.Context, lang *Language, src []byte) (*Tree, error) {
-	tree, err := parse(ctx, lang, src)
+	tree, _, err := parse(ctx, lang, src)
 	if err != nil {
 		return nil, err
 	}
@@ -217,16 +217,19 @@ func ParseOnce(ctx context.Context, lang *Language, src []byte) (*Tree, error) {
 // time.
 var parsers = sync.Pool{New: func() any { return sitter.NewParser() }}
 
-func parse(ctx context.Context, lang *Language, src []byte) (*sitter.Tree, error) {
+// parse parses src, and says what TooBig measured of it; a source too
+// large to parse is refused with the *TooBigError, wrapped.
+func parse(ctx context.Context, lang *Language, src []byte) (*sitter.Tree, Size, error) {
 	// Cancellation is honoured before the parse, not during it: go-tree-sitter
 	// arms a parser's cancel flag from a goroutine that can fire after
 	// ParseCtx has returned, and a pooled parser so armed refuses every later
 	// parse. One file's parse is bounded; a caller cancels between files.
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, Size{}, err
 	}
-	if err := TooBig(src); err != nil {
-		return nil, fmt.Errorf("syntax: %s: %w", lang.Name, err)
+	size, err := measured(src)
+	if err != nil {
+		return nil, size, fmt.Errorf("syntax: %s: %w", lang.Name, err)
 	}
 	p := parsers.Get().(*sitter.Parser)
 	defer parsers.Put(p)
@@ -234,9 +237,9 @@ func parse(ctx context.Context, lang *Language, src []byte) (*sitter.Tree, error
 	tree, err := p.ParseCtx(context.WithoutCancel(ctx), nil, src)
 	if err != nil {
 		p.Reset()
-		return nil, fmt.Errorf("syntax: parse %s: %w", lang.Name, err)
+		return nil, size, fmt.Errorf("syntax: parse %s: %w", lang.Name, err)
 	}
-	return tree, nil
+	return tree, size, nil
 }
 
 func (c *ParseCache) release(e *cacheEntry) {
