@@ -180,9 +180,11 @@ func FuzzPrefilter(f *testing.F) {
 	f.Add("package p\nfunc f() { if x != nil /* c */ { return x } ; a.Lock( ) }\n")
 	f.Add("package p\nvar s = \"if x != nil { return x }\" + `a.Lock()`\n")
 	f.Add("package p\nfunc f() { a.Lock() /* c */ ; defer a.Unlock(); b.Lock(); x(); b.Unlock(); return x }\n")
+	f.Add("package p\nfunc f() { if diff != nil { return nil, diff }; if m[\"//\"] /* c */ != nil { return m[ \"//\" ] } }\n")
+	f.Add("package p\nvar ok = len(a /* ) */) == len(a) || len(g(x,\n y)) == len(g(x, y,))\n")
 	lang := syntax.LanguageByName("go")
 	var patterns []*Pattern
-	for _, src := range []string{`if $X != nil { return $X }`, `$A.Lock()`, `fmt.Println($$$)`, `os.Getenv("HOME")`, `"$S"`, `$X = $X + $Y`, `$F($$$)`,
+	for _, src := range []string{`if $X != nil { return $X }`, `$A.Lock()`, `fmt.Println($$$)`, `os.Getenv("HOME")`, `"$S"`, `$X = $X + $Y`, `$F($$$)`, `len($X) == len($X)`, `if $X == nil { $X = $Y }`,
 		"$A.Lock()\ndefer $A.Unlock()", "$A.Lock()\n$$$\n$A.Unlock()", "$$$\nreturn x"} {
 		p, err := Compile(context.Background(), src, lang)
 		if err != nil {

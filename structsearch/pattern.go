@@ -31,6 +31,7 @@ type Pattern struct {
 
 	root  *pnode
 	runs  [][]string // literal tokens that stand next to each other
+	twin  *twinRuns  // `P $X R $X`, for the prefilter; nil: none
 	query *sitter.Query
 	// seq patterns are several statements: root is a "sequence" whose
 	// kids are the statements, matched against runs of the children of
@@ -448,6 +449,7 @@ func countsAsToken(b []byte) bool {
 // runs for the prefilter and the query that finds candidate nodes.
 func (p *Pattern) finish(st *steps, source string) (*Pattern, error) {
 	var run []string
+	var flat []flatItem
 	flush := func() {
 		if len(run) > 0 {
 			p.runs = append(p.runs, run)
@@ -462,10 +464,12 @@ func (p *Pattern) finish(st *steps, source string) (*Pattern, error) {
 		switch {
 		case n.meta != "":
 			flush()
+			flat = append(flat, flatItem{run: -1, meta: n.meta, multi: n.multi, barrier: n.gap})
 		case n.gap:
 			// Inside a string nothing is skipped, so a gap stands alone.
 			flush()
 			p.runs = append(p.runs, []string{n.text})
+			flat = append(flat, flatItem{run: -1, barrier: true})
 		case n.leaf:
 			if n.text == "" {
 				return
@@ -477,6 +481,7 @@ func (p *Pattern) finish(st *steps, source string) (*Pattern, error) {
 				flush()
 			}
 			run = append(run, n.text)
+			flat = append(flat, flatItem{run: len(p.runs)}) // the index run gets when flushed
 		default:
 			for _, k := range n.kids {
 				walk(k)
@@ -485,6 +490,9 @@ func (p *Pattern) finish(st *steps, source string) (*Pattern, error) {
 	}
 	walk(p.root)
 	flush()
+	if !p.seq {
+		p.twin = findTwin(flat)
+	}
 	markFree(st, p.root)
 	if st.stopped() {
 		return nil, st.stopError(source)

@@ -22,7 +22,7 @@ func (p *Pattern) MayMatch(src []byte) bool {
 			return false
 		}
 	}
-	return true
+	return p.twin == nil || p.twinsAgree(src)
 }
 
 // runOccurs finds the run's tokens in sequence, starting from each

@@ -29,12 +29,13 @@ var soundness = []struct {
 		`$X = append($X, $$$)`, `for $K, $V := range $M { $$$ }`, `func ($R *$T) ServeHTTP($W, $Q) { $$$ }`,
 		`$A == nil`, `len($X) == 0`, `return nil, $E`, `switch $X.(type) { $$$ }`, `case $$$V: $$$`,
 		`map[string]$T`, `[]byte($S)`, `$A[$I]`, `go func() { $$$ }()`, `$F($$$)`, `x`, `"// not a comment"`,
-		`strings.Index($S, " ")`, `$A + 1`, `-1`,
+		`strings.Index($S, " ")`, `$A + 1`, `-1`, `if $X == nil { $X = $Y }`, `len($X) == len($X)`,
 	}},
 	{"python", pythonDirs("json", "email", "http", "logging"), []string{
 		`if $X is None: return $X`, `self.$A = $A`, `os.fsencode($A)`, `print($$$)`, `raise $E($$$)`,
 		`isinstance($X, str)`, `"$S"`, `'utf-8'`, `def $F(self, $$$): $$$`, `$A.append($B)`, `return None`,
 		`for $K, $V in $D.items(): $$$`, `$X`, `f"{$X}"`, `$A == $A`, `"# not a comment"`,
+		`len($X) == len($X)`, `if $X is None: $X = $Y`,
 	}},
 	{"c", gorootDirs("runtime/cgo", "cmd/cgo"), []string{
 		`if ($X != NULL) free($X);`, `fprintf(stderr, $$$)`, `return $X;`, `#include <$H>`, `$A->$B`,
