@@ -46,12 +46,15 @@ structsearch, store, unidiff < astedit;
 workspace, gitcmd, unidiff < anchor;
 framing, workspace, proc < lspmux, dapsession;
 codegraph, gitcmd, unidiff < blast;
+# The token index: which files can hold a literal, for search and grep,
+# which take its answers as a function and never import it.
+store < tokenindex;
 unidiff < review;
 
 # The core: one Hub per workspace composes the features. Every capability
 # a front end offers is a Hub method.
 locate, outline, textedit, structsearch, lspmux, dapsession, codegraph,
-astedit, anchor, blast, ledger < hub;
+astedit, anchor, blast, ledger, tokenindex < hub;
 
 # Front ends. MCP: the JSON-RPC line transport, then the server, one file
 # per tool. The CLI: cobra commands; it imports feature packages for their

@@ -11,6 +11,7 @@ import (
 
 	"cchub/blast"
 	"cchub/codegraph"
+	"cchub/tokenindex"
 )
 
 // GraphQuery is one question for the code graph.
@@ -80,10 +81,27 @@ func (h *Hub) codeGraph(ctx context.Context) *codegraph.Index {
 	return h.graph
 }
 
-// Index brings the code graph up to date (only files whose content
-// changed are read again), keeps its snapshot, and says what it did;
-// progress, if not nil, is told what it does and how much of it is done.
-func (h *Hub) Index(ctx context.Context, progress func(what string, done, total int)) (codegraph.Stats, error) {
+// IndexStats says what Index did: the code graph's part, and the token
+// index's.
+type IndexStats struct {
+	codegraph.Stats
+	Tokens tokenindex.Stats `json:"tokens"`
+}
+
+// Index brings the code graph and the token index up to date (only files
+// whose content changed are read again), keeps the graph's snapshot, and
+// says what it did; progress, if not nil, is told what it does and how
+// much of it is done.
+func (h *Hub) Index(ctx context.Context, progress func(what string, done, total int)) (IndexStats, error) {
+	st, err := h.indexGraph(ctx, progress)
+	if err != nil {
+		return IndexStats{Stats: st}, err
+	}
+	tok, err := h.indexTokens(ctx)
+	return IndexStats{Stats: st, Tokens: tok}, err
+}
+
+func (h *Hub) indexGraph(ctx context.Context, progress func(what string, done, total int)) (codegraph.Stats, error) {
 	x := h.codeGraph(ctx)
 	var parsing, saving func(done, total int)
 	if progress != nil {

@@ -13,6 +13,9 @@ func (h *Hub) Glob(ctx context.Context, opts locate.GlobOptions) (*locate.GlobRe
 
 // Grep searches file contents.
 func (h *Hub) Grep(ctx context.Context, opts locate.GrepOptions) (*locate.GrepResult, error) {
+	if opts.Lacks == nil {
+		opts.Lacks = h.lacks(ctx)
+	}
 	return locate.Grep(ctx, h.Root, opts)
 }
 

@@ -13,5 +13,8 @@ func (h *Hub) Search(ctx context.Context, opts structsearch.Options) (*structsea
 	if !h.oneShot {
 		opts.Cache = h.Parses
 	}
+	if opts.Lacks == nil {
+		opts.Lacks = h.lacks(ctx)
+	}
 	return structsearch.Search(ctx, h.Root, opts)
 }

@@ -41,6 +41,11 @@ type GrepOptions struct {
 	Include string `json:"include,omitempty"`
 	// Limit caps the matching lines shown; 0 means DefaultGrepLimit.
 	Limit int `json:"limit,omitempty"`
+	// Lacks, when set, says without reading it that the file rel (d its
+	// directory entry) is text and holds not every one of lits (a token
+	// index, package tokenindex); false when unsure. Such a file counts
+	// as searched, and is not read.
+	Lacks func(rel string, d fs.DirEntry, lits [][]byte) bool `json:"-"`
 }
 
 // GrepMatch is one matching line.
@@ -112,7 +117,7 @@ func Grep(ctx context.Context, root *workspace.Root, opts GrepOptions) (*GrepRes
 				return nil, fmt.Errorf("grep: include: %w", err)
 			}
 		}
-		if workers, res.PathIgnored, err = grepTree(ctx, root, rel, inc, m, limit, res.Unreadable.Add); err != nil {
+		if workers, res.PathIgnored, err = grepTree(ctx, root, rel, inc, m, limit, opts.Lacks, res.Unreadable.Add); err != nil {
 			return nil, err
 		}
 	} else {
@@ -142,7 +147,7 @@ func Grep(ctx context.Context, root *workspace.Root, opts GrepOptions) (*GrepRes
 
 // grepTree searches the files under dir with runtime.NumCPU() workers fed
 // by one walk. Every worker has returned when it returns.
-func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGlob, m *lineMatcher, limit int, unreadable func(string, error)) ([]*grepWorker, bool, error) {
+func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGlob, m *lineMatcher, limit int, lacks func(string, fs.DirEntry, [][]byte) bool, unreadable func(string, error)) ([]*grepWorker, bool, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan grepJob, 256)
@@ -150,6 +155,9 @@ func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGl
 	var wg sync.WaitGroup
 	for i := range workers {
 		w := newGrepWorker(m.clone(), limit)
+		if lits := m.required(); lacks != nil && len(lits) > 0 {
+			w.lacks, w.lits = lacks, lits
+		}
 		workers[i] = w
 		wg.Add(1)
 		go func() {
@@ -164,7 +172,7 @@ func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGl
 			return nil
 		}
 		select {
-		case jobs <- grepJob{seq: seq, path: p}:
+		case jobs <- grepJob{seq: seq, path: p, d: d}:
 			seq++
 			return nil
 		case <-ctx.Done():
@@ -185,6 +193,7 @@ func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGl
 type grepJob struct {
 	seq  int // walk order, which is the order of the result
 	path string
+	d    fs.DirEntry
 }
 
 // grepFile is one file's matches: all counted, the first limit kept.
@@ -206,6 +215,10 @@ type grepWorker struct {
 	keptMatches int
 
 	total, files, searched, binary, large int
+
+	// A token index's answer, and the literals every match holds.
+	lacks func(string, fs.DirEntry, [][]byte) bool
+	lits  [][]byte
 }
 
 func newGrepWorker(m *lineMatcher, limit int) *grepWorker {
@@ -216,6 +229,10 @@ func (w *grepWorker) run(ctx context.Context, root *workspace.Root, jobs <-chan 
 	for j := range jobs {
 		if ctx.Err() != nil {
 			continue // drain, so the walk never blocks on a full channel
+		}
+		if w.lacks != nil && w.lacks(j.path, j.d, w.lits) {
+			w.searched++ // a text file, searched without being read
+			continue
 		}
 		data, err := w.read(root, j.path)
 		switch {

@@ -72,6 +72,21 @@ func compileMatcher(pattern string, literal, ignoreCase bool) (*lineMatcher, err
 	return m, nil
 }
 
+// required lists the literals every match holds, each of three bytes or
+// more (case-insensitive ones in lower case): what a token index is asked.
+func (m *lineMatcher) required() [][]byte {
+	var out [][]byte
+	if len(m.lit) >= 3 {
+		out = append(out, m.lit)
+	}
+	for _, s := range m.also {
+		if len(s.lit) >= 3 {
+			out = append(out, s.lit)
+		}
+	}
+	return out
+}
+
 // clone returns a matcher for another goroutine: the compiled pattern is
 // shared, the DFA cache is its own.
 func (m *lineMatcher) clone() *lineMatcher {

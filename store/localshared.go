@@ -444,6 +444,12 @@ func (l *localShared) Stats(ctx context.Context) (SharedStats, error) {
 			Scan(&st.Extracts, &st.ExtractBytes, &oldest, &newest); err != nil {
 			return err
 		}
+		if err := db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(length(data)), 0) FROM shared_extracts WHERE variant = ?`, TokensVariant).
+			Scan(&st.TokenFilters, &st.TokenBytes); err != nil {
+			return err
+		}
+		st.Extracts -= st.TokenFilters
+		st.ExtractBytes -= st.TokenBytes
 		var so, sn sql.NullInt64
 		if err := db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(rows), 0), coalesce(sum(bytes), 0), min(last_used), max(last_used) FROM shared_snapshots WHERE idx IS NOT NULL`).
 			Scan(&st.Snapshots, &st.SnapshotRows, &st.SnapshotBytes, &so, &sn); err != nil {

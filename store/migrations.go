@@ -172,6 +172,21 @@ CREATE TABLE shared_snapshot_rows (
 	PRIMARY KEY (gen, name)
 );
 `},
+	{7, "token index", `
+-- The token index (package tokenindex): for each text file, the content
+-- it held when read (SHA-256, with size and mtime to tell it unchanged,
+-- as graph_files) and that content's trigram filter, so that a search
+-- reads only the files that can hold its literals. The filter is kept
+-- here whole, to be loaded in one query; the shared engine keeps the same
+-- filter under the content's key (variant "tokens").
+CREATE TABLE token_files (
+	path   TEXT PRIMARY KEY,
+	sha256 BLOB NOT NULL CHECK (length(sha256) = 32),
+	size   INTEGER NOT NULL,
+	mtime  INTEGER NOT NULL,
+	filter BLOB NOT NULL
+);
+`},
 }
 
 // migrate brings the schema up to date. It reads the version inside the

@@ -30,6 +30,10 @@ import (
 // answer and described in the corrupt list the reader gets back.
 
 // ExtractKey names one file's extraction.
+// TokensVariant is the variant of the token index's filters (package
+// tokenindex), kept among the extracts; Stats counts them apart.
+const TokensVariant = "tokens"
+
 type ExtractKey struct {
 	SHA256 [32]byte // of the file's content
 	// Variant is the language as the extractor read it, with "/test"
@@ -59,8 +63,10 @@ type SharedStats struct {
 	Where  string `json:"where"`  // for messages: a path, or a URL without its password
 	Schema int    `json:"schema"` // migrations applied
 
-	Extracts      int64 `json:"extracts"`
+	Extracts      int64 `json:"extracts"` // the code graph's, token filters apart
 	ExtractBytes  int64 `json:"extract_bytes"`
+	TokenFilters  int64 `json:"token_filters"` // extracts of variant TokensVariant
+	TokenBytes    int64 `json:"token_bytes"`
 	Snapshots     int64 `json:"snapshots"` // complete ones
 	SnapshotRows  int64 `json:"snapshot_rows"`
 	SnapshotBytes int64 `json:"snapshot_bytes"`

@@ -32,6 +32,7 @@ type Pattern struct {
 	root  *pnode
 	runs  [][]string // literal tokens that stand next to each other
 	twin  *twinRuns  // `P $X R $X`, for the prefilter; nil: none
+	lits  [][]byte   // the literal tokens of three bytes or more, for a token index
 	query *sitter.Query
 	// seq patterns are several statements: root is a "sequence" whose
 	// kids are the statements, matched against runs of the children of
@@ -492,6 +493,15 @@ func (p *Pattern) finish(st *steps, source string) (*Pattern, error) {
 	flush()
 	if !p.seq {
 		p.twin = findTwin(flat)
+	}
+	have := map[string]bool{}
+	for _, run := range p.runs {
+		for _, tok := range run {
+			if len(tok) >= 3 && !have[tok] {
+				have[tok] = true
+				p.lits = append(p.lits, []byte(tok))
+			}
+		}
 	}
 	markFree(st, p.root)
 	if st.stopped() {

@@ -28,6 +28,10 @@ type Options struct {
 	Cache *syntax.ParseCache
 	// Workers is the parallelism; 0 means one per CPU.
 	Workers int
+	// Lacks, when set, says without reading it that the file rel (d its
+	// directory entry) holds not every one of lits (a token index,
+	// package tokenindex); false when unsure. Such files are not read.
+	Lacks func(rel string, d fs.DirEntry, lits [][]byte) bool
 }
 
 // Result is what Search found.
@@ -117,6 +121,7 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 
 	type job struct {
 		rel string
+		d   fs.DirEntry
 		p   *Pattern
 	}
 	jobs := make(chan job, 64)
@@ -144,7 +149,7 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 					return nil
 				}
 				select {
-				case jobs <- job{rel, p}:
+				case jobs <- job{rel, d, p}:
 					return nil
 				case <-ctx.Done():
 					return ctx.Err()
@@ -171,7 +176,12 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				ms, parsed, err := searchFile(ctx, root, scan, j.rel, j.p)
+				var ms []Match
+				var parsed bool
+				var err error
+				if opts.Lacks == nil || len(j.p.lits) == 0 || !opts.Lacks(j.rel, j.d, j.p.lits) {
+					ms, parsed, err = searchFile(ctx, root, scan, j.rel, j.p)
+				}
 				mu.Lock()
 				res.Files++
 				res.filesIn[j.p.Lang.Name]++

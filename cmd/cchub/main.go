@@ -408,8 +408,9 @@ func diagCmd(g *globals) *cobra.Command {
 func indexCmd(g *globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "index",
-		Short: "build the code graph of the workspace (definitions, calls, imports) and say what it holds",
-		Long: "Index the workspace's code graph into .cchub/: only files changed since the last index are read again.\n" +
+		Short: "build the code graph (definitions, calls, imports) and the token index of the workspace, and say what they hold",
+		Long: "Index the workspace's code graph, and the token index that lets search and grep skip files that cannot match, into .cchub/:\n" +
+			"only files changed since the last index are read again.\n" +
 			"On a terminal, a progress bar shows the files read; nothing is drawn when stderr is not a terminal.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -424,8 +425,8 @@ func indexCmd(g *globals) *cobra.Command {
 				if st.Shared > 0 {
 					shared = fmt.Sprintf(", %d from the shared store", st.Shared)
 				}
-				_, err = fmt.Fprintf(c.OutOrStdout(), "indexed %d files (%d read, %d parsed%s, %d removed): %d definitions, %d calls\n",
-					st.Files, st.Read, st.Parsed, shared, st.Removed, st.Defs, st.Calls)
+				_, err = fmt.Fprintf(c.OutOrStdout(), "indexed %d files (%d read, %d parsed%s, %d removed): %d definitions, %d calls\n%s\n",
+					st.Files, st.Read, st.Parsed, shared, st.Removed, st.Defs, st.Calls, st.Tokens)
 				return err
 			})
 		},

@@ -85,6 +85,7 @@ func statsText(st store.SharedStats) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s store %s (schema %d)\n", st.Engine, st.Where, st.Schema)
 	fmt.Fprintf(&b, "  extractions: %d, %s\n", st.Extracts, size(st.ExtractBytes))
+	fmt.Fprintf(&b, "  token filters: %d, %s\n", st.TokenFilters, size(st.TokenBytes))
 	fmt.Fprintf(&b, "  snapshots:   %d complete, %d rows, %s\n", st.Snapshots, st.SnapshotRows, size(st.SnapshotBytes))
 	if st.TotalBytes > 0 {
 		fmt.Fprintf(&b, "  on disk:     %s\n", size(st.TotalBytes))

@@ -1,0 +1,65 @@
+package hub
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"cchub/store"
+	"cchub/tokenindex"
+)
+
+// lacks is the token index's answer for search and grep: whether a file
+// cannot hold every one of some literals, without reading it; nil when
+// the workspace has no store (a search never creates one). Each set of
+// literals is looked up once per call, in the index `cchub index` left;
+// every answer is checked against the file's size and mtime as they are
+// now, so a file changed since (by an edit, or the agent's own shell) is
+// read as if there were no index.
+func (h *Hub) lacks(ctx context.Context) func(rel string, d fs.DirEntry, lits [][]byte) bool {
+	h.dbMu.Lock()
+	open := h.db != nil
+	h.dbMu.Unlock()
+	if !open {
+		dir, err := h.Root.StatePath()
+		if err != nil {
+			return nil
+		}
+		if _, err := os.Stat(filepath.Join(dir, store.FileName)); err != nil {
+			return nil
+		}
+	}
+	db, err := h.state(ctx)
+	if err != nil {
+		return nil
+	}
+	var mu sync.Mutex
+	answers := map[string]*tokenindex.Lacking{}
+	return func(rel string, d fs.DirEntry, lits [][]byte) bool {
+		key := string(bytes.Join(lits, []byte{0}))
+		mu.Lock()
+		a, ok := answers[key]
+		if !ok {
+			var err error
+			if a, err = tokenindex.Lacks(ctx, db, lits); err != nil {
+				h.say("the token index could not be read (" + err.Error() + "); this search reads every file; cchub index builds it again")
+			}
+			answers[key] = a
+		}
+		mu.Unlock()
+		return a.Has(rel, d)
+	}
+}
+
+// indexTokens brings the token index up to date.
+func (h *Hub) indexTokens(ctx context.Context) (tokenindex.Stats, error) {
+	db, err := h.state(ctx)
+	if err != nil {
+		return tokenindex.Stats{}, err
+	}
+	sh, _ := h.Shared(ctx)
+	return tokenindex.Update(ctx, h.Root, db, sh)
+}

@@ -1,0 +1,199 @@
+package hub
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"cchub/locate"
+	"cchub/structsearch"
+)
+
+// copyCorpus copies a real source tree into a temp dir whose files are an
+// hour old (the token index does not trust a file written just now), and
+// opens a one-shot hub on it.
+func copyCorpus(t *testing.T, src string) *Hub {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "corpus")
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		return os.Chtimes(p, old, old)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	h, err := Open(dst, Options{OneShot: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h
+}
+
+func goSrc(t *testing.T) string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Skip("go env GOROOT:", err)
+	}
+	return filepath.Join(strings.TrimSpace(string(out)), "src")
+}
+
+func pythonStdlib(t *testing.T) string {
+	out, err := exec.Command("python3", "-c", `import sysconfig;print(sysconfig.get_path("stdlib"))`).Output()
+	if err != nil {
+		t.Skip("python3's standard library:", err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// counted wraps the hub's token index answer, counting the files it let
+// the search skip.
+func counted(h *Hub, skipped *atomic.Int64) func(string, fs.DirEntry, [][]byte) bool {
+	lacks := h.lacks(context.Background())
+	return func(rel string, d fs.DirEntry, lits [][]byte) bool {
+		if lacks(rel, d, lits) {
+			skipped.Add(1)
+			return true
+		}
+		return false
+	}
+}
+
+// With a token index, search and grep answer exactly what they answer
+// without one (the same matches in the same order, the same counts), on
+// the whole of GOROOT/src and of Python's standard library, while reading
+// fewer files; and a file changed since the index, by a shell, is read.
+func TestIndexedSearchAndGrepAnswerAsUnindexed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes two real source trees")
+	}
+	ctx := context.Background()
+	for _, c := range []struct {
+		name     string
+		dir      func(*testing.T) string
+		lang     string
+		patterns []string
+		greps    []locate.GrepOptions
+	}{
+		{"goroot", goSrc, "go",
+			[]string{`atomic.AddInt64($A, $B)`, `if $X != nil { return $X }`, `errors.New("$S")`, `$A.Lock()`},
+			[]locate.GrepOptions{
+				{Pattern: "ErrAbortHandler"}, {Pattern: `func \(\w+ \*\w+\) Serve`}, {Pattern: "content-type", IgnoreCase: true},
+				{Pattern: `[A-Z]{3}[0-9]{3}`}, {Pattern: "x := ", Literal: true}, {Pattern: "NoSuchNameAnywhere"},
+			}},
+		{"stdlib", pythonStdlib, "python",
+			[]string{`os.fsencode($A)`, `isinstance($X, str)`, `raise NotImplementedError($$$)`},
+			[]locate.GrepOptions{{Pattern: "def __init__"}, {Pattern: "fsencode|fsdecode"}, {Pattern: "NOTIMPLEMENTED", IgnoreCase: true}},
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := copyCorpus(t, c.dir(t))
+			st, err := h.indexTokens(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s", st)
+			var skipped atomic.Int64
+			for _, pat := range c.patterns {
+				skipped.Store(0)
+				opts := structsearch.Options{Pattern: pat, Lang: c.lang}
+				plain, err := structsearch.Search(ctx, h.Root, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				opts.Lacks = counted(h, &skipped)
+				indexed, err := h.Search(ctx, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(plain, indexed) {
+					t.Errorf("search %s: with the index %d matches (%d files, %d parsed), without %d (%d, %d)",
+						pat, len(indexed.Matches), indexed.Files, indexed.Parsed, len(plain.Matches), plain.Files, plain.Parsed)
+				}
+				t.Logf("search %-35s %5d matches, %5d of %d files skipped unread", pat, len(plain.Matches), skipped.Load(), plain.Files)
+			}
+			for _, g := range c.greps {
+				skipped.Store(0)
+				g.Limit = 100000
+				plain, err := locate.Grep(ctx, h.Root, g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				g.Lacks = counted(h, &skipped)
+				indexed, err := h.Grep(ctx, g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(plain, indexed) {
+					t.Errorf("grep %s: with the index %d lines (%d files, %d searched), without %d (%d, %d)",
+						g.Pattern, indexed.Total, indexed.Files, indexed.Searched, plain.Total, plain.Files, plain.Searched)
+				}
+				t.Logf("grep %-37s %5d lines, %5d of %d files skipped unread", g.Pattern, plain.Total, skipped.Load(), plain.Searched)
+			}
+			if c.name == "goroot" && skipped.Load() == 0 {
+				t.Error("the index let no file be skipped")
+			}
+		})
+	}
+}
+
+// A file changed after `cchub index` (by the agent's shell, say) is read,
+// not answered for by the index: a match added to it is found.
+func TestAFileChangedSinceTheIndexIsRead(t *testing.T) {
+	ctx := context.Background()
+	h := copyCorpus(t, filepath.Join("..", "testdata", "workspaces", "go"))
+	if _, err := h.indexTokens(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var target string
+	if err := h.Root.Walk(ctx, ".", func(rel string, d fs.DirEntry) error {
+		if target == "" && strings.HasSuffix(rel, ".go") && !strings.Contains(rel, "broken") {
+			target = rel
+		}
+		return nil
+	}); err != nil || target == "" {
+		t.Fatalf("no Go file in the workspace (%v)", err)
+	}
+	grep := func() int {
+		r, err := h.Grep(ctx, locate.GrepOptions{Pattern: "AddedByTheShell"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Total
+	}
+	search := func() int {
+		r, err := h.Search(ctx, structsearch.Options{Pattern: `AddedByTheShell($A)`, Lang: "go"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(r.Matches)
+	}
+	if grep() != 0 || search() != 0 {
+		t.Fatal("the workspace already holds AddedByTheShell")
+	}
+	f, err := os.OpenFile(filepath.Join(h.Root.Dir(), target), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintln(f, "\nvar _ = AddedByTheShell(1)")
+	f.Close()
+	if n := grep(); n != 1 {
+		t.Errorf("grep after the change: %d lines, want 1", n)
+	}
+	if n := search(); n != 1 {
+		t.Errorf("search after the change: %d matches, want 1", n)
+	}
+}

@@ -1,0 +1,73 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// TokenFile is what the token index knows of one file: the content it
+// held when read (its SHA-256, size and mtime, as GraphStamp) and that
+// content's filter (package tokenindex's encoding, which says its format).
+type TokenFile struct {
+	Path   string
+	SHA256 [32]byte
+	Size   int64
+	MTime  int64 // Unix nanoseconds; 0: unknown, the file is read again
+	Filter []byte
+}
+
+// TokenFiles calls fn with every file of the token index, in no order.
+// The TokenFile's Filter is fn's only during the call (it is the
+// database's buffer, not copied: an index of thousands of files is loaded
+// without an allocation per file).
+func (s *Store) TokenFiles(ctx context.Context, fn func(TokenFile) error) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT path, sha256, size, mtime, filter FROM token_files`)
+	if err != nil {
+		return s.wrap("read the token index in", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var f TokenFile
+		var h, flt sql.RawBytes
+		if err := rows.Scan(&f.Path, &h, &f.Size, &f.MTime, &flt); err != nil {
+			return s.wrap("read the token index in", err)
+		}
+		copy(f.SHA256[:], h)
+		f.Filter = flt
+		if err := fn(f); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return s.wrap("read the token index in", err)
+	}
+	return nil
+}
+
+// SaveTokens records the files put and forgets the paths removed, in one
+// transaction.
+func (s *Store) SaveTokens(ctx context.Context, put []TokenFile, removed []string) error {
+	if len(put) == 0 && len(removed) == 0 {
+		return nil
+	}
+	return s.Write(ctx, func(tx *sql.Tx) error {
+		st, err := tx.PrepareContext(ctx, `INSERT INTO token_files(path, sha256, size, mtime, filter) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT(path) DO UPDATE SET sha256 = excluded.sha256, size = excluded.size, mtime = excluded.mtime, filter = excluded.filter`)
+		if err != nil {
+			return s.wrap("save the token index in", err)
+		}
+		defer st.Close()
+		for _, f := range put {
+			if _, err := st.ExecContext(ctx, f.Path, f.SHA256[:], f.Size, f.MTime, f.Filter); err != nil {
+				return s.wrap(fmt.Sprintf("save %s to the token index in", f.Path), err)
+			}
+		}
+		for _, p := range removed {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM token_files WHERE path = ?`, p); err != nil {
+				return s.wrap("save the token index in", err)
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,285 @@
+package tokenindex
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"runtime"
+	"sync"
+	"time"
+
+	"cchub/store"
+	"cchub/workspace"
+)
+
+// Variant is the shared store's variant of a filter (store.ExtractKey).
+const Variant = store.TokensVariant
+
+// MaxFileBytes is the largest file indexed; larger ones are always read.
+const MaxFileBytes = 16 << 20
+
+// racyWindow: a file changed this close to the time it was read may
+// change again within its mtime's resolution; its mtime is not kept, so it
+// is read again until it has been still for longer (as git does).
+const racyWindow = 2 * time.Second
+
+// Lacking is the files a token index knows cannot hold every one of some
+// literals, each with the size and mtime it had when read.
+type Lacking struct {
+	files map[string]stamp
+}
+
+type stamp struct{ size, mtime int64 }
+
+// Lacks reads db's token index (all of it, one filter at a time, keeping
+// none) and returns the files that cannot hold every one of lits (those
+// under three bytes say nothing). With no index, or no usable literal, it
+// is empty.
+func Lacks(ctx context.Context, db *store.Store, lits [][]byte) (*Lacking, error) {
+	l := &Lacking{files: map[string]stamp{}}
+	lits = Usable(lits)
+	if len(lits) == 0 {
+		return l, nil
+	}
+	err := db.TokenFiles(ctx, func(f store.TokenFile) error {
+		if f.MTime == 0 {
+			return nil // never trusted: read again
+		}
+		flt, err := Decode(f.Filter)
+		if err != nil || flt.MayContainAll(lits) {
+			return nil
+		}
+		l.files[f.Path] = stamp{f.Size, f.MTime}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// Len is how many files are known to lack the literals.
+func (l *Lacking) Len() int { return len(l.files) }
+
+// Has says whether the file rel (d its directory entry) is one that lacks
+// the literals, unchanged since it was read: the same size and mtime.
+// Unsure, it says false, and the caller reads the file.
+func (l *Lacking) Has(rel string, d fs.DirEntry) bool {
+	if l == nil {
+		return false
+	}
+	s, ok := l.files[rel]
+	if !ok {
+		return false
+	}
+	info, err := d.Info()
+	return err == nil && info.Mode().IsRegular() && info.Size() == s.size && info.ModTime().UnixNano() == s.mtime
+}
+
+// Usable keeps the literals a filter can answer for (three bytes or more).
+func Usable(lits [][]byte) [][]byte {
+	var out [][]byte
+	for _, l := range lits {
+		if len(l) >= 3 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Stats says what Update did.
+type Stats struct {
+	Files   int   `json:"files"`   // text files indexed
+	Read    int   `json:"read"`    // read because new or changed
+	Built   int   `json:"built"`   // filters built (the rest were known by content)
+	Shared  int   `json:"shared"`  // filters taken from the shared store
+	Removed int   `json:"removed"` // forgotten: gone, or no longer text
+	Bytes   int64 `json:"bytes"`   // the filters' size
+}
+
+// Update brings db's token index up to date with the workspace: files
+// whose size or mtime changed are read, and a filter is built for each
+// content neither db nor sh (if not nil) knows; sh is given the filters
+// built. Binary files, and files over MaxFileBytes, are not indexed.
+func Update(ctx context.Context, root *workspace.Root, db *store.Store, sh store.Shared) (Stats, error) {
+	var st Stats
+	start := time.Now()
+	old := map[string]store.TokenFile{}
+	if err := db.TokenFiles(ctx, func(f store.TokenFile) error {
+		f.Filter = append([]byte(nil), f.Filter...)
+		old[f.Path] = f
+		return nil
+	}); err != nil {
+		return st, err
+	}
+	type cand struct {
+		rel         string
+		size, mtime int64
+	}
+	var todo []cand
+	seen := map[string]bool{}
+	err := root.Walk(ctx, ".", func(rel string, d fs.DirEntry) error {
+		if d.IsDir() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil || !info.Mode().IsRegular() || info.Size() > MaxFileBytes {
+			return nil
+		}
+		seen[rel] = true
+		c := cand{rel, info.Size(), info.ModTime().UnixNano()}
+		if o, ok := old[rel]; !ok || o.MTime == 0 || o.MTime != c.mtime || o.Size != c.size || !decodes(o.Filter) {
+			todo = append(todo, c)
+		}
+		return nil
+	})
+	if err != nil {
+		return st, err
+	}
+	var removed []string
+	for rel := range old {
+		if !seen[rel] {
+			removed = append(removed, rel)
+		}
+	}
+
+	// Read and hash what changed, on every core.
+	type read struct {
+		store.TokenFile
+		src []byte // nil once the filter is known
+	}
+	results := make([]*read, len(todo))
+	var next sync.Mutex
+	i := 0
+	var wg sync.WaitGroup
+	for range max(1, min(runtime.GOMAXPROCS(0), len(todo))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				next.Lock()
+				k := i
+				i++
+				next.Unlock()
+				if k >= len(todo) {
+					return
+				}
+				c := todo[k]
+				src, err := root.ReadInto(c.rel, nil, MaxFileBytes)
+				if err != nil || workspace.IsBinary(src) {
+					continue // gone, grown, or not text: not indexed
+				}
+				r := &read{TokenFile: store.TokenFile{Path: c.rel, SHA256: sha256.Sum256(src), Size: c.size, MTime: c.mtime}, src: src}
+				if start.Sub(time.Unix(0, c.mtime)) < racyWindow {
+					r.MTime = 0
+				}
+				if o, ok := old[c.rel]; ok && o.SHA256 == r.SHA256 && decodes(o.Filter) {
+					r.Filter, r.src = o.Filter, nil
+				}
+				results[k] = r
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return st, err
+	}
+	var put []store.TokenFile
+	var need []*read
+	for k, r := range results {
+		if r == nil {
+			if _, ok := old[todo[k].rel]; ok {
+				removed = append(removed, todo[k].rel)
+			}
+			continue
+		}
+		st.Read++
+		if r.src != nil {
+			need = append(need, r)
+		} else {
+			put = append(put, r.TokenFile)
+		}
+	}
+
+	// Filters of contents the shared store knows; the rest are built.
+	byKey := map[store.ExtractKey][]*read{}
+	var keys []store.ExtractKey
+	for _, r := range need {
+		k := store.ExtractKey{SHA256: r.SHA256, Variant: Variant, Format: Format}
+		if byKey[k] == nil {
+			keys = append(keys, k)
+		}
+		byKey[k] = append(byKey[k], r)
+	}
+	if sh != nil && len(keys) > 0 {
+		have, err := sh.HaveExtracts(ctx, keys)
+		if err != nil {
+			return st, err
+		}
+		var want []store.ExtractKey
+		for k := range have {
+			want = append(want, k)
+		}
+		if len(want) > 0 {
+			if _, err := sh.GetExtracts(ctx, want, func(k store.ExtractKey, data []byte) error {
+				if !decodes(data) {
+					return nil // built again below
+				}
+				for _, r := range byKey[k] {
+					r.Filter, r.src = append([]byte(nil), data...), nil
+					st.Shared++
+				}
+				return nil
+			}); err != nil {
+				return st, err
+			}
+		}
+	}
+	var built []store.Extract
+	for _, k := range keys {
+		rs := byKey[k]
+		if rs[0].src != nil {
+			f := Build(rs[0].src)
+			for _, r := range rs {
+				r.Filter, r.src = f, nil
+			}
+			built = append(built, store.Extract{ExtractKey: k, Data: f})
+			st.Built++
+		}
+		for _, r := range rs {
+			put = append(put, r.TokenFile)
+		}
+	}
+	if sh != nil && len(built) > 0 {
+		if err := sh.PutExtracts(ctx, built); err != nil {
+			return st, err
+		}
+	}
+	if err := db.SaveTokens(ctx, put, removed); err != nil {
+		return st, err
+	}
+	st.Removed = len(removed)
+	for _, rel := range removed {
+		delete(old, rel)
+	}
+	for _, f := range put {
+		old[f.Path] = f
+	}
+	st.Files = len(old)
+	for _, f := range old {
+		st.Bytes += int64(len(f.Filter))
+	}
+	return st, nil
+}
+
+func decodes(b []byte) bool {
+	_, err := Decode(b)
+	return err == nil
+}
+
+// String says what Update did, in one line.
+func (s Stats) String() string {
+	return fmt.Sprintf("token index: %d files (%d read, %d filters built, %d from the shared store, %d forgotten), %s bytes",
+		s.Files, s.Read, s.Built, s.Shared, s.Removed, workspace.Thousands(int(s.Bytes)))
+}

@@ -1,0 +1,182 @@
+package tokenindex
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"cchub/store"
+	"cchub/workspace"
+)
+
+// workspaceOf writes files into a new directory, each an hour old (a file
+// written just now is one the index does not trust yet), and opens it with
+// its store.
+func workspaceOf(t *testing.T, files map[string]string) (*workspace.Root, *store.Store) {
+	t.Helper()
+	dir := t.TempDir()
+	for rel, content := range files {
+		writeOld(t, filepath.Join(dir, rel), content)
+	}
+	root, err := workspace.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return root, db
+}
+
+func writeOld(t *testing.T, abs, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(abs, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(abs, old, old); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// lacking lists, of every file the walk sees, those Lacks says lack lits.
+func lacking(t *testing.T, root *workspace.Root, db *store.Store, lits ...string) map[string]bool {
+	t.Helper()
+	var ls [][]byte
+	for _, l := range lits {
+		ls = append(ls, []byte(l))
+	}
+	l, err := Lacks(context.Background(), db, ls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	if err := root.Walk(context.Background(), ".", func(rel string, d fs.DirEntry) error {
+		if !d.IsDir() && l.Has(rel, d) {
+			out[rel] = true
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestUpdateIndexesTextAndFollowsChanges(t *testing.T) {
+	ctx := context.Background()
+	root, db := workspaceOf(t, map[string]string{
+		"a.go":         "package a\n\nfunc Alpha() {}\n",
+		"b.txt":        "beta gamma\n",
+		"dir/c.py":     "def gamma(): return 'ALPHA'\n",
+		"bin.dat":      "alpha\x00beta",
+		".gitignore":   "ignored/\n",
+		"ignored/x.go": "package x // alpha\n",
+	})
+	st, err := Update(ctx, root, db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// bin.dat is not text; ignored/ is not walked.
+	if st.Files != 4 || st.Read != 4 || st.Built != 4 || st.Removed != 0 {
+		t.Errorf("first Update: %+v, want 4 files read and built", st)
+	}
+	got := lacking(t, root, db, "alpha")
+	if !got["b.txt"] || !got[".gitignore"] || got["a.go"] || got["dir/c.py"] || got["bin.dat"] {
+		t.Errorf("lacking alpha: %v, want b.txt and .gitignore (a.go has Alpha, c.py ALPHA; bin.dat is not indexed)", got)
+	}
+	if got := lacking(t, root, db, "gamma", "beta"); !got["a.go"] || got["b.txt"] || !got["dir/c.py"] {
+		t.Errorf("lacking gamma and beta: %v, want a.go and dir/c.py", got)
+	}
+	if got := lacking(t, root, db, "ab"); len(got) != 0 {
+		t.Errorf("a literal under three bytes says nothing, but %v lack ab", got)
+	}
+
+	// Nothing changed: nothing is read.
+	if st, err = Update(ctx, root, db, nil); err != nil || st.Read != 0 || st.Files != 4 {
+		t.Errorf("second Update: %+v, %v; want nothing read", st, err)
+	}
+
+	// b.txt changed by a shell: not trusted until indexed again, and
+	// then it holds alpha.
+	writeOld(t, filepath.Join(root.Dir(), "b.txt"), "beta alpha\n")
+	if got := lacking(t, root, db, "alpha"); got["b.txt"] {
+		t.Error("b.txt changed since it was indexed, yet the index says it lacks alpha")
+	}
+	if st, err = Update(ctx, root, db, nil); err != nil || st.Read != 1 || st.Built != 1 {
+		t.Errorf("Update after a change: %+v, %v; want b.txt read and built", st, err)
+	}
+	if got := lacking(t, root, db, "alpha"); got["b.txt"] {
+		t.Error("b.txt holds alpha now, yet the index says it lacks it")
+	}
+
+	// A file written just now is read, but its mtime is not kept: it may
+	// change again within the mtime's resolution.
+	if err := os.WriteFile(filepath.Join(root.Dir(), "new.txt"), []byte("delta\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if st, err = Update(ctx, root, db, nil); err != nil || st.Read != 1 {
+		t.Errorf("Update with a new file: %+v, %v", st, err)
+	}
+	if got := lacking(t, root, db, "alpha"); got["new.txt"] {
+		t.Error("new.txt was written just now, yet the index trusts its stamp")
+	}
+
+	// Removed files, and files that became binary, are forgotten.
+	if err := os.Remove(filepath.Join(root.Dir(), "a.go")); err != nil {
+		t.Fatal(err)
+	}
+	writeOld(t, filepath.Join(root.Dir(), "dir/c.py"), "\x00\x01")
+	if st, err = Update(ctx, root, db, nil); err != nil || st.Removed != 2 {
+		t.Errorf("Update after removals: %+v, %v; want 2 forgotten", st, err)
+	}
+}
+
+// A second checkout of the same files takes the filters from the shared
+// store instead of building them.
+func TestUpdateTakesFiltersFromTheSharedStore(t *testing.T) {
+	ctx := context.Background()
+	files := map[string]string{"a.go": "package a // alpha\n", "b.txt": "beta\n", "c.txt": "beta\n"}
+	rootA, dbA := workspaceOf(t, files)
+	shA := store.LocalShared(dbA)
+	if st, err := Update(ctx, rootA, dbA, shA); err != nil || st.Built != 2 {
+		t.Fatalf("A: %+v, %v; want 2 filters built (b.txt and c.txt hold the same)", st, err)
+	}
+	rootB, dbB := workspaceOf(t, files)
+	st, err := Update(ctx, rootB, dbB, shA)
+	if err != nil || st.Built != 0 || st.Shared != 3 || st.Files != 3 {
+		t.Fatalf("B: %+v, %v; want all 3 from the shared store", st, err)
+	}
+	if got := lacking(t, rootB, dbB, "alpha"); !got["b.txt"] || !got["c.txt"] || got["a.go"] {
+		t.Errorf("B lacking alpha: %v", got)
+	}
+}
+
+// A filter that does not decode (a damaged row) is not trusted: its file
+// is read, and Update builds it again.
+func TestADamagedFilterIsReadAgain(t *testing.T) {
+	ctx := context.Background()
+	root, db := workspaceOf(t, map[string]string{"b.txt": "beta\n"})
+	if _, err := Update(ctx, root, db, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.DB().ExecContext(ctx, `UPDATE token_files SET filter = x'0102'`); err != nil {
+		t.Fatal(err)
+	}
+	if got := lacking(t, root, db, "alpha"); len(got) != 0 {
+		t.Errorf("a damaged filter was trusted: %v", got)
+	}
+	if st, err := Update(ctx, root, db, nil); err != nil || st.Read != 1 || st.Built != 1 {
+		t.Errorf("Update over a damaged filter: %+v, %v; want it read and built", st, err)
+	}
+	if got := lacking(t, root, db, "alpha"); !got["b.txt"] {
+		t.Errorf("after Update, lacking alpha: %v", got)
+	}
+}
