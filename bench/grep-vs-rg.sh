@@ -26,6 +26,12 @@
 #   - \w, \d and \b are ASCII in Go's RE2 syntax and Unicode in ripgrep, so
 #     the patterns here keep to cases where that makes no difference.
 #
+# With the token index (NO_INDEX skips this): DIR is copied (mtimes kept),
+# `cchub index` run in the copy, and the patterns with a literal of three
+# bytes or more are timed again: the cchub binary's grep in the copy
+# (which skips the files the index says cannot match) against rg in the
+# same copy; the matching lines must be the same as rg's.
+#
 # Timing is of whole processes (startup included) for both: hyperfine when
 # it is installed, otherwise a loop of RUNS runs after one warm-up in which
 # the two tools' runs alternate; the median either way.
@@ -86,4 +92,36 @@ for entry in "${PATTERNS[@]}"; do
 	[ -n "$flags" ] && label="$flags $pat"
 	printf '%-28s %10s %10s %8s %10s %10s  %s\n' "$label" "$rg_ms" "$cc_ms" "$ratio" "$rg_count" "$cc_count" "$equal"
 done
+
+CCHUB=$PWD/.tools/bin/cchub
+if [ -z "${NO_INDEX:-}" ]; then
+	go build -o "$CCHUB" ./cmd/cchub
+	cp -a "$DIR" "$tmp/tree"
+	t0=$(date +%s%N)
+	"$CCHUB" index --root "$tmp/tree" >"$tmp/index.txt" 2>/dev/null
+	t1=$(date +%s%N)
+	echo
+	echo "with the token index: cchub index of a copy took $(( (t1 - t0) / 1000000 )) ms: $(tail -1 "$tmp/index.txt")"
+	printf '%-28s %10s %10s %8s %10s %10s  %s\n' pattern "rg ms" "cchub ms" ratio "rg lines" "cchub" "equal?"
+	for entry in "${PATTERNS[@]}"; do
+		flags=${entry%%|*}
+		pat=${entry#*|}
+		fl=()
+		[ -n "$flags" ] && fl=("$flags")
+		rg_count=$(rg -c "${RG_FLAGS[@]}" "${fl[@]}" -- "$pat" "$tmp/tree" | awk -F: '{s += $NF} END {print s+0}')
+		cc_count=$("$CCHUB" grep --root "$tmp/tree" --json --limit 1 "${fl[@]}" -- "$pat" | python3 -c 'import json, sys; print(json.load(sys.stdin)["total"])')
+		PEER_CMD=(rg -c "${RG_FLAGS[@]}" "${fl[@]}" -- "$pat" "$tmp/tree")
+		CC_CMD=("$CCHUB" grep --root "$tmp/tree" --limit 1 "${fl[@]}" -- "$pat")
+		read -r rg_ms cc_ms <<<"$(pair_ms)"
+		ratio=$(awk -v a="$cc_ms" -v b="$rg_ms" 'BEGIN {printf "%.2f", a/b}')
+		equal=yes
+		if [ "$rg_count" != "$cc_count" ]; then
+			equal=NO
+			status=1
+		fi
+		label=$pat
+		[ -n "$flags" ] && label="$flags $pat"
+		printf '%-28s %10s %10s %8s %10s %10s  %s\n' "$label" "$rg_ms" "$cc_ms" "$ratio" "$rg_count" "$cc_count" "$equal"
+	done
+fi
 exit $status

@@ -31,6 +31,15 @@
 # Warm: one `cchub mcp --root DIR` process gets the same search twice
 # through the MCP client (the official TypeScript SDK); the second call
 # takes its trees from the hub's parse cache. Both calls' ms are shown.
+#
+# Then, with the token index (NO_INDEX skips this): each corpus is copied
+# (mtimes kept) and `cchub index` run in the copy; the table shows, per
+# pattern, the first search of a new process after it (CLI, as above),
+# and the searches of one `cchub mcp` process that is asked every pattern
+# of the language once, in order (all but the first are a warm hub's
+# searches of a pattern it never ran), each against ast-grep's time from
+# the first table; and the peak RSS of the CLI search, with and without
+# the index.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -121,6 +130,7 @@ printf '%-30s %-7s %10s %10s %7s %7s %8s %8s %8s %8s %10s %10s\n' \
 	pattern corpus "ag ms" "cchub ms" ratio target "ag n" "cchub n" "only cc" "only ag" "mcp 1st" "mcp 2nd"
 status=0
 diffs=()
+declare -A agms
 for entry in "${CASES[@]}"; do
 	IFS='|' read -r kind lang dir pat <<<"$entry"
 	target=1.0
@@ -131,6 +141,7 @@ for entry in "${CASES[@]}"; do
 	"${CC_CMD[@]}" >"$tmp/cc.json" 2>"$tmp/cc.err" || [ $? -eq 1 ] || { cat "$tmp/cc.err" >&2; exit 2; }
 	read -r ag_n cc_n only_cc only_ag < <(python3 "$tmp/compare.py" "$tmp/cc.json" "$tmp/ag.json" "$dir" "$SHOW" 2>"$tmp/diff.txt")
 	read -r ag_ms cc_ms <<<"$(pair_ms)"
+	agms[$pat]=$ag_ms
 	read -r mcp1 mcp2 <<<"$(warm_ms "$lang" "$dir" "$pat")"
 	ratio=$(awk -v a="$cc_ms" -v b="$ag_ms" 'BEGIN {printf "%.2f", a/b}')
 	mark=""
@@ -145,6 +156,70 @@ for entry in "${CASES[@]}"; do
 		diffs+=("  $pat ($corpus):" "$(cat "$tmp/diff.txt")")
 	fi
 done
+if [ -z "${NO_INDEX:-}" ]; then
+	echo
+	# rss_kb CMD... — the peak RSS of one run, in KiB.
+	rss_kb() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
+	# seq_ms LANG DIR PATTERN... — the ms of each search, in order, in one
+	# `cchub mcp` process.
+	seq_ms() {
+		local lang=$1 dir=$2
+		shift 2
+		if [ -n "${NO_MCP:-}" ] || [ ! -f "$MCP_CLIENT" ] || [ ! -d "$(dirname "$MCP_CLIENT")/node_modules" ]; then
+			for _ in "$@"; do echo -; done
+			return
+		fi
+		python3 - "$lang" "$@" >"$tmp/seq.json" <<'EOF2'
+import json, sys
+lang = sys.argv[1]
+print(json.dumps([{"tool": "search", "args": {"pattern": p, "lang": lang, "limit": 20}} for p in sys.argv[2:]]))
+EOF2
+		node "$MCP_CLIENT" "$tmp/seq.json" -- "$CCHUB" mcp --root "$dir" 2>/dev/null |
+			python3 -c 'import json, sys; [print(json.loads(l)["ms"]) for l in sys.stdin if l.strip()]'
+	}
+	declare -A copyof
+	for lang in go python; do
+		src=$GO_DIR
+		[ "$lang" = python ] && src=$PY_DIR
+		copyof[$lang]=$tmp/corpus-$lang
+		cp -a "$src" "${copyof[$lang]}"
+		t0=$(date +%s%N)
+		"$CCHUB" index --root "${copyof[$lang]}" >"$tmp/index.txt" 2>/dev/null
+		t1=$(date +%s%N)
+		echo "$lang copy: cchub index $(( (t1 - t0) / 1000000 )) ms: $(tr '\n' ' ' <"$tmp/index.txt")"
+	done
+	printf '%-30s %-7s %10s %10s %7s %10s %7s %10s %10s %8s\n' \
+		pattern corpus "ag ms" "indexed" ratio "mcp seq" ratio "RSS KiB" "indexed" "same n"
+	for lang in go python; do
+		pats=()
+		for entry in "${CASES[@]}"; do
+			IFS='|' read -r kind l dir pat <<<"$entry"
+			[ "$l" = "$lang" ] && pats+=("$pat")
+		done
+		mapfile -t seq < <(seq_ms "$lang" "${copyof[$lang]}" "${pats[@]}")
+		i=0
+		for pat in "${pats[@]}"; do
+			dir=$GO_DIR
+			[ "$lang" = python ] && dir=$PY_DIR
+			CC_CMD=("$CCHUB" search -l "$lang" -p "$pat" --root "${copyof[$lang]}" --json)
+			"${CC_CMD[@]}" >"$tmp/cci.json" 2>/dev/null || true
+			"$CCHUB" search -l "$lang" -p "$pat" --root "$dir" --json >"$tmp/cc.json" 2>/dev/null || true
+			same=yes
+			cmp -s "$tmp/cc.json" "$tmp/cci.json" || { same=NO; status=1; }
+			PEER_CMD=(true)
+			read -r _ cc_ms <<<"$(pair_ms)"
+			ag_ms=${agms[$pat]}
+			r1=$(awk -v a="$cc_ms" -v b="$ag_ms" 'BEGIN {printf "%.2f", a/b}')
+			s=${seq[$i]:--}
+			r2=-
+			[ "$s" != - ] && r2=$(awk -v a="$s" -v b="$ag_ms" 'BEGIN {printf "%.2f", a/b}')
+			rss_plain=$(rss_kb "$CCHUB" search -l "$lang" -p "$pat" --root "$dir" --json)
+			rss_idx=$(rss_kb "${CC_CMD[@]}")
+			printf '%-30s %-7s %10s %10s %7s %10s %7s %10s %10s %8s\n' "$pat" "$lang" "$ag_ms" "$cc_ms" "$r1" "$s" "$r2" "$rss_plain" "$rss_idx" "$same"
+			i=$((i + 1))
+		done
+	done
+fi
 if [ ${#diffs[@]} -gt 0 ]; then
 	echo
 	echo "differences (first $SHOW of each):"
