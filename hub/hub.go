@@ -12,6 +12,7 @@ import (
 	"cchub/store"
 	"cchub/syntax"
 	"cchub/textedit"
+	"cchub/tokenindex"
 	"cchub/workspace"
 )
 
@@ -32,6 +33,9 @@ type Hub struct {
 
 	graphMu sync.Mutex
 	graph   *codegraph.Index // made on first need
+
+	tokMu  sync.Mutex
+	tokens *tokenindex.Index // the token index in memory (not one-shot), see heldTokens
 
 	dbMu  sync.Mutex
 	db    *store.Store // opened on first need

@@ -36,6 +36,18 @@ func (h *Hub) lacks(ctx context.Context) func(rel string, d fs.DirEntry, lits []
 	if err != nil {
 		return nil
 	}
+	// A one-shot CLI call reads the filters once, keeping only its
+	// answer; a long-lived hub keeps them all in memory, loaded again
+	// when `cchub index` (in any process) has changed them.
+	answer := func(lits [][]byte) (*tokenindex.Lacking, error) { return tokenindex.Lacks(ctx, db, lits) }
+	if !h.oneShot {
+		x, err := h.heldTokens(ctx, db)
+		if err != nil {
+			h.say("the token index could not be read (" + err.Error() + "); searches read every file; cchub index builds it again")
+			return nil
+		}
+		answer = func(lits [][]byte) (*tokenindex.Lacking, error) { return x.Lacks(lits), nil }
+	}
 	var mu sync.Mutex
 	answers := map[string]*tokenindex.Lacking{}
 	return func(rel string, d fs.DirEntry, lits [][]byte) bool {
@@ -44,7 +56,7 @@ func (h *Hub) lacks(ctx context.Context) func(rel string, d fs.DirEntry, lits []
 		a, ok := answers[key]
 		if !ok {
 			var err error
-			if a, err = tokenindex.Lacks(ctx, db, lits); err != nil {
+			if a, err = answer(lits); err != nil {
 				h.say("the token index could not be read (" + err.Error() + "); this search reads every file; cchub index builds it again")
 			}
 			answers[key] = a
@@ -52,6 +64,26 @@ func (h *Hub) lacks(ctx context.Context) func(rel string, d fs.DirEntry, lits []
 		mu.Unlock()
 		return a.Has(rel, d)
 	}
+}
+
+// heldTokens is the token index the hub keeps in memory, loaded again
+// when the store's generation has moved on.
+func (h *Hub) heldTokens(ctx context.Context, db *store.Store) (*tokenindex.Index, error) {
+	gen, err := db.TokenGeneration(ctx)
+	if err != nil {
+		return nil, err
+	}
+	h.tokMu.Lock()
+	defer h.tokMu.Unlock()
+	if h.tokens != nil && h.tokens.Gen == gen {
+		return h.tokens, nil
+	}
+	x, err := tokenindex.Load(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	h.tokens = x
+	return x, nil
 }
 
 // indexTokens brings the token index up to date.

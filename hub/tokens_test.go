@@ -20,7 +20,7 @@ import (
 // copyCorpus copies a real source tree into a temp dir whose files are an
 // hour old (the token index does not trust a file written just now), and
 // opens a one-shot hub on it.
-func copyCorpus(t *testing.T, src string) *Hub {
+func copyCorpus(t *testing.T, src string, o Options) *Hub {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), "corpus")
 	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
@@ -35,7 +35,7 @@ func copyCorpus(t *testing.T, src string) *Hub {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	h, err := Open(dst, Options{OneShot: true})
+	h, err := Open(dst, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestIndexedSearchAndGrepAnswerAsUnindexed(t *testing.T) {
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			h := copyCorpus(t, c.dir(t))
+			h := copyCorpus(t, c.dir(t), Options{OneShot: true})
 			st, err := h.indexTokens(ctx)
 			if err != nil {
 				t.Fatal(err)
@@ -151,49 +151,64 @@ func TestIndexedSearchAndGrepAnswerAsUnindexed(t *testing.T) {
 }
 
 // A file changed after `cchub index` (by the agent's shell, say) is read,
-// not answered for by the index: a match added to it is found.
+// not answered for by the index: a match added to it is found, by a
+// one-shot CLI call (which reads the index per call) and by a long-lived
+// hub (which keeps it in memory, and loads it again once it is rebuilt).
 func TestAFileChangedSinceTheIndexIsRead(t *testing.T) {
-	ctx := context.Background()
-	h := copyCorpus(t, filepath.Join("..", "testdata", "workspaces", "go"))
-	if _, err := h.indexTokens(ctx); err != nil {
-		t.Fatal(err)
-	}
-	var target string
-	if err := h.Root.Walk(ctx, ".", func(rel string, d fs.DirEntry) error {
-		if target == "" && strings.HasSuffix(rel, ".go") && !strings.Contains(rel, "broken") {
-			target = rel
-		}
-		return nil
-	}); err != nil || target == "" {
-		t.Fatalf("no Go file in the workspace (%v)", err)
-	}
-	grep := func() int {
-		r, err := h.Grep(ctx, locate.GrepOptions{Pattern: "AddedByTheShell"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r.Total
-	}
-	search := func() int {
-		r, err := h.Search(ctx, structsearch.Options{Pattern: `AddedByTheShell($A)`, Lang: "go"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return len(r.Matches)
-	}
-	if grep() != 0 || search() != 0 {
-		t.Fatal("the workspace already holds AddedByTheShell")
-	}
-	f, err := os.OpenFile(filepath.Join(h.Root.Dir(), target), os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fmt.Fprintln(f, "\nvar _ = AddedByTheShell(1)")
-	f.Close()
-	if n := grep(); n != 1 {
-		t.Errorf("grep after the change: %d lines, want 1", n)
-	}
-	if n := search(); n != 1 {
-		t.Errorf("search after the change: %d matches, want 1", n)
+	for _, oneShot := range []bool{true, false} {
+		t.Run(fmt.Sprint("oneShot=", oneShot), func(t *testing.T) {
+			ctx := context.Background()
+			h := copyCorpus(t, filepath.Join("..", "testdata", "workspaces", "go"), Options{OneShot: oneShot})
+			if _, err := h.indexTokens(ctx); err != nil {
+				t.Fatal(err)
+			}
+			target := "store/store.go"
+			grep := func(pat string) int {
+				r, err := h.Grep(ctx, locate.GrepOptions{Pattern: pat})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return r.Total
+			}
+			search := func() int {
+				r, err := h.Search(ctx, structsearch.Options{Pattern: `AddedByTheShell($A)`, Lang: "go"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return len(r.Matches)
+			}
+			if grep("AddedByTheShell") != 0 || search() != 0 {
+				t.Fatal("the workspace already holds AddedByTheShell")
+			}
+			f, err := os.OpenFile(filepath.Join(h.Root.Dir(), target), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintln(f, "\nvar _ = AddedByTheShell(1)")
+			f.Close()
+			if n := grep("AddedByTheShell"); n != 1 {
+				t.Errorf("grep after the change: %d lines, want 1", n)
+			}
+			if n := search(); n != 1 {
+				t.Errorf("search after the change: %d matches, want 1", n)
+			}
+			// Indexed again, an hour later: the new content is in the
+			// index, and a long-lived hub answers from it.
+			old := time.Now().Add(-time.Hour)
+			if err := os.Chtimes(filepath.Join(h.Root.Dir(), target), old, old); err != nil {
+				t.Fatal(err)
+			}
+			if st, err := h.indexTokens(ctx); err != nil || st.Read != 1 {
+				t.Fatalf("index again: %+v, %v", st, err)
+			}
+			if n := grep("AddedByTheShell"); n != 1 {
+				t.Errorf("grep after indexing again: %d lines, want 1", n)
+			}
+			var skipped atomic.Int64
+			r, err := h.Grep(ctx, locate.GrepOptions{Pattern: "AddedByTheShell", Lacks: counted(h, &skipped)})
+			if err != nil || r.Total != 1 || skipped.Load() != int64(r.Searched-1) {
+				t.Errorf("grep after indexing again: %d lines, %d of %d files skipped (%v); want every file but %s skipped", r.Total, skipped.Load(), r.Searched, err, target)
+			}
+		})
 	}
 }

@@ -186,6 +186,13 @@ CREATE TABLE token_files (
 	mtime  INTEGER NOT NULL,
 	filter BLOB NOT NULL
 );
+-- Moved forward by every save of token_files, so that a long-lived
+-- process that keeps the index in memory knows to load it again.
+CREATE TABLE token_generation (
+	id  INTEGER PRIMARY KEY CHECK (id = 1),
+	gen INTEGER NOT NULL
+);
+INSERT INTO token_generation VALUES (1, 0);
 `},
 }
 

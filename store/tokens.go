@@ -68,6 +68,20 @@ func (s *Store) SaveTokens(ctx context.Context, put []TokenFile, removed []strin
 				return s.wrap("save the token index in", err)
 			}
 		}
+		if _, err := tx.ExecContext(ctx, `UPDATE token_generation SET gen = gen + 1`); err != nil {
+			return s.wrap("save the token index in", err)
+		}
 		return nil
 	})
+}
+
+// TokenGeneration is moved forward by every SaveTokens that changed
+// something: a process keeping the index in memory loads it again when
+// the generation it loaded is no longer the store's.
+func (s *Store) TokenGeneration(ctx context.Context) (int64, error) {
+	var gen int64
+	if err := s.db.QueryRowContext(ctx, `SELECT gen FROM token_generation`).Scan(&gen); err != nil {
+		return 0, s.wrap("read the token index's generation in", err)
+	}
+	return gen, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -42,6 +43,9 @@ func Lacks(ctx context.Context, db *store.Store, lits [][]byte) (*Lacking, error
 	if len(lits) == 0 {
 		return l, nil
 	}
+	// The driver copies each filter out of the database: megabytes of
+	// garbage, which must not be let grow into the process's peak.
+	defer debug.SetGCPercent(debug.SetGCPercent(10))
 	err := db.TokenFiles(ctx, func(f store.TokenFile) error {
 		if f.MTime == 0 {
 			return nil // never trusted: read again
@@ -75,6 +79,62 @@ func (l *Lacking) Has(rel string, d fs.DirEntry) bool {
 	}
 	info, err := d.Info()
 	return err == nil && info.Mode().IsRegular() && info.Size() == s.size && info.ModTime().UnixNano() == s.mtime
+}
+
+// Index is a token index held in memory, for a long-lived process that
+// asks it many questions (the MCP server's hub): every filter, in arenas
+// of a few MiB, with the stamps of their files.
+type Index struct {
+	Gen   int64 // the store's TokenGeneration when it was loaded
+	files map[string]held
+}
+
+type held struct {
+	stamp
+	f Filter
+}
+
+// Load reads db's whole token index into memory.
+func Load(ctx context.Context, db *store.Store) (*Index, error) {
+	gen, err := db.TokenGeneration(ctx)
+	if err != nil {
+		return nil, err
+	}
+	x := &Index{Gen: gen, files: map[string]held{}}
+	var arena []byte
+	err = db.TokenFiles(ctx, func(f store.TokenFile) error {
+		if f.MTime == 0 {
+			return nil // never trusted: read again
+		}
+		if cap(arena)-len(arena) < len(f.Filter) {
+			arena = make([]byte, 0, max(4<<20, len(f.Filter)))
+		}
+		arena = append(arena, f.Filter...)
+		flt, err := Decode(arena[len(arena)-len(f.Filter):])
+		if err != nil {
+			return nil
+		}
+		x.files[f.Path] = held{stamp{f.Size, f.MTime}, flt}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// Lacks is the package's Lacks, answered from memory.
+func (x *Index) Lacks(lits [][]byte) *Lacking {
+	l := &Lacking{files: map[string]stamp{}}
+	if lits = Usable(lits); len(lits) == 0 {
+		return l
+	}
+	for p, h := range x.files {
+		if !h.f.MayContainAll(lits) {
+			l.files[p] = h.stamp
+		}
+	}
+	return l
 }
 
 // Usable keeps the literals a filter can answer for (three bytes or more).

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -178,5 +179,45 @@ func TestADamagedFilterIsReadAgain(t *testing.T) {
 	}
 	if got := lacking(t, root, db, "alpha"); !got["b.txt"] {
 		t.Errorf("after Update, lacking alpha: %v", got)
+	}
+}
+
+// The index held in memory answers as the one read per question, and its
+// generation moves on only when an Update changes something.
+func TestHeldIndexAnswersAsTheStoredOne(t *testing.T) {
+	ctx := context.Background()
+	root, db := workspaceOf(t, map[string]string{"a.go": "package a // alpha\n", "b.txt": "beta gamma\n", "c/d.txt": "ALPHA beta\n"})
+	if _, err := Update(ctx, root, db, nil); err != nil {
+		t.Fatal(err)
+	}
+	x, err := Load(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lits := range [][]string{{"alpha"}, {"beta"}, {"gamma", "beta"}, {"zeta"}, {"ab"}} {
+		var ls [][]byte
+		for _, l := range lits {
+			ls = append(ls, []byte(l))
+		}
+		stored, err := Lacks(ctx, db, ls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if held := x.Lacks(ls); !reflect.DeepEqual(held, stored) {
+			t.Errorf("%q: held %v, stored %v", lits, held.files, stored.files)
+		}
+	}
+	if _, err := Update(ctx, root, db, nil); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := db.TokenGeneration(ctx); g != x.Gen {
+		t.Errorf("an Update that changed nothing moved the generation from %d to %d", x.Gen, g)
+	}
+	writeOld(t, filepath.Join(root.Dir(), "b.txt"), "beta gamma delta\n")
+	if _, err := Update(ctx, root, db, nil); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := db.TokenGeneration(ctx); g == x.Gen {
+		t.Errorf("an Update that changed b.txt left the generation at %d", g)
 	}
 }
