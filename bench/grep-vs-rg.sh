@@ -65,18 +65,21 @@ PATTERNS=(
 HYPERFINE=$(command -v hyperfine || true)
 . bench/timing.sh
 
-echo "tree: $DIR ($(rg --files "${RG_FLAGS[@]}" "$DIR" | wc -l) files seen by rg); $(nproc) CPUs; $RUNS runs each; $(rg --version | head -1)"
-printf '%-28s %10s %10s %8s %10s %10s  %s\n' pattern "rg ms" "cchub ms" ratio "rg lines" "cchub" "equal?"
-status=0
-for entry in "${PATTERNS[@]}"; do
+# row ENTRY DIR COUNT — times rg on DIR against CC_CMD (the caller's,
+# built by the function named by CMD from fl and pat) for the flags|pattern
+# ENTRY, checks that COUNT (a function printing cchub's matching lines)
+# agrees with rg's, and prints the row.
+row() {
+	local entry=$1 dir=$2 cmd=$3 count=$4
 	flags=${entry%%|*}
 	pat=${entry#*|}
 	fl=()
 	[ -n "$flags" ] && fl=("$flags")
-	rg_count=$(rg -c "${RG_FLAGS[@]}" "${fl[@]}" -- "$pat" "$DIR" | awk -F: '{s += $NF} END {print s+0}')
-	cc_count=$("$tmp/grepbench" "${fl[@]}" -- "$pat" "$DIR" | sed -n 's/^matches=\([0-9]*\).*/\1/p')
-	PEER_CMD=(rg -c "${RG_FLAGS[@]}" "${fl[@]}" -- "$pat" "$DIR")
-	CC_CMD=("$tmp/grepbench" "${fl[@]}" -- "$pat" "$DIR")
+	local rg_count cc_count rg_ms cc_ms ratio equal label
+	rg_count=$(rg -c "${RG_FLAGS[@]}" "${fl[@]}" -- "$pat" "$dir" | awk -F: '{s += $NF} END {print s+0}')
+	cc_count=$("$count")
+	PEER_CMD=(rg -c "${RG_FLAGS[@]}" "${fl[@]}" -- "$pat" "$dir")
+	"$cmd"
 	read -r rg_ms cc_ms <<<"$(pair_ms)"
 	ratio=$(awk -v a="$cc_ms" -v b="$rg_ms" 'BEGIN {printf "%.2f", a/b}')
 	equal=yes
@@ -91,6 +94,20 @@ for entry in "${PATTERNS[@]}"; do
 	label=$pat
 	[ -n "$flags" ] && label="$flags $pat"
 	printf '%-28s %10s %10s %8s %10s %10s  %s\n' "$label" "$rg_ms" "$cc_ms" "$ratio" "$rg_count" "$cc_count" "$equal"
+}
+
+# The matcher alone (grepbench: locate.Grep), on DIR.
+plain_cmd() { CC_CMD=("$tmp/grepbench" "${fl[@]}" -- "$pat" "$DIR"); }
+plain_count() { "$tmp/grepbench" "${fl[@]}" -- "$pat" "$DIR" | sed -n 's/^matches=\([0-9]*\).*/\1/p'; }
+# The cchub binary in the indexed copy.
+indexed_cmd() { CC_CMD=("$CCHUB" grep --root "$tmp/tree" --limit 1 "${fl[@]}" -- "$pat"); }
+indexed_count() { "$CCHUB" grep --root "$tmp/tree" --json --limit 1 "${fl[@]}" -- "$pat" | python3 -c 'import json, sys; print(json.load(sys.stdin)["total"])'; }
+
+echo "tree: $DIR ($(rg --files "${RG_FLAGS[@]}" "$DIR" | wc -l) files seen by rg); $(nproc) CPUs; $RUNS runs each; $(rg --version | head -1)"
+printf '%-28s %10s %10s %8s %10s %10s  %s\n' pattern "rg ms" "cchub ms" ratio "rg lines" "cchub" "equal?"
+status=0
+for entry in "${PATTERNS[@]}"; do
+	row "$entry" "$DIR" plain_cmd plain_count
 done
 
 CCHUB=$PWD/.tools/bin/cchub
@@ -104,24 +121,7 @@ if [ -z "${NO_INDEX:-}" ]; then
 	echo "with the token index: cchub index of a copy took $(( (t1 - t0) / 1000000 )) ms: $(tail -1 "$tmp/index.txt")"
 	printf '%-28s %10s %10s %8s %10s %10s  %s\n' pattern "rg ms" "cchub ms" ratio "rg lines" "cchub" "equal?"
 	for entry in "${PATTERNS[@]}"; do
-		flags=${entry%%|*}
-		pat=${entry#*|}
-		fl=()
-		[ -n "$flags" ] && fl=("$flags")
-		rg_count=$(rg -c "${RG_FLAGS[@]}" "${fl[@]}" -- "$pat" "$tmp/tree" | awk -F: '{s += $NF} END {print s+0}')
-		cc_count=$("$CCHUB" grep --root "$tmp/tree" --json --limit 1 "${fl[@]}" -- "$pat" | python3 -c 'import json, sys; print(json.load(sys.stdin)["total"])')
-		PEER_CMD=(rg -c "${RG_FLAGS[@]}" "${fl[@]}" -- "$pat" "$tmp/tree")
-		CC_CMD=("$CCHUB" grep --root "$tmp/tree" --limit 1 "${fl[@]}" -- "$pat")
-		read -r rg_ms cc_ms <<<"$(pair_ms)"
-		ratio=$(awk -v a="$cc_ms" -v b="$rg_ms" 'BEGIN {printf "%.2f", a/b}')
-		equal=yes
-		if [ "$rg_count" != "$cc_count" ]; then
-			equal=NO
-			status=1
-		fi
-		label=$pat
-		[ -n "$flags" ] && label="$flags $pat"
-		printf '%-28s %10s %10s %8s %10s %10s  %s\n' "$label" "$rg_ms" "$cc_ms" "$ratio" "$rg_count" "$cc_count" "$equal"
+		row "$entry" "$tmp/tree" indexed_cmd indexed_count
 	done
 fi
 exit $status
