@@ -155,8 +155,8 @@ func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGl
 	var wg sync.WaitGroup
 	for i := range workers {
 		w := newGrepWorker(m.clone(), limit)
-		if lits := m.required(); lacks != nil && len(lits) > 0 {
-			w.lacks, w.lits = lacks, lits
+		if alts := m.required(); lacks != nil && len(alts) > 0 {
+			w.lacks, w.alts = lacks, alts
 		}
 		workers[i] = w
 		wg.Add(1)
@@ -216,9 +216,21 @@ type grepWorker struct {
 
 	total, files, searched, binary, large int
 
-	// A token index's answer, and the literals every match holds.
+	// A token index's answer, and the literals matches hold (see
+	// lineMatcher.required).
 	lacks func(string, fs.DirEntry, [][]byte) bool
-	lits  [][]byte
+	alts  [][][]byte
+}
+
+// lacksAll says whether the token index rules out every alternative for
+// the file.
+func (w *grepWorker) lacksAll(j grepJob) bool {
+	for _, lits := range w.alts {
+		if !w.lacks(j.path, j.d, lits) {
+			return false
+		}
+	}
+	return true
 }
 
 func newGrepWorker(m *lineMatcher, limit int) *grepWorker {
@@ -230,7 +242,7 @@ func (w *grepWorker) run(ctx context.Context, root *workspace.Root, jobs <-chan 
 		if ctx.Err() != nil {
 			continue // drain, so the walk never blocks on a full channel
 		}
-		if w.lacks != nil && w.lacks(j.path, j.d, w.lits) {
+		if w.lacks != nil && w.lacksAll(j) {
 			w.searched++ // a text file, searched without being read
 			continue
 		}

@@ -32,6 +32,9 @@ type lineMatcher struct {
 	// without one of them is rejected before the DFA runs.
 	also []scanner
 	dfa  *lineDFA
+	// alts are the strings of a pattern that matches one of a few (see
+	// required), for a token index.
+	alts [][][]byte
 }
 
 // compileMatcher compiles pattern (RE2 syntax, or literal text) for
@@ -56,7 +59,7 @@ func compileMatcher(pattern string, literal, ignoreCase bool) (*lineMatcher, err
 	if err != nil {
 		return nil, err
 	}
-	m := &lineMatcher{prog: prog}
+	m := &lineMatcher{prog: prog, alts: alternativesOf(tree)}
 	lits := scannableLiterals(tree)
 	if len(lits) > 0 {
 		best := lits[0]
@@ -72,9 +75,16 @@ func compileMatcher(pattern string, literal, ignoreCase bool) (*lineMatcher, err
 	return m, nil
 }
 
-// required lists the literals every match holds, each of three bytes or
-// more (case-insensitive ones in lower case): what a token index is asked.
-func (m *lineMatcher) required() [][]byte {
+// required lists what a token index is asked: alternatives (every match
+// holds every literal of at least one of them), each a list of literals
+// of three bytes or more, case-insensitive ones in lower case. A pattern
+// that matches one of a few strings (`foo|bar`, `fs(en|de)code`) has one
+// alternative per string; any other, the one list of literals every match
+// holds. nil when no match needs any literal a filter can answer for.
+func (m *lineMatcher) required() [][][]byte {
+	if alts := m.alts; alts != nil {
+		return alts
+	}
 	var out [][]byte
 	if len(m.lit) >= 3 {
 		out = append(out, m.lit)
@@ -83,6 +93,76 @@ func (m *lineMatcher) required() [][]byte {
 		if len(s.lit) >= 3 {
 			out = append(out, s.lit)
 		}
+	}
+	if out == nil {
+		return nil
+	}
+	return [][][]byte{out}
+}
+
+// maxAlternatives bounds the strings literalSet expands a pattern into.
+const maxAlternatives = 16
+
+// literalSet returns every string re matches, when they are at most
+// maxAlternatives (zero-width assertions match the empty string, as in
+// literalOf).
+func literalSet(re *syntax.Regexp) ([][]litRune, bool) {
+	if l, ok := literalOf(re); ok {
+		return [][]litRune{l}, true
+	}
+	switch re.Op {
+	case syntax.OpCapture:
+		return literalSet(re.Sub[0])
+	case syntax.OpAlternate:
+		var out [][]litRune
+		for _, sub := range re.Sub {
+			set, ok := literalSet(sub)
+			if !ok || len(out)+len(set) > maxAlternatives {
+				return nil, false
+			}
+			out = append(out, set...)
+		}
+		return out, true
+	case syntax.OpConcat:
+		out := [][]litRune{nil}
+		for _, sub := range re.Sub {
+			set, ok := literalSet(sub)
+			if !ok || len(out)*len(set) > maxAlternatives {
+				return nil, false
+			}
+			var next [][]litRune
+			for _, a := range out {
+				for _, b := range set {
+					next = append(next, append(append([]litRune(nil), a...), b...))
+				}
+			}
+			out = next
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// alternativesOf is required's answer for a pattern of a few strings:
+// each string's literals a filter can answer for; nil when the pattern
+// is no such set, or one of its strings has none.
+func alternativesOf(re *syntax.Regexp) [][][]byte {
+	set, ok := literalSet(re)
+	if !ok || len(set) < 2 {
+		return nil
+	}
+	var out [][][]byte
+	for _, str := range set {
+		var lits [][]byte
+		for _, chunk := range scannableChunks(str) {
+			if b, _ := chunk.bytes(); len(b) >= 3 {
+				lits = append(lits, b)
+			}
+		}
+		if lits == nil {
+			return nil // a string a filter cannot rule out
+		}
+		out = append(out, lits)
 	}
 	return out
 }

@@ -259,3 +259,40 @@ func TestGrepMatcherFoldScanIsLinear(t *testing.T) {
 		t.Errorf("took %v", d)
 	}
 }
+
+// What a token index is asked for a pattern: the literals every match
+// holds, or, for a pattern of a few strings, each string's.
+func TestGrepMatcherTellsATokenIndexWhatMatchesHold(t *testing.T) {
+	for _, c := range []struct {
+		pattern    string
+		ignoreCase bool
+		want       string
+	}{
+		{"ErrAbortHandler", false, "[[ErrAbortHandler]]"},
+		{`func \(\w+ \*\w+\) Serve`, false, "[[) Serve func (]]"}, // rarest first
+		{"Content-Type", true, "[[content-type]]"},
+		{"fsencode|fsdecode", false, "[[fsencode] [fsdecode]]"},
+		{`(Read|Write)Deadline\(`, false, "[[ReadDeadline(] [WriteDeadline(]]"},
+		{"^(foo|bar)$", true, "[[foo] [bar]]"},
+		{"foo|ab", false, "[]"},            // ab: too short for a filter
+		{`\w+_test\b`, false, "[[_test]]"}, // no set: what every match holds
+		{`[A-Z]{3}[0-9]{3}`, false, "[]"},
+		{"a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|qqqq", false, "[]"}, // over maxAlternatives
+	} {
+		m, err := compileMatcher(c.pattern, false, c.ignoreCase)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, alt := range m.required() {
+			var lits []string
+			for _, l := range alt {
+				lits = append(lits, string(l))
+			}
+			got = append(got, "["+strings.Join(lits, " ")+"]")
+		}
+		if s := "[" + strings.Join(got, " ") + "]"; s != c.want {
+			t.Errorf("%q (ignore case %v): %s, want %s", c.pattern, c.ignoreCase, s, c.want)
+		}
+	}
+}
