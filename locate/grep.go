@@ -166,16 +166,18 @@ func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGl
 		}()
 	}
 	seq, visited := 0, false
-	err := root.WalkReporting(ctx, dir, func(p string, d fs.DirEntry) error {
+	err := root.WalkHeld(ctx, dir, func(p string, d fs.DirEntry, in *workspace.Dir) error {
 		visited = true
 		if d.IsDir() || (inc != nil && !inc.Match(p)) {
 			return nil
 		}
+		in.Hold() // the worker that reads the file lets go of it
 		select {
-		case jobs <- grepJob{seq: seq, path: p, d: d}:
+		case jobs <- grepJob{seq: seq, path: p, d: d, dir: in}:
 			seq++
 			return nil
 		case <-ctx.Done():
+			in.Release()
 			return ctx.Err()
 		}
 	}, unreadable)
@@ -194,6 +196,7 @@ type grepJob struct {
 	seq  int // walk order, which is the order of the result
 	path string
 	d    fs.DirEntry
+	dir  *workspace.Dir // held for the job: the worker releases it
 }
 
 // grepFile is one file's matches: all counted, the first limit kept.
@@ -239,26 +242,43 @@ func newGrepWorker(m *lineMatcher, limit int) *grepWorker {
 
 func (w *grepWorker) run(ctx context.Context, root *workspace.Root, jobs <-chan grepJob) {
 	for j := range jobs {
-		if ctx.Err() != nil {
-			continue // drain, so the walk never blocks on a full channel
-		}
-		if w.lacks != nil && w.lacksAll(j) {
-			w.searched++ // a text file, searched without being read
-			continue
-		}
-		data, err := w.read(root, j.path)
-		switch {
-		case errors.Is(err, workspace.ErrTooLarge):
-			w.large++
-			continue
-		case err != nil:
-			continue // a pipe or device, or vanished or unreadable since the walk: skipped, as by git
-		case workspace.IsBinary(data):
-			w.binary++
-			continue
-		}
-		w.search(ctx, j.seq, j.path, data)
+		w.runOne(ctx, root, j)
+		j.dir.Release()
 	}
+}
+
+// runOne searches the file of one job, unless the search is over.
+func (w *grepWorker) runOne(ctx context.Context, root *workspace.Root, j grepJob) {
+	if ctx.Err() != nil {
+		return // drain, so the walk never blocks on a full channel
+	}
+	if w.lacks != nil && w.lacksAll(j) {
+		w.searched++ // a text file, searched without being read
+		return
+	}
+	data, err := w.readAt(root, j)
+	switch {
+	case errors.Is(err, workspace.ErrTooLarge):
+		w.large++
+		return
+	case err != nil:
+		return // a pipe or device, or vanished or unreadable since the walk: skipped, as by git
+	case workspace.IsBinary(data):
+		w.binary++
+		return
+	}
+	w.search(ctx, j.seq, j.path, data)
+}
+
+// readAt reads the job's file into the worker's buffer, relative to the
+// directory the walk holds for it.
+func (w *grepWorker) readAt(root *workspace.Root, j grepJob) ([]byte, error) {
+	data, err := root.ReadIntoAt(j.dir, j.d.Name(), j.path, w.buf, MaxGrepFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	w.buf = data
+	return data, nil
 }
 
 // read reads the file rel into the worker's buffer, which it reuses.

@@ -80,14 +80,23 @@ func (r *Root) Readlink(rel string) (string, error) {
 // ReadDir lists the directory at rel, sorted by name. Entries read before
 // an error are returned with it.
 func (r *Root) ReadDir(rel string) ([]fs.DirEntry, error) {
+	des, held, err := r.readDirHeld(rel)
+	held.Release()
+	return des, err
+}
+
+// readDirHeld is ReadDir that keeps the directory open, held once for the
+// caller (nil when it could not be opened).
+func (r *Root) readDirHeld(rel string) ([]fs.DirEntry, *Dir, error) {
 	d, err := r.OpenFile(rel, os.O_RDONLY|syscall.O_DIRECTORY, 0)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer d.Close()
+	held := &Dir{f: d, fd: int(d.Fd())}
+	held.Hold()
 	des, err := d.ReadDir(-1)
 	sortEntries(des)
-	return des, err
+	return des, held, err
 }
 
 // OpenFile opens rel, relative to the root's handle, with flag (O_CLOEXEC
@@ -161,6 +170,26 @@ func (r *Root) ReadInto(rel string, buf []byte, max int64) ([]byte, error) {
 	if data, done, err := r.readBeneath(rel, buf, max); done {
 		return data, err
 	}
+	return r.readPortable(rel, buf, max)
+}
+
+// ReadIntoAt is ReadInto of the file rel, whose name is name in dir (the
+// directory a WalkHeld gave with it, held): where the kernel allows, it
+// is opened relative to dir, beneath it, so that only its name is
+// resolved. A symlink that leads out of dir, and a nil dir, take
+// ReadInto's way, from the root.
+func (r *Root) ReadIntoAt(dir *Dir, name, rel string, buf []byte, max int64) ([]byte, error) {
+	if dir != nil {
+		if data, done, err := r.readAt(dir, name, rel, buf, max); done {
+			return data, err
+		}
+	}
+	return r.ReadInto(rel, buf, max)
+}
+
+// readPortable is ReadInto through os.File, for where a raw descriptor
+// cannot be used.
+func (r *Root) readPortable(rel string, buf []byte, max int64) ([]byte, error) {
 	f, st, err := r.OpenRegular(rel)
 	if err != nil {
 		return nil, err

@@ -84,13 +84,29 @@ func (r *Root) readBeneath(rel string, buf []byte, max int64) (data []byte, done
 	if noOpenat2.Load() {
 		return nil, false, nil
 	}
+	return readOpenat2(int(r.handle.Fd()), native(rel), rel, buf, max)
+}
+
+// readAt is readBeneath relative to a held directory: name is resolved
+// beneath it.
+func (r *Root) readAt(dir *Dir, name, rel string, buf []byte, max int64) ([]byte, bool, error) {
+	if noOpenat2.Load() {
+		return nil, false, nil
+	}
+	return readOpenat2(dir.fd, name, rel, buf, max)
+}
+
+// readOpenat2 opens name beneath the directory dirfd and reads it whole;
+// done is false when a symlink leads out of that directory (the caller
+// judges it from the root).
+func readOpenat2(dirfd int, name, rel string, buf []byte, max int64) (data []byte, done bool, err error) {
 	how := unix.OpenHow{
 		Flags:   unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NONBLOCK | unix.O_NOCTTY,
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
 	}
 	var fd int
 	for {
-		fd, err = unix.Openat2(int(r.handle.Fd()), native(rel), &how)
+		fd, err = unix.Openat2(dirfd, name, &how)
 		if err != unix.EINTR && err != unix.EAGAIN {
 			break
 		}

@@ -38,6 +38,13 @@ func (r *Root) Walk(ctx context.Context, start string, fn WalkFunc) error {
 // of passing over it in silence. unreadable is called from the walking
 // goroutine, in walk order.
 func (r *Root) WalkReporting(ctx context.Context, start string, fn WalkFunc, unreadable func(rel string, err error)) error {
+	return r.WalkHeld(ctx, start, func(rel string, d fs.DirEntry, _ *Dir) error { return fn(rel, d) }, unreadable)
+}
+
+// WalkHeld is WalkReporting that holds each directory open while its
+// entries are visited, and gives it with each file: ReadIntoAt reads the
+// file relative to it.
+func (r *Root) WalkHeld(ctx context.Context, start string, fn HeldWalkFunc, unreadable func(rel string, err error)) error {
 	abs, rel, err := r.Resolve(start)
 	if err != nil {
 		return err
@@ -59,7 +66,7 @@ func (r *Root) WalkReporting(ctx context.Context, start string, fn WalkFunc, unr
 		if ignoredBy(pats, comps, false) {
 			return nil
 		}
-		return fn(rel, fs.FileInfoToDirEntry(st))
+		return fn(rel, fs.FileInfoToDirEntry(st), nil)
 	}
 	if rel != "." {
 		if ignoredBy(pats, comps, true) {
@@ -76,7 +83,7 @@ func (r *Root) WalkReporting(ctx context.Context, start string, fn WalkFunc, unr
 
 type walker struct {
 	root       *Root
-	fn         WalkFunc
+	fn         HeldWalkFunc
 	unreadable func(rel string, err error)
 }
 
@@ -89,13 +96,14 @@ func (w *walker) dir(ctx context.Context, abs string, comps []string, pats []git
 	if rel == "" {
 		rel = "."
 	}
-	if err := fn(rel, fs.FileInfoToDirEntry(dirInfo{abs})); err != nil {
+	if err := fn(rel, fs.FileInfoToDirEntry(dirInfo{abs}), nil); err != nil {
 		if errors.Is(err, fs.SkipDir) {
 			return nil
 		}
 		return err
 	}
-	entries, err := r.ReadDir(rel)
+	entries, held, err := r.readDirHeld(rel)
+	defer held.Release()
 	if err != nil && w.unreadable != nil {
 		// Skipped, as git does, but said: the caller's result is
 		// incomplete. Entries read before the error are still walked.
@@ -131,7 +139,7 @@ func (w *walker) dir(ctx context.Context, abs string, comps []string, pats []git
 			}
 			continue
 		}
-		if err := fn(strings.Join(child, "/"), e); err != nil {
+		if err := fn(strings.Join(child, "/"), e, held); err != nil {
 			if errors.Is(err, fs.SkipDir) {
 				continue
 			}

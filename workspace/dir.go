@@ -1,0 +1,39 @@
+package workspace
+
+import (
+	"io/fs"
+	"os"
+	"sync/atomic"
+)
+
+// Dir is a directory a walk holds open while its files are read, so that
+// each is opened relative to it: the kernel resolves one name, not the
+// whole path from the root again (a third of grep's time over GOROOT).
+// The walk and each reader it hands the Dir to hold it; the last to let
+// go closes it.
+type Dir struct {
+	f    *os.File
+	fd   int // f's descriptor, taken once
+	refs atomic.Int32
+}
+
+// Hold keeps the directory open until the matching Release.
+func (d *Dir) Hold() {
+	if d != nil {
+		d.refs.Add(1)
+	}
+}
+
+// Release lets go of it; the last release closes it.
+func (d *Dir) Release() {
+	if d != nil && d.refs.Add(-1) == 0 {
+		d.f.Close()
+	}
+}
+
+// HeldWalkFunc is a WalkFunc that is also given, for a file, the
+// directory the walk holds open for it (nil when there is none: the file
+// named as the walk's start, or no way to hold one). The Dir is the
+// callee's only during the call; to read the file later it calls Hold,
+// and Release once done.
+type HeldWalkFunc func(rel string, d fs.DirEntry, dir *Dir) error
