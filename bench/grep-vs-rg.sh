@@ -27,10 +27,14 @@
 #     the patterns here keep to cases where that makes no difference.
 #
 # With the token index (NO_INDEX skips this): DIR is copied (mtimes kept),
-# `cchub index` run in the copy, and the patterns with a literal of three
-# bytes or more are timed again: the cchub binary's grep in the copy
-# (which skips the files the index says cannot match) against rg in the
-# same copy; the matching lines must be the same as rg's.
+# `cchub index` run in the copy, and each pattern is asked RUNS+1 times of
+# one `cchub mcp` on the copy through the repository's MCP client (the
+# TypeScript SDK), which holds the index in memory and skips the files it
+# says cannot match; the median of the calls after the first (the call's
+# whole round trip) is set against rg's whole process in the same copy,
+# and the total the answer states must be rg's count. (A one-shot `cchub
+# grep` does not use the index: it reads GOROOT's files faster than it can
+# stream the index's table.)
 #
 # Timing is of whole processes (startup included) for both: hyperfine when
 # it is installed, otherwise a loop of RUNS runs after one warm-up in which
@@ -99,9 +103,39 @@ row() {
 # The matcher alone (grepbench: locate.Grep), on DIR.
 plain_cmd() { CC_CMD=("$tmp/grepbench" "${fl[@]}" -- "$pat" "$DIR"); }
 plain_count() { "$tmp/grepbench" "${fl[@]}" -- "$pat" "$DIR" | sed -n 's/^matches=\([0-9]*\).*/\1/p'; }
-# The cchub binary in the indexed copy.
-indexed_cmd() { CC_CMD=("$CCHUB" grep --root "$tmp/tree" --limit 1 "${fl[@]}" -- "$pat"); }
-indexed_count() { "$CCHUB" grep --root "$tmp/tree" --json --limit 1 "${fl[@]}" -- "$pat" | python3 -c 'import json, sys; print(json.load(sys.stdin)["total"])'; }
+# The warm hub's calls, from the ms file written below: the median of
+# each pattern's calls after its first, and the total its answer states.
+mcp_row() {
+	local entry=$1 label rg_count rg_ms cc_ms cc_count ratio equal
+	flags=${entry%%|*}
+	pat=${entry#*|}
+	fl=()
+	[ -n "$flags" ] && fl=("$flags")
+	rg_count=$(rg -c "${RG_FLAGS[@]}" "${fl[@]}" -- "$pat" "$tmp/tree" | awk -F: '{s += $NF} END {print s+0}')
+	PEER_CMD=(rg -c "${RG_FLAGS[@]}" "${fl[@]}" -- "$pat" "$tmp/tree")
+	CC_CMD=(true)
+	read -r rg_ms _ <<<"$(pair_ms)"
+	read -r cc_ms cc_count < <(python3 - "$tmp/mcp.out" "$entry" "$RUNS" <<'EOF2'
+import json, re, statistics, sys
+out, entry, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rows = [json.loads(l) for l in open(out) if l.strip()]
+i = [json.loads(l) for l in open(out + ".order")].index(entry)
+mine = rows[i * (runs + 1):(i + 1) * (runs + 1)]
+m = re.search(r"Found ([0-9,]+) match", mine[-1].get("text", ""))
+total = m.group(1).replace(",", "") if m else "0"
+print(statistics.median(r["ms"] for r in mine[1:]), total)
+EOF2
+	)
+	ratio=$(awk -v a="$cc_ms" -v b="$rg_ms" 'BEGIN {printf "%.2f", a/b}')
+	equal=yes
+	if [ "$rg_count" != "$cc_count" ]; then
+		equal=NO
+		status=1
+	fi
+	label=$pat
+	[ -n "$flags" ] && label="$flags $pat"
+	printf '%-28s %10s %10s %8s %10s %10s  %s\n' "$label" "$rg_ms" "$cc_ms" "$ratio" "$rg_count" "$cc_count" "$equal"
+}
 
 echo "tree: $DIR ($(rg --files "${RG_FLAGS[@]}" "$DIR" | wc -l) files seen by rg); $(nproc) CPUs; $RUNS runs each; $(rg --version | head -1)"
 printf '%-28s %10s %10s %8s %10s %10s  %s\n' pattern "rg ms" "cchub ms" ratio "rg lines" "cchub" "equal?"
@@ -111,17 +145,33 @@ for entry in "${PATTERNS[@]}"; do
 done
 
 CCHUB=$PWD/.tools/bin/cchub
-if [ -z "${NO_INDEX:-}" ]; then
+MCP_CLIENT=${MCP_CLIENT:-$PWD/mcpserver/testdata/mcp-client/client.mjs}
+if [ -z "${NO_INDEX:-}" ] && [ -d "$(dirname "$MCP_CLIENT")/node_modules" ]; then
 	go build -o "$CCHUB" ./cmd/cchub
 	cp -a "$DIR" "$tmp/tree"
 	t0=$(date +%s%N)
 	"$CCHUB" index --root "$tmp/tree" >"$tmp/index.txt" 2>/dev/null
 	t1=$(date +%s%N)
+	python3 - "$RUNS" "$tmp/mcp.out.order" "${PATTERNS[@]}" >"$tmp/calls.json" <<'EOF2'
+import json, sys
+runs, order, entries = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+calls = []
+with open(order, "w") as f:
+    for e in entries:
+        f.write(json.dumps(e) + "\n")
+        flags, pat = e.split("|", 1)
+        args = {"pattern": pat, "limit": 1}
+        if flags == "-i":
+            args["ignore_case"] = True
+        calls += [{"tool": "grep", "args": args}] * (runs + 1)
+print(json.dumps(calls))
+EOF2
+	node "$MCP_CLIENT" "$tmp/calls.json" -- "$CCHUB" mcp --root "$tmp/tree" >"$tmp/mcp.out" 2>/dev/null
 	echo
-	echo "with the token index: cchub index of a copy took $(( (t1 - t0) / 1000000 )) ms: $(tail -1 "$tmp/index.txt")"
-	printf '%-28s %10s %10s %8s %10s %10s  %s\n' pattern "rg ms" "cchub ms" ratio "rg lines" "cchub" "equal?"
+	echo "with the token index, in a warm cchub mcp (ms: one call's round trip): cchub index of a copy took $(( (t1 - t0) / 1000000 )) ms: $(tail -1 "$tmp/index.txt")"
+	printf '%-28s %10s %10s %8s %10s %10s  %s\n' pattern "rg ms" "mcp ms" ratio "rg lines" "cchub" "equal?"
 	for entry in "${PATTERNS[@]}"; do
-		row "$entry" "$tmp/tree" indexed_cmd indexed_count
+		mcp_row "$entry"
 	done
 fi
 exit $status

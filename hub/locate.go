@@ -13,7 +13,10 @@ func (h *Hub) Glob(ctx context.Context, opts locate.GlobOptions) (*locate.GlobRe
 
 // Grep searches file contents.
 func (h *Hub) Grep(ctx context.Context, opts locate.GrepOptions) (*locate.GrepResult, error) {
-	if opts.Lacks == nil {
+	// A one-shot grep reads the files faster than it can stream the
+	// token index's table (GOROOT/src: 40 ms of filters against 50 ms
+	// of reads); a long-lived hub holds the index in memory, and asks it.
+	if opts.Lacks == nil && !h.oneShot {
 		opts.Lacks = h.lacks(ctx)
 	}
 	return locate.Grep(ctx, h.Root, opts)
