@@ -32,21 +32,25 @@ func (h *Hub) lacks(ctx context.Context) func(rel string, d fs.DirEntry, lits []
 			return nil
 		}
 	}
-	db, err := h.state(ctx)
-	if err != nil {
-		return nil
-	}
-	// A one-shot CLI call reads the filters once, keeping only its
-	// answer; a long-lived hub keeps them all in memory, loaded again
-	// when `cchub index` (in any process) has changed them.
-	answer := func(lits [][]byte) (*tokenindex.Lacking, error) { return tokenindex.Lacks(ctx, db, lits) }
-	if !h.oneShot {
+	// The store is opened, and a long-lived hub's index loaded, when a
+	// first file is asked about: a pattern without a literal a filter
+	// can answer for costs nothing. A one-shot CLI call reads the filters
+	// once per set of literals, keeping only its answer; a long-lived hub
+	// keeps them all in memory, loaded again when `cchub index` (in any
+	// process) has changed them.
+	answer := func(lits [][]byte) (*tokenindex.Lacking, error) {
+		db, err := h.state(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if h.oneShot {
+			return tokenindex.Lacks(ctx, db, lits)
+		}
 		x, err := h.heldTokens(ctx, db)
 		if err != nil {
-			h.say("the token index could not be read (" + err.Error() + "); searches read every file; cchub index builds it again")
-			return nil
+			return nil, err
 		}
-		answer = func(lits [][]byte) (*tokenindex.Lacking, error) { return x.Lacks(lits), nil }
+		return x.Lacks(lits), nil
 	}
 	var mu sync.Mutex
 	answers := map[string]*tokenindex.Lacking{}

@@ -46,16 +46,10 @@ func Lacks(ctx context.Context, db *store.Store, lits [][]byte) (*Lacking, error
 	// The driver copies each filter out of the database: megabytes of
 	// garbage, which must not be let grow into the process's peak.
 	defer debug.SetGCPercent(debug.SetGCPercent(10))
-	err := db.TokenFiles(ctx, func(f store.TokenFile) error {
-		if f.MTime == 0 {
-			return nil // never trusted: read again
+	err := eachTrusted(ctx, db, func(f store.TokenFile, flt Filter) {
+		if !flt.MayContainAll(lits) {
+			l.files[f.Path] = stamp{f.Size, f.MTime}
 		}
-		flt, err := Decode(f.Filter)
-		if err != nil || flt.MayContainAll(lits) {
-			return nil
-		}
-		l.files[f.Path] = stamp{f.Size, f.MTime}
-		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -63,8 +57,21 @@ func Lacks(ctx context.Context, db *store.Store, lits [][]byte) (*Lacking, error
 	return l, nil
 }
 
-// Len is how many files are known to lack the literals.
-func (l *Lacking) Len() int { return len(l.files) }
+// eachTrusted calls fn with every file of db's index whose stamp may be
+// trusted (an mtime kept) and whose filter decodes; the rest are read
+// again. f.Filter, and flt, are the database's buffer: fn's only during
+// the call.
+func eachTrusted(ctx context.Context, db *store.Store, fn func(f store.TokenFile, flt Filter)) error {
+	return db.TokenFiles(ctx, func(f store.TokenFile) error {
+		if f.MTime == 0 {
+			return nil
+		}
+		if flt, err := Decode(f.Filter); err == nil {
+			fn(f, flt)
+		}
+		return nil
+	})
+}
 
 // Has says whether the file rel (d its directory entry) is one that lacks
 // the literals, unchanged since it was read: the same size and mtime.
@@ -102,20 +109,13 @@ func Load(ctx context.Context, db *store.Store) (*Index, error) {
 	}
 	x := &Index{Gen: gen, files: map[string]held{}}
 	var arena []byte
-	err = db.TokenFiles(ctx, func(f store.TokenFile) error {
-		if f.MTime == 0 {
-			return nil // never trusted: read again
-		}
+	err = eachTrusted(ctx, db, func(f store.TokenFile, flt Filter) {
 		if cap(arena)-len(arena) < len(f.Filter) {
 			arena = make([]byte, 0, max(4<<20, len(f.Filter)))
 		}
 		arena = append(arena, f.Filter...)
-		flt, err := Decode(arena[len(arena)-len(f.Filter):])
-		if err != nil {
-			return nil
-		}
+		flt.set = arena[len(arena)-len(flt.set):] // the copy, not the database's buffer
 		x.files[f.Path] = held{stamp{f.Size, f.MTime}, flt}
-		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -153,7 +153,7 @@ type Stats struct {
 	Files   int   `json:"files"`   // text files indexed
 	Read    int   `json:"read"`    // read because new or changed
 	Built   int   `json:"built"`   // filters built (the rest were known by content)
-	Shared  int   `json:"shared"`  // filters taken from the shared store
+	Fetched int   `json:"fetched"` // filters taken from the shared store
 	Removed int   `json:"removed"` // forgotten: gone, or no longer text
 	Bytes   int64 `json:"bytes"`   // the filters' size
 }
@@ -288,7 +288,7 @@ func Update(ctx context.Context, root *workspace.Root, db *store.Store, sh store
 				}
 				for _, r := range byKey[k] {
 					r.Filter, r.src = append([]byte(nil), data...), nil
-					st.Shared++
+					st.Fetched++
 				}
 				return nil
 			}); err != nil {
@@ -341,5 +341,5 @@ func decodes(b []byte) bool {
 // String says what Update did, in one line.
 func (s Stats) String() string {
 	return fmt.Sprintf("token index: %d files (%d read, %d filters built, %d from the shared store, %d forgotten), %s bytes",
-		s.Files, s.Read, s.Built, s.Shared, s.Removed, workspace.Thousands(int(s.Bytes)))
+		s.Files, s.Read, s.Built, s.Fetched, s.Removed, workspace.Thousands(int(s.Bytes)))
 }

@@ -152,7 +152,7 @@ func TestUpdateTakesFiltersFromTheSharedStore(t *testing.T) {
 	}
 	rootB, dbB := workspaceOf(t, files)
 	st, err := Update(ctx, rootB, dbB, shA)
-	if err != nil || st.Built != 0 || st.Shared != 3 || st.Files != 3 {
+	if err != nil || st.Built != 0 || st.Fetched != 3 || st.Files != 3 {
 		t.Fatalf("B: %+v, %v; want all 3 from the shared store", st, err)
 	}
 	if got := lacking(t, rootB, dbB, "alpha"); !got["b.txt"] || !got["c.txt"] || got["a.go"] {
