@@ -57,6 +57,7 @@ type Hub struct {
 	shared    store.Shared  // the shared store, opened with the graph
 
 	disk diskWatch // the watcher of the workspace, started with the Mux (watch.go)
+	list listState // a walk of the workspace the watcher vouches for (listing.go)
 	own  ownWrites // paths being written by the hub, not by another process
 }
 

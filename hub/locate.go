@@ -16,8 +16,11 @@ func (h *Hub) Grep(ctx context.Context, opts locate.GrepOptions) (*locate.GrepRe
 	// A one-shot grep reads the files faster than it can stream the
 	// token index's table (GOROOT/src: 40 ms of filters against 50 ms
 	// of reads); a long-lived hub holds the index in memory, and asks it.
-	if opts.Lacks == nil && !h.oneShot {
-		opts.Lacks = h.lacks(ctx)
+	if !h.oneShot {
+		if opts.Lacks == nil {
+			opts.Lacks = h.lacks(ctx)
+		}
+		opts.Listing = h.listing(ctx)
 	}
 	return locate.Grep(ctx, h.Root, opts)
 }

@@ -12,6 +12,7 @@ import (
 func (h *Hub) Search(ctx context.Context, opts structsearch.Options) (*structsearch.Result, error) {
 	if !h.oneShot {
 		opts.Cache = h.Parses
+		opts.Listing = h.listing(ctx)
 	}
 	if opts.Lacks == nil {
 		opts.Lacks = h.lacks(ctx)

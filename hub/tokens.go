@@ -54,6 +54,7 @@ func (h *Hub) lacks(ctx context.Context) func(rel string, d fs.DirEntry, lits []
 	}
 	var mu sync.Mutex
 	answers := map[string]*tokenindex.Lacking{}
+	var changed map[string]bool
 	return func(rel string, d fs.DirEntry, lits [][]byte) bool {
 		key := string(bytes.Join(lits, []byte{0}))
 		mu.Lock()
@@ -64,9 +65,14 @@ func (h *Hub) lacks(ctx context.Context) func(rel string, d fs.DirEntry, lits []
 				h.say("the token index could not be read (" + err.Error() + "); this search reads every file; cchub index builds it again")
 			}
 			answers[key] = a
+			// Taken once the call has flushed the watcher (listing):
+			// a file rewritten with its size and mtime kept (cp -p,
+			// rsync -t, tar) matches its stamp, and only the watcher
+			// knows it changed.
+			changed = h.changedFiles()
 		}
 		mu.Unlock()
-		return a.Has(rel, d)
+		return !changed[rel] && a.Has(rel, d)
 	}
 }
 

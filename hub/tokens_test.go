@@ -81,6 +81,7 @@ func TestIndexedSearchAndGrepAnswerAsUnindexed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("indexes two real source trees")
 	}
+	patientFlush(t)
 	ctx := context.Background()
 	for _, c := range []struct {
 		name     string
@@ -127,6 +128,13 @@ func TestIndexedSearchAndGrepAnswerAsUnindexed(t *testing.T) {
 				}
 				t.Logf("search %-35s %5d matches, %5d of %d files skipped unread", pat, len(plain.Matches), skipped.Load(), plain.Files)
 			}
+			// A CLI grep does not ask the index; the MCP server's hub
+			// does, over the walk its watcher vouches for.
+			live, err := Open(h.Root.Dir(), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer live.Close()
 			for _, g := range c.greps {
 				skipped.Store(0)
 				g.Limit = 100000
@@ -134,8 +142,8 @@ func TestIndexedSearchAndGrepAnswerAsUnindexed(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				g.Lacks = counted(h, &skipped)
-				indexed, err := h.Grep(ctx, g)
+				g.Lacks = counted(live, &skipped)
+				indexed, err := live.Grep(ctx, g)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -144,6 +152,12 @@ func TestIndexedSearchAndGrepAnswerAsUnindexed(t *testing.T) {
 						g.Pattern, indexed.Total, indexed.Files, indexed.Searched, plain.Total, plain.Files, plain.Searched)
 				}
 				t.Logf("grep %-37s %5d lines in %d files; %5d answers of cannot hold", g.Pattern, plain.Total, plain.Searched, skipped.Load())
+			}
+			live.list.mu.Lock()
+			walks := live.list.walks
+			live.list.mu.Unlock()
+			if live.DiskWatch().Note == "" && walks != 1 {
+				t.Errorf("the MCP server's hub walked the disk %d times for its Listing, want once", walks)
 			}
 			if c.name == "goroot" && skipped.Load() == 0 {
 				t.Error("the index let no file be skipped")

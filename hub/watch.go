@@ -122,6 +122,7 @@ type ownWrites struct {
 // diskChanged hands a batch of changes made by other processes to the
 // running servers; called from the watcher's goroutine.
 func (h *Hub) diskChanged(ctx context.Context, b workspace.Batch) {
+	h.listChanged(b)
 	var rep *lspmux.DiskReport
 	if mux := h.lsp; h.lspMade.Load() && mux != nil {
 		changes := h.notOwnWrites(b.Changes)

@@ -46,6 +46,11 @@ type GrepOptions struct {
 	// index, package tokenindex); false when unsure. Such a file counts
 	// as searched, and is not read.
 	Lacks func(rel string, d fs.DirEntry, lits [][]byte) bool `json:"-"`
+	// Listing, when set, is a walk of the root kept by a caller whose
+	// file watcher vouches for it: it is walked instead of the disk
+	// (where it holds opts.Path as a directory), and its entries give
+	// Lacks their stat with no system call.
+	Listing *workspace.Listing `json:"-"`
 }
 
 // GrepMatch is one matching line.
@@ -117,7 +122,7 @@ func Grep(ctx context.Context, root *workspace.Root, opts GrepOptions) (*GrepRes
 				return nil, fmt.Errorf("grep: include: %w", err)
 			}
 		}
-		if workers, res.PathIgnored, err = grepTree(ctx, root, rel, inc, m, limit, opts.Lacks, res.Unreadable.Add); err != nil {
+		if workers, res.PathIgnored, err = grepTree(ctx, root, rel, inc, m, limit, opts.Lacks, opts.Listing, res.Unreadable.Add); err != nil {
 			return nil, err
 		}
 	} else {
@@ -147,7 +152,7 @@ func Grep(ctx context.Context, root *workspace.Root, opts GrepOptions) (*GrepRes
 
 // grepTree searches the files under dir with runtime.NumCPU() workers fed
 // by one walk. Every worker has returned when it returns.
-func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGlob, m *lineMatcher, limit int, lacks func(string, fs.DirEntry, [][]byte) bool, unreadable func(string, error)) ([]*grepWorker, bool, error) {
+func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGlob, m *lineMatcher, limit int, lacks func(string, fs.DirEntry, [][]byte) bool, listing *workspace.Listing, unreadable func(string, error)) ([]*grepWorker, bool, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan grepJob, 256)
@@ -165,10 +170,25 @@ func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGl
 			w.run(ctx, root, jobs)
 		}()
 	}
+	// Over a Listing, the token index's answer costs no system call: the
+	// walk asks it, and hands the workers only the files to read (ten
+	// thousand hand-overs cost more than the answers).
+	var asker *grepWorker
+	if listing != nil && workers[0].lacks != nil {
+		asker = &grepWorker{lacks: workers[0].lacks, alts: workers[0].alts} // reads nothing
+		for _, w := range workers {
+			w.lacks = nil
+		}
+	}
 	seq, visited := 0, false
-	err := root.WalkHeld(ctx, dir, func(p string, d fs.DirEntry, in *workspace.Dir) error {
+	err := walkListed(ctx, root, listing, dir, func(p string, d fs.DirEntry, in *workspace.Dir) error {
 		visited = true
 		if d.IsDir() || (inc != nil && !inc.Match(p)) {
+			return nil
+		}
+		if asker != nil && asker.lacksAll(grepJob{path: p, d: d}) {
+			asker.searched++ // a text file, searched without being read
+			seq++
 			return nil
 		}
 		in.Hold() // the worker that reads the file lets go of it
@@ -189,7 +209,20 @@ func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGl
 	if err != nil {
 		return nil, false, err
 	}
+	if asker != nil {
+		workers = append(workers, asker)
+	}
 	return workers, !visited, nil
+}
+
+// walkListed walks dir in the listing where it holds it, else on disk.
+func walkListed(ctx context.Context, root *workspace.Root, listing *workspace.Listing, dir string, fn workspace.HeldWalkFunc, unreadable func(string, error)) error {
+	if listing != nil {
+		if listed, err := listing.WalkHeld(ctx, dir, fn); listed {
+			return err
+		}
+	}
+	return root.WalkHeld(ctx, dir, fn, unreadable)
 }
 
 type grepJob struct {

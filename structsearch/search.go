@@ -32,6 +32,10 @@ type Options struct {
 	// directory entry) holds not every one of lits (a token index,
 	// package tokenindex); false when unsure. Such files are not read.
 	Lacks func(rel string, d fs.DirEntry, lits [][]byte) bool
+	// Listing, when set, is a walk of the root kept by a caller whose
+	// file watcher vouches for it: it is walked instead of the disk
+	// where it holds a path as a directory.
+	Listing *workspace.Listing
 }
 
 // Result is what Search found.
@@ -130,7 +134,7 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 	go func() {
 		defer close(jobs)
 		for _, start := range paths {
-			err := root.WalkReporting(ctx, start, func(rel string, d fs.DirEntry) error {
+			visit := func(rel string, d fs.DirEntry) error {
 				if d.IsDir() {
 					return nil
 				}
@@ -154,7 +158,14 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 				case <-ctx.Done():
 					return ctx.Err()
 				}
-			}, res.Unreadable.Add) // the walker owns it until jobs closes
+			}
+			listed, err := false, error(nil)
+			if opts.Listing != nil {
+				listed, err = opts.Listing.WalkHeld(ctx, start, func(rel string, d fs.DirEntry, _ *workspace.Dir) error { return visit(rel, d) })
+			}
+			if !listed {
+				err = root.WalkReporting(ctx, start, visit, res.Unreadable.Add) // the walker owns it until jobs closes
+			}
 			if err != nil {
 				walkErr = err
 				return

@@ -28,7 +28,10 @@ const racyWindow = 2 * time.Second
 // Lacking is the files a token index knows cannot hold every one of some
 // literals, each with the size and mtime it had when read.
 type Lacking struct {
-	files map[string]stamp
+	files map[string]stamp // read from the store once (Lacks)
+	// or answered from memory, file by file, as asked (Index.Lacks)
+	x    *Index
+	lits [][]byte
 }
 
 type stamp struct{ size, mtime int64 }
@@ -80,9 +83,18 @@ func (l *Lacking) Has(rel string, d fs.DirEntry) bool {
 	if l == nil {
 		return false
 	}
-	s, ok := l.files[rel]
-	if !ok {
-		return false
+	var s stamp
+	if l.x != nil {
+		h, ok := l.x.files[rel]
+		if !ok || len(l.lits) == 0 || h.f.MayContainAll(l.lits) {
+			return false
+		}
+		s = h.stamp
+	} else {
+		var ok bool
+		if s, ok = l.files[rel]; !ok {
+			return false
+		}
 	}
 	info, err := d.Info()
 	return err == nil && info.Mode().IsRegular() && info.Size() == s.size && info.ModTime().UnixNano() == s.mtime
@@ -123,18 +135,10 @@ func Load(ctx context.Context, db *store.Store) (*Index, error) {
 	return x, nil
 }
 
-// Lacks is the package's Lacks, answered from memory.
+// Lacks is the package's Lacks, answered from memory: each file's filter
+// is asked when Has asks about the file, and only then.
 func (x *Index) Lacks(lits [][]byte) *Lacking {
-	l := &Lacking{files: map[string]stamp{}}
-	if lits = Usable(lits); len(lits) == 0 {
-		return l
-	}
-	for p, h := range x.files {
-		if !h.f.MayContainAll(lits) {
-			l.files[p] = h.stamp
-		}
-	}
-	return l
+	return &Lacking{x: x, lits: Usable(lits)}
 }
 
 // Usable keeps the literals a filter can answer for (three bytes or more).
