@@ -155,7 +155,10 @@ func Grep(ctx context.Context, root *workspace.Root, opts GrepOptions) (*GrepRes
 func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGlob, m *lineMatcher, limit int, lacks func(string, fs.DirEntry, [][]byte) bool, listing *workspace.Listing, unreadable func(string, error)) ([]*grepWorker, bool, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobs := make(chan grepJob, 256)
+	// Jobs go in batches: a hand-over per file wakes a worker per file,
+	// and the scheduler's spinning to find it costs more than the
+	// file's read (GOROOT: ten thousand sleeps a grep).
+	jobs := make(chan []grepJob, 16)
 	workers := make([]*grepWorker, runtime.NumCPU())
 	var wg sync.WaitGroup
 	for i := range workers {
@@ -181,6 +184,19 @@ func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGl
 		}
 	}
 	seq, visited := 0, false
+	var batch []grepJob
+	send := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		select {
+		case jobs <- batch:
+			batch = make([]grepJob, 0, grepBatch)
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	err := walkListed(ctx, root, listing, dir, func(p string, d fs.DirEntry, in *workspace.Dir) error {
 		visited = true
 		if d.IsDir() || (inc != nil && !inc.Match(p)) {
@@ -192,15 +208,19 @@ func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGl
 			return nil
 		}
 		in.Hold() // the worker that reads the file lets go of it
-		select {
-		case jobs <- grepJob{seq: seq, path: p, d: d, dir: in}:
-			seq++
+		batch = append(batch, grepJob{seq: seq, path: p, d: d, dir: in})
+		seq++
+		if len(batch) < grepBatch {
 			return nil
-		case <-ctx.Done():
-			in.Release()
-			return ctx.Err()
 		}
+		return send()
 	}, unreadable)
+	if err == nil {
+		err = send()
+	}
+	for _, j := range batch {
+		j.dir.Release() // not sent: the walk ended early
+	}
 	close(jobs)
 	wg.Wait()
 	if err == nil {
@@ -273,12 +293,17 @@ func newGrepWorker(m *lineMatcher, limit int) *grepWorker {
 	return &grepWorker{m: m, limit: limit, buf: make([]byte, 0, 256<<10)}
 }
 
-func (w *grepWorker) run(ctx context.Context, root *workspace.Root, jobs <-chan grepJob) {
-	for j := range jobs {
-		w.runOne(ctx, root, j)
-		j.dir.Release()
+func (w *grepWorker) run(ctx context.Context, root *workspace.Root, jobs <-chan []grepJob) {
+	for batch := range jobs {
+		for _, j := range batch {
+			w.runOne(ctx, root, j)
+			j.dir.Release()
+		}
 	}
 }
+
+// grepBatch is how many files a worker is handed at once.
+const grepBatch = 32
 
 // runOne searches the file of one job, unless the search is over.
 func (w *grepWorker) runOne(ctx context.Context, root *workspace.Root, j grepJob) {
