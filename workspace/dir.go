@@ -24,6 +24,19 @@ func (d *Dir) Hold() {
 	}
 }
 
+// tryHold holds the directory if it is still open.
+func (d *Dir) tryHold() bool {
+	for {
+		n := d.refs.Load()
+		if n <= 0 {
+			return false
+		}
+		if d.refs.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
 // Release lets go of it; the last release closes it.
 func (d *Dir) Release() {
 	if d != nil && d.refs.Add(-1) == 0 {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"syscall"
+	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -156,4 +158,80 @@ func modeType(m uint32) fs.FileMode {
 		return fs.ModeDevice
 	}
 	return fs.ModeIrregular
+}
+
+// heldEntry is a file's entry from a walk that holds its directory:
+// Info takes the lstat relative to the directory (one name resolved, not
+// the whole path: a third of the cost), while the directory is open.
+func heldEntry(e fs.DirEntry, dir *Dir) fs.DirEntry {
+	if dir == nil {
+		return e
+	}
+	return atEntry{e, dir}
+}
+
+type atEntry struct {
+	fs.DirEntry
+	dir *Dir
+}
+
+func (a atEntry) Info() (fs.FileInfo, error) {
+	if !a.dir.tryHold() {
+		return a.DirEntry.Info() // closed since: by its path
+	}
+	defer a.dir.Release()
+	name := a.DirEntry.Name()
+	fi := &statInfo{name: name}
+	for {
+		// unix.Stat_t and syscall.Stat_t both mirror the kernel's struct
+		// stat for the architecture: one is read into as the other, so
+		// Sys gives what os's lstat gives.
+		err := unix.Fstatat(a.dir.fd, name, (*unix.Stat_t)(unsafe.Pointer(&fi.st)), unix.AT_SYMLINK_NOFOLLOW)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "lstat", Path: name, Err: err}
+		}
+		return fi, nil
+	}
+}
+
+// statInfo is an lstat's answer as a fs.FileInfo, as os makes it.
+type statInfo struct {
+	name string
+	st   syscall.Stat_t
+}
+
+func (s *statInfo) Name() string       { return s.name }
+func (s *statInfo) Size() int64        { return s.st.Size }
+func (s *statInfo) ModTime() time.Time { return time.Unix(s.st.Mtim.Unix()) }
+func (s *statInfo) IsDir() bool        { return s.Mode().IsDir() }
+func (s *statInfo) Sys() any           { return &s.st }
+func (s *statInfo) Mode() fs.FileMode {
+	m := fs.FileMode(s.st.Mode & 0o777)
+	switch s.st.Mode & syscall.S_IFMT {
+	case syscall.S_IFBLK:
+		m |= fs.ModeDevice
+	case syscall.S_IFCHR:
+		m |= fs.ModeDevice | fs.ModeCharDevice
+	case syscall.S_IFDIR:
+		m |= fs.ModeDir
+	case syscall.S_IFIFO:
+		m |= fs.ModeNamedPipe
+	case syscall.S_IFLNK:
+		m |= fs.ModeSymlink
+	case syscall.S_IFSOCK:
+		m |= fs.ModeSocket
+	}
+	if s.st.Mode&syscall.S_ISGID != 0 {
+		m |= fs.ModeSetgid
+	}
+	if s.st.Mode&syscall.S_ISUID != 0 {
+		m |= fs.ModeSetuid
+	}
+	if s.st.Mode&syscall.S_ISVTX != 0 {
+		m |= fs.ModeSticky
+	}
+	return m
 }

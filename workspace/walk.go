@@ -139,7 +139,7 @@ func (w *walker) dir(ctx context.Context, abs string, comps []string, pats []git
 			}
 			continue
 		}
-		if err := fn(strings.Join(child, "/"), e, held); err != nil {
+		if err := fn(strings.Join(child, "/"), heldEntry(e, held), held); err != nil {
 			if errors.Is(err, fs.SkipDir) {
 				continue
 			}
