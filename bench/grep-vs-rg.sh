@@ -26,15 +26,16 @@
 #   - \w, \d and \b are ASCII in Go's RE2 syntax and Unicode in ripgrep, so
 #     the patterns here keep to cases where that makes no difference.
 #
-# With the token index (NO_INDEX skips this): DIR is copied (mtimes kept),
-# `cchub index` run in the copy, and each pattern is asked RUNS+1 times of
-# one `cchub mcp` on the copy through the repository's MCP client (the
-# TypeScript SDK), which holds the index in memory and skips the files it
-# says cannot match; the median of the calls after the first (the call's
-# whole round trip) is set against rg's whole process in the same copy,
-# and the total the answer states must be rg's count. (A one-shot `cchub
-# grep` does not use the index: it reads GOROOT's files faster than it can
-# stream the index's table.)
+# With the token index (NO_INDEX skips this): DIR is copied (mtimes kept)
+# and `cchub index` run in the copy. Then, first, the one-shot CLI
+# `cchub grep --limit 1` in the copy (whole processes, as above), which
+# reads the index's pack and skips the files it says cannot match; then
+# each pattern is asked RUNS+1 times of one `cchub mcp` on the copy
+# through the repository's MCP client (the TypeScript SDK), which holds
+# the index in memory and walks the workspace from memory while its file
+# watcher vouches for it; the median of the calls after the first (the
+# call's whole round trip) is set against rg's whole process in the same
+# copy. Every total stated must be rg's count.
 #
 # Timing is of whole processes (startup included) for both: hyperfine when
 # it is installed, otherwise a loop of RUNS runs after one warm-up in which
@@ -103,6 +104,9 @@ row() {
 # The matcher alone (grepbench: locate.Grep), on DIR.
 plain_cmd() { CC_CMD=("$tmp/grepbench" "${fl[@]}" -- "$pat" "$DIR"); }
 plain_count() { "$tmp/grepbench" "${fl[@]}" -- "$pat" "$DIR" | sed -n 's/^matches=\([0-9]*\).*/\1/p'; }
+# The one-shot CLI in the indexed copy.
+cli_cmd() { CC_CMD=("$CCHUB" grep --limit 1 "${fl[@]}" --root "$tmp/tree" -- "$pat"); }
+cli_count() { "$CCHUB" grep --limit 1 "${fl[@]}" --root "$tmp/tree" -- "$pat" | sed -n '1s/^Found \([0-9,]*\) match.*/\1/p' | tr -d , | sed 's/^$/0/'; }
 # The warm hub's calls, from the ms file written below: the median of
 # each pattern's calls after its first, and the total its answer states.
 mcp_row() {
@@ -166,9 +170,15 @@ with open(order, "w") as f:
         calls += [{"tool": "grep", "args": args}] * (runs + 1)
 print(json.dumps(calls))
 EOF2
+	echo
+	echo "with the token index, one-shot cchub grep (whole processes): cchub index of a copy took $(( (t1 - t0) / 1000000 )) ms: $(tail -1 "$tmp/index.txt")"
+	printf '%-28s %10s %10s %8s %10s %10s  %s\n' pattern "rg ms" "cchub ms" ratio "rg lines" "cchub" "equal?"
+	for entry in "${PATTERNS[@]}"; do
+		row "$entry" "$tmp/tree" cli_cmd cli_count
+	done
 	node "$MCP_CLIENT" "$tmp/calls.json" -- "$CCHUB" mcp --root "$tmp/tree" >"$tmp/mcp.out" 2>/dev/null
 	echo
-	echo "with the token index, in a warm cchub mcp (ms: one call's round trip): cchub index of a copy took $(( (t1 - t0) / 1000000 )) ms: $(tail -1 "$tmp/index.txt")"
+	echo "with the token index, in a warm cchub mcp (ms: one call's round trip)"
 	printf '%-28s %10s %10s %8s %10s %10s  %s\n' pattern "rg ms" "mcp ms" ratio "rg lines" "cchub" "equal?"
 	for entry in "${PATTERNS[@]}"; do
 		mcp_row "$entry"

@@ -44,7 +44,7 @@ func (h *Hub) lacks(ctx context.Context) func(rel string, d fs.DirEntry, lits []
 			return nil, err
 		}
 		if h.oneShot {
-			return tokenindex.Lacks(ctx, db, lits)
+			return tokenindex.Lacks(ctx, h.Root, db, lits)
 		}
 		x, err := h.heldTokens(ctx, db)
 		if err != nil {
@@ -88,7 +88,7 @@ func (h *Hub) heldTokens(ctx context.Context, db *store.Store) (*tokenindex.Inde
 	if h.tokens != nil && h.tokens.Gen == gen {
 		return h.tokens, nil
 	}
-	x, err := tokenindex.Load(ctx, db)
+	x, err := tokenindex.Load(ctx, h.Root, db)
 	if err != nil {
 		return nil, err
 	}

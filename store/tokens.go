@@ -27,11 +27,53 @@ func (s *Store) TokenFiles(ctx context.Context, fn func(TokenFile) error) error 
 		return s.wrap("read the token index in", err)
 	}
 	defer rows.Close()
+	if err := eachTokenFile(rows, fn); err != nil {
+		return s.wrap("read the token index in", err)
+	}
+	return nil
+}
+
+// TokenSnapshot calls at with the token index's generation, then fn
+// with every file of it, as TokenFiles does, all read in one read
+// transaction: a copy made from them (package tokenindex's pack) is
+// exactly that generation's, whatever other processes write meanwhile.
+func (s *Store) TokenSnapshot(ctx context.Context, at func(gen int64) error, fn func(TokenFile) error) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return s.wrap("read the token index in", err)
+	}
+	defer conn.Close()
+	// BEGIN, not BeginTx: the pool's transactions begin IMMEDIATE (a
+	// write lock); a deferred one reads a snapshot and blocks no writer.
+	if _, err := conn.ExecContext(ctx, `BEGIN`); err != nil {
+		return s.wrap("read the token index in", err)
+	}
+	defer conn.ExecContext(context.Background(), `ROLLBACK`)
+	var gen int64
+	if err := conn.QueryRowContext(ctx, `SELECT gen FROM token_generation`).Scan(&gen); err != nil {
+		return s.wrap("read the token index's generation in", err)
+	}
+	if err := at(gen); err != nil {
+		return err
+	}
+	rows, err := conn.QueryContext(ctx, `SELECT path, sha256, size, mtime, filter FROM token_files`)
+	if err != nil {
+		return s.wrap("read the token index in", err)
+	}
+	defer rows.Close()
+	if err := eachTokenFile(rows, fn); err != nil {
+		return s.wrap("read the token index in", err)
+	}
+	return nil
+}
+
+// eachTokenFile calls fn with each row of a token_files query.
+func eachTokenFile(rows *sql.Rows, fn func(TokenFile) error) error {
 	for rows.Next() {
 		var f TokenFile
 		var h, flt sql.RawBytes
 		if err := rows.Scan(&f.Path, &h, &f.Size, &f.MTime, &flt); err != nil {
-			return s.wrap("read the token index in", err)
+			return err
 		}
 		copy(f.SHA256[:], h)
 		f.Filter = flt
@@ -39,10 +81,7 @@ func (s *Store) TokenFiles(ctx context.Context, fn func(TokenFile) error) error 
 			return err
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return s.wrap("read the token index in", err)
-	}
-	return nil
+	return rows.Err()
 }
 
 // SaveTokens records the files put and forgets the paths removed, in one

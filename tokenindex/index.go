@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"hash/maphash"
 	"io/fs"
 	"runtime"
 	"runtime/debug"
@@ -28,7 +29,12 @@ const racyWindow = 2 * time.Second
 // Lacking is the files a token index knows cannot hold every one of some
 // literals, each with the size and mtime it had when read.
 type Lacking struct {
-	files map[string]stamp // read from the store once (Lacks)
+	// read from the pack or the store once (Lacks), by the hash of the
+	// path: tens of thousands of paths kept as strings would cost the
+	// process megabytes. Two paths of one hash, and with it one size and
+	// mtime, are not a risk worth a byte.
+	files map[uint64]stamp
+	seed  maphash.Seed
 	// or answered from memory, file by file, as asked (Index.Lacks)
 	x    *Index
 	lits [][]byte
@@ -40,18 +46,15 @@ type stamp struct{ size, mtime int64 }
 // none) and returns the files that cannot hold every one of lits (those
 // under three bytes say nothing). With no index, or no usable literal, it
 // is empty.
-func Lacks(ctx context.Context, db *store.Store, lits [][]byte) (*Lacking, error) {
-	l := &Lacking{files: map[string]stamp{}}
+func Lacks(ctx context.Context, root *workspace.Root, db *store.Store, lits [][]byte) (*Lacking, error) {
+	l := &Lacking{files: map[uint64]stamp{}, seed: maphash.MakeSeed()}
 	lits = Usable(lits)
 	if len(lits) == 0 {
 		return l, nil
 	}
-	// The driver copies each filter out of the database: megabytes of
-	// garbage, which must not be let grow into the process's peak.
-	defer debug.SetGCPercent(debug.SetGCPercent(10))
-	err := eachTrusted(ctx, db, func(f store.TokenFile, flt Filter) {
+	_, err := eachTrusted(ctx, root, db, func() { clear(l.files) }, func(path []byte, size, mtime int64, flt Filter) {
 		if !flt.MayContainAll(lits) {
-			l.files[f.Path] = stamp{f.Size, f.MTime}
+			l.files[maphash.Bytes(l.seed, path)] = stamp{size, mtime}
 		}
 	})
 	if err != nil {
@@ -62,15 +65,39 @@ func Lacks(ctx context.Context, db *store.Store, lits [][]byte) (*Lacking, error
 
 // eachTrusted calls fn with every file of db's index whose stamp may be
 // trusted (an mtime kept) and whose filter decodes; the rest are read
-// again. f.Filter, and flt, are the database's buffer: fn's only during
-// the call.
-func eachTrusted(ctx context.Context, db *store.Store, fn func(f store.TokenFile, flt Filter)) error {
-	return db.TokenFiles(ctx, func(f store.TokenFile) error {
+// again. path and flt are fn's only during the call. It reads the pack where it is of the store's generation, else
+// the store; a pack found damaged part way is dropped, reset called, and
+// the store read. flt is fn's only during the call. It returns the
+// generation read.
+func eachTrusted(ctx context.Context, root *workspace.Root, db *store.Store, reset func(), fn func(path []byte, size, mtime int64, flt Filter)) (int64, error) {
+	gen, err := db.TokenGeneration(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if root != nil {
+		switch packed, err := eachPacked(ctx, root, gen, fn); {
+		case packed && err == nil:
+			return gen, nil
+		case ctx.Err() != nil:
+			return 0, ctx.Err()
+		case packed:
+			reset() // damaged: the store is the truth
+		}
+	}
+	// The driver copies each filter out of the database: megabytes of
+	// garbage, which must not be let grow into the process's peak.
+	defer debug.SetGCPercent(debug.SetGCPercent(10))
+	// Read in one transaction with its generation, so that an index
+	// rebuilt meanwhile is not mixed with the one begun.
+	return gen, db.TokenSnapshot(ctx, func(g int64) error {
+		gen = g
+		return nil
+	}, func(f store.TokenFile) error {
 		if f.MTime == 0 {
 			return nil
 		}
 		if flt, err := Decode(f.Filter); err == nil {
-			fn(f, flt)
+			fn([]byte(f.Path), f.Size, f.MTime, flt)
 		}
 		return nil
 	})
@@ -92,7 +119,7 @@ func (l *Lacking) Has(rel string, d fs.DirEntry) bool {
 		s = h.stamp
 	} else {
 		var ok bool
-		if s, ok = l.files[rel]; !ok {
+		if s, ok = l.files[maphash.String(l.seed, rel)]; !ok {
 			return false
 		}
 	}
@@ -113,25 +140,22 @@ type held struct {
 	f Filter
 }
 
-// Load reads db's whole token index into memory.
-func Load(ctx context.Context, db *store.Store) (*Index, error) {
-	gen, err := db.TokenGeneration(ctx)
-	if err != nil {
-		return nil, err
-	}
-	x := &Index{Gen: gen, files: map[string]held{}}
+// Load reads root's (its pack's, or db's) whole token index into memory.
+func Load(ctx context.Context, root *workspace.Root, db *store.Store) (*Index, error) {
+	x := &Index{files: map[string]held{}}
 	var arena []byte
-	err = eachTrusted(ctx, db, func(f store.TokenFile, flt Filter) {
-		if cap(arena)-len(arena) < len(f.Filter) {
-			arena = make([]byte, 0, max(4<<20, len(f.Filter)))
+	gen, err := eachTrusted(ctx, root, db, func() { clear(x.files) }, func(path []byte, size, mtime int64, flt Filter) {
+		if cap(arena)-len(arena) < len(flt.set) {
+			arena = make([]byte, 0, max(4<<20, len(flt.set)))
 		}
-		arena = append(arena, f.Filter...)
-		flt.set = arena[len(arena)-len(flt.set):] // the copy, not the database's buffer
-		x.files[f.Path] = held{stamp{f.Size, f.MTime}, flt}
+		arena = append(arena, flt.set...)
+		flt.set = arena[len(arena)-len(flt.set):] // the copy, not the reader's buffer
+		x.files[string(path)] = held{stamp{size, mtime}, flt}
 	})
 	if err != nil {
 		return nil, err
 	}
+	x.Gen = gen
 	return x, nil
 }
 
@@ -322,6 +346,9 @@ func Update(ctx context.Context, root *workspace.Root, db *store.Store, sh store
 	}
 	if err := db.SaveTokens(ctx, put, removed); err != nil {
 		return st, err
+	}
+	if err := writePack(ctx, root, db); err != nil {
+		return st, fmt.Errorf("tokenindex: write the token index's pack (%s in the state directory): %w; the index in the store is whole, and is read instead", PackName, err)
 	}
 	st.Removed = len(removed)
 	for _, rel := range removed {

@@ -51,7 +51,7 @@ func writeOld(t *testing.T, abs, content string) {
 // lacking lists, of every file the walk sees, those Lacks says lack lits.
 func lacking(t *testing.T, root *workspace.Root, db *store.Store, lits ...string) map[string]bool {
 	t.Helper()
-	l, err := Lacks(context.Background(), db, bytesOf(lits))
+	l, err := Lacks(context.Background(), root, db, bytesOf(lits))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,6 +181,7 @@ func TestADamagedFilterIsReadAgain(t *testing.T) {
 	if _, err := db.DB().ExecContext(ctx, `UPDATE token_files SET filter = x'0102'`); err != nil {
 		t.Fatal(err)
 	}
+	removePack(t, root) // the store is read
 	if got := lacking(t, root, db, "alpha"); len(got) != 0 {
 		t.Errorf("a damaged filter was trusted: %v", got)
 	}
@@ -200,7 +201,7 @@ func TestHeldIndexAnswersAsTheStoredOne(t *testing.T) {
 	if _, err := Update(ctx, root, db, nil); err != nil {
 		t.Fatal(err)
 	}
-	x, err := Load(ctx, db)
+	x, err := Load(ctx, root, db)
 	if err != nil {
 		t.Fatal(err)
 	}
