@@ -22,12 +22,31 @@ type TokenFile struct {
 // database's buffer, not copied: an index of thousands of files is loaded
 // without an allocation per file).
 func (s *Store) TokenFiles(ctx context.Context, fn func(TokenFile) error) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT path, sha256, size, mtime, filter FROM token_files`)
+	return s.tokenFiles(ctx, s.db, fn)
+}
+
+// tokenFiles is TokenFiles through q (the pool, or one connection).
+func (s *Store) tokenFiles(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, fn func(TokenFile) error) error {
+	rows, err := q.QueryContext(ctx, `SELECT path, sha256, size, mtime, filter FROM token_files`)
 	if err != nil {
 		return s.wrap("read the token index in", err)
 	}
 	defer rows.Close()
-	if err := eachTokenFile(rows, fn); err != nil {
+	for rows.Next() {
+		var f TokenFile
+		var h, flt sql.RawBytes
+		if err := rows.Scan(&f.Path, &h, &f.Size, &f.MTime, &flt); err != nil {
+			return s.wrap("read the token index in", err)
+		}
+		copy(f.SHA256[:], h)
+		f.Filter = flt
+		if err := fn(f); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
 		return s.wrap("read the token index in", err)
 	}
 	return nil
@@ -56,32 +75,7 @@ func (s *Store) TokenSnapshot(ctx context.Context, at func(gen int64) error, fn 
 	if err := at(gen); err != nil {
 		return err
 	}
-	rows, err := conn.QueryContext(ctx, `SELECT path, sha256, size, mtime, filter FROM token_files`)
-	if err != nil {
-		return s.wrap("read the token index in", err)
-	}
-	defer rows.Close()
-	if err := eachTokenFile(rows, fn); err != nil {
-		return s.wrap("read the token index in", err)
-	}
-	return nil
-}
-
-// eachTokenFile calls fn with each row of a token_files query.
-func eachTokenFile(rows *sql.Rows, fn func(TokenFile) error) error {
-	for rows.Next() {
-		var f TokenFile
-		var h, flt sql.RawBytes
-		if err := rows.Scan(&f.Path, &h, &f.Size, &f.MTime, &flt); err != nil {
-			return err
-		}
-		copy(f.SHA256[:], h)
-		f.Filter = flt
-		if err := fn(f); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return s.tokenFiles(ctx, conn, fn)
 }
 
 // SaveTokens records the files put and forgets the paths removed, in one
