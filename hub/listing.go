@@ -26,7 +26,10 @@ import (
 // slower than that without being behind.)
 var flushWait = 50 * time.Millisecond
 
-const behindPause = time.Second
+const (
+	behindPause    = time.Second
+	firstFlushWait = 10 * time.Second
+)
 
 // listState is the hub's Listing and what happened to it since.
 type listState struct {
@@ -36,6 +39,7 @@ type listState struct {
 	batches uint64             // batches the watcher handed over, ever
 	walks   int                // Listings made by walking the disk
 	behind  time.Time          // when a flush last took longer than flushWait
+	flushed bool               // the watcher has been flushed once
 	// changed is every file the watcher said another process (or the
 	// hub) changed since the hub started, never changed in place, only
 	// replaced: the token index is not asked about them (see lacks).
@@ -69,6 +73,12 @@ func (h *Hub) listing(ctx context.Context) *workspace.Listing {
 	s := &h.list
 	s.mu.Lock()
 	behind := time.Since(s.behind) < behindPause
+	wait := flushWait
+	if !s.flushed {
+		// The watcher's first flush waits for it to watch every
+		// directory (a walk of its own): once.
+		wait = max(wait, firstFlushWait)
+	}
 	s.mu.Unlock()
 	if behind {
 		return nil
@@ -77,15 +87,17 @@ func (h *Hub) listing(ctx context.Context) *workspace.Listing {
 	// watcher that is far behind (a storm of events: a checkout, a
 	// build) would hold the answer longer than a walk takes: then the
 	// disk is walked, and the watcher left alone for a while.
-	fctx, cancel := context.WithTimeout(ctx, flushWait)
+	fctx, cancel := context.WithTimeout(ctx, wait)
 	err := w.Flush(fctx)
 	cancel()
+	s.mu.Lock()
 	if err != nil {
-		s.mu.Lock()
 		s.behind = time.Now()
 		s.mu.Unlock()
 		return nil
 	}
+	s.flushed = true
+	s.mu.Unlock()
 	s.mu.Lock()
 	if l := s.l; l != nil && l.Current(h.Root) {
 		if len(s.stale) > 0 {
