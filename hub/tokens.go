@@ -71,8 +71,9 @@ func (h *Hub) lacks(ctx context.Context) func(rel string, d fs.DirEntry, lits []
 			// knows it changed.
 			changed = h.changedFiles()
 		}
+		ch := changed // set again, under mu, with each new set of literals
 		mu.Unlock()
-		return !changed[rel] && a.Has(rel, d)
+		return !ch[rel] && a.Has(rel, d)
 	}
 }
 
