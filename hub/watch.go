@@ -124,7 +124,11 @@ type ownWrites struct {
 func (h *Hub) diskChanged(ctx context.Context, b workspace.Batch) {
 	h.listChanged(b)
 	var rep *lspmux.DiskReport
-	if mux := h.lsp; h.lspMade.Load() && mux != nil {
+	var mux *lspmux.Mux
+	if h.lspMade.Load() { // h.lsp is set before, never after: read it only then
+		mux = h.lsp
+	}
+	if mux != nil {
 		changes := h.notOwnWrites(b.Changes)
 		if b.Overflow {
 			// Events were lost: every open document is compared with the
