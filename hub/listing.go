@@ -2,8 +2,9 @@ package hub
 
 import (
 	"context"
+	"maps"
 	"path"
-	"sort"
+	"slices"
 	"sync"
 	"time"
 
@@ -15,7 +16,7 @@ import (
 // index about every file without a walk or a stat per file (GOROOT/src:
 // 30 ms of walk and 40 ms of lstat, against a few milliseconds for the
 // files that can match). Whatever the watcher hands over is taken in
-// before the answer (flushWatcher): a file changed, by the hub or by
+// before the answer (Watcher.Flush): a file changed, by the hub or by
 // the agent's shell, is stat'ed again; a file made or removed, a
 // .gitignore changed, or events lost, and the next call walks again.
 
@@ -97,16 +98,9 @@ func (h *Hub) listing(ctx context.Context) *workspace.Listing {
 		return nil
 	}
 	s.flushed = true
-	s.mu.Unlock()
-	s.mu.Lock()
 	if l := s.l; l != nil && l.Current(h.Root) {
 		if len(s.stale) > 0 {
-			rels := make([]string, 0, len(s.stale))
-			for rel := range s.stale {
-				rels = append(rels, rel)
-			}
-			sort.Strings(rels)
-			l, _ = l.Refresh(h.Root, rels) // nil when only a walk can tell
+			l, _ = l.Refresh(h.Root, slices.Collect(maps.Keys(s.stale))) // nil when only a walk can tell
 			s.l, s.stale = l, nil
 		}
 		if l != nil {
@@ -124,7 +118,7 @@ func (h *Hub) listing(ctx context.Context) *workspace.Listing {
 	}
 	covered := true
 	l.Dirs(func(rel string) {
-		covered = covered && w.Covered(path.Join(rel, "x"))
+		covered = covered && w.Watches(rel)
 	})
 	if !covered {
 		return nil

@@ -197,7 +197,7 @@ func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGl
 			return ctx.Err()
 		}
 	}
-	err := walkListed(ctx, root, listing, dir, func(p string, d fs.DirEntry, in *workspace.Dir) error {
+	err := root.WalkListed(ctx, listing, dir, func(p string, d fs.DirEntry, in *workspace.Dir) error {
 		visited = true
 		if d.IsDir() || (inc != nil && !inc.Match(p)) {
 			return nil
@@ -233,16 +233,6 @@ func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGl
 		workers = append(workers, asker)
 	}
 	return workers, !visited, nil
-}
-
-// walkListed walks dir in the listing where it holds it, else on disk.
-func walkListed(ctx context.Context, root *workspace.Root, listing *workspace.Listing, dir string, fn workspace.HeldWalkFunc, unreadable func(string, error)) error {
-	if listing != nil {
-		if listed, err := listing.WalkHeld(ctx, dir, fn); listed {
-			return err
-		}
-	}
-	return root.WalkHeld(ctx, dir, fn, unreadable)
 }
 
 type grepJob struct {

@@ -159,13 +159,9 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 					return ctx.Err()
 				}
 			}
-			listed, err := false, error(nil)
-			if opts.Listing != nil {
-				listed, err = opts.Listing.WalkHeld(ctx, start, func(rel string, d fs.DirEntry, _ *workspace.Dir) error { return visit(rel, d) })
-			}
-			if !listed {
-				err = root.WalkReporting(ctx, start, visit, res.Unreadable.Add) // the walker owns it until jobs closes
-			}
+			err := root.WalkListed(ctx, opts.Listing, start, func(rel string, d fs.DirEntry, _ *workspace.Dir) error {
+				return visit(rel, d)
+			}, res.Unreadable.Add) // the walker owns it until jobs closes
 			if err != nil {
 				walkErr = err
 				return

@@ -84,9 +84,6 @@ func (r *Root) stampOf(rel string) stamp {
 	return stamp{size: st.Size(), mtime: st.ModTime().UnixNano(), there: true}
 }
 
-// Len is how many directories and files the Listing holds.
-func (l *Listing) Len() int { return len(l.entries) }
-
 // Dirs calls fn with every directory of the Listing, in walk order.
 func (l *Listing) Dirs(fn func(rel string)) {
 	for _, e := range l.entries {
@@ -181,6 +178,17 @@ func (l *Listing) WalkHeld(ctx context.Context, start string, fn HeldWalkFunc) (
 		}
 	}
 	return true, nil
+}
+
+// WalkListed walks start in l where l holds it as a directory (l may be
+// nil), else on the disk as WalkHeld does.
+func (r *Root) WalkListed(ctx context.Context, l *Listing, start string, fn HeldWalkFunc, unreadable func(rel string, err error)) error {
+	if l != nil {
+		if listed, err := l.WalkHeld(ctx, start, fn); listed {
+			return err
+		}
+	}
+	return r.WalkHeld(ctx, start, fn, unreadable)
 }
 
 // listedEntry is a Listing's entry as a fs.DirEntry and fs.FileInfo.

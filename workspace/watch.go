@@ -221,6 +221,12 @@ func (w *Watcher) Covered(rel string) bool {
 	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
 		dir = rel[:i]
 	}
+	return w.Watches(dir)
+}
+
+// Watches says whether the directory dir (relative to the root) is
+// watched.
+func (w *Watcher) Watches(dir string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.dirs[dir]
