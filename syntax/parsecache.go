@@ -138,21 +138,40 @@ func (s *Scan) Parse(ctx context.Context, rel string, lang *Language, src []byte
 	return s.c.parseIn(ctx, s.gen, rel, lang, src)
 }
 
+// Cached is the pass's tree of src (the content of rel, in lang) when the
+// cache holds one, and nil, parsing nothing, when it does not. The caller
+// must Release a tree it gets.
+func (s *Scan) Cached(rel string, lang *Language, src []byte) *Tree {
+	return s.c.held(cacheKey{path: rel, lang: lang.Name, hash: sha256.Sum256(src)}, s.gen, lang, false)
+}
+
+// held hands out the tree the cache holds for key, for the scan gen, or
+// returns nil (a miss, counted if count).
+func (c *ParseCache) held(key cacheKey, gen uint64, lang *Language, count bool) *Tree {
+	c.mu.Lock()
+	e, ok := c.byKey[key]
+	if !ok {
+		if count {
+			c.misses++
+		}
+		c.mu.Unlock()
+		return nil
+	}
+	c.hits++
+	e.refs++
+	e.gen = gen
+	c.lru.MoveToFront(e.elem)
+	c.mu.Unlock()
+	e.inUse.Lock()
+	return &Tree{Tree: e.tree, Lang: lang, Source: e.src, e: e}
+}
+
 // parseIn parses for the scan gen (0: no scan).
 func (c *ParseCache) parseIn(ctx context.Context, gen uint64, rel string, lang *Language, src []byte) (*Tree, error) {
 	key := cacheKey{path: rel, lang: lang.Name, hash: sha256.Sum256(src)}
-	c.mu.Lock()
-	if e, ok := c.byKey[key]; ok {
-		c.hits++
-		e.refs++
-		e.gen = gen
-		c.lru.MoveToFront(e.elem)
-		c.mu.Unlock()
-		e.inUse.Lock()
-		return &Tree{Tree: e.tree, Lang: lang, Source: e.src, e: e}, nil
+	if t := c.held(key, gen, lang, true); t != nil {
+		return t, nil
 	}
-	c.misses++
-	c.mu.Unlock()
 
 	tree, size, err := parse(ctx, lang, src)
 	if err != nil {
@@ -293,4 +312,36 @@ func (c *ParseCache) Stats() ParseCacheStats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return ParseCacheStats{Trees: c.lru.Len(), Bytes: c.used, Hits: c.hits, Misses: c.misses}
+}
+
+// rangedParsers parse only some ranges of their source; their ranges are
+// set before each parse, so they are kept apart from parsers.
+var rangedParsers = sync.Pool{New: func() any { return sitter.NewParser() }}
+
+// ParseRanges parses only the given ranges of src (sorted, not
+// overlapping, none empty), as if the text between them were not there;
+// the tree's positions are src's. Its Release closes it. It is for a
+// caller that knows the ranges hold whole statements.
+func ParseRanges(ctx context.Context, lang *Language, src []byte, ranges []sitter.Range) (*Tree, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(ranges) == 0 {
+		return nil, fmt.Errorf("syntax: parse %s: no ranges", lang.Name)
+	}
+	if _, err := measured(src); err != nil {
+		return nil, fmt.Errorf("syntax: %s: %w", lang.Name, err)
+	}
+	p := rangedParsers.Get().(*sitter.Parser)
+	defer rangedParsers.Put(p)
+	p.SetLanguage(lang.Grammar)
+	p.SetIncludedRanges(ranges)
+	tree, err := p.ParseCtx(context.WithoutCancel(ctx), nil, src)
+	if err != nil {
+		p.Reset()
+		return nil, fmt.Errorf("syntax: parse %s: %w", lang.Name, err)
+	}
+	e := &cacheEntry{tree: tree, src: src, refs: 1, evicted: true}
+	e.inUse.Lock()
+	return &Tree{Tree: tree, Lang: lang, Source: src, e: e}, nil
 }
