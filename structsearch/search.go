@@ -32,6 +32,12 @@ type Options struct {
 	// directory entry) holds not every one of lits (a token index,
 	// package tokenindex); false when unsure. Such files are not read.
 	Lacks func(rel string, d fs.DirEntry, lits [][]byte) bool
+	// Clean, when set, says without parsing it that the file rel (d its
+	// directory entry, lits as for Lacks) parses without a syntax error
+	// (a token index, from the code graph's parse); false when unsure.
+	// In Python, only the lines of such a file that can hold a match are
+	// parsed, for a pattern whose matches lie within a line (partial.go).
+	Clean func(rel string, d fs.DirEntry, lits [][]byte) bool
 	// Listing, when set, is a walk of the root kept by a caller whose
 	// file watcher vouches for it: it is walked instead of the disk
 	// where it holds a path as a directory.
@@ -187,7 +193,11 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 				var parsed bool
 				var err error
 				if opts.Lacks == nil || len(j.p.lits) == 0 || !opts.Lacks(j.rel, j.d, j.p.lits) {
-					ms, parsed, err = searchFile(ctx, root, scan, j.rel, j.p)
+					var clean func() bool
+					if opts.Clean != nil && j.p.lineBound() {
+						clean = func() bool { return opts.Clean(j.rel, j.d, j.p.lits) }
+					}
+					ms, parsed, err = searchFile(ctx, root, scan, j.rel, j.p, clean)
 				}
 				mu.Lock()
 				res.Files++
@@ -268,8 +278,11 @@ func wrongLanguage(ctx context.Context, err error) error {
 // are not text (binary, too large) are skipped, as grep does; text that is
 // not all UTF-8 (a Latin-1 comment) is searched like the rest. A file that
 // matching would take too long on is an error wrapping ErrTooComplex, one
-// too large to parse an error wrapping syntax.ErrTooBig.
-func searchFile(ctx context.Context, root *workspace.Root, scan *syntax.Scan, rel string, p *Pattern) ([]Match, bool, error) {
+// too large to parse an error wrapping syntax.ErrTooBig. clean, if not
+// nil, says whether the file is known to parse without a syntax error, so
+// that the lines that can hold a match may be parsed alone (matchLines),
+// when the cache has no tree of it.
+func searchFile(ctx context.Context, root *workspace.Root, scan *syntax.Scan, rel string, p *Pattern, clean func() bool) ([]Match, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
 	}
@@ -283,9 +296,23 @@ func searchFile(ctx context.Context, root *workspace.Root, scan *syntax.Scan, re
 		return nil, false, nil
 	}
 	var tree *syntax.Tree
-	if scan != nil {
+	if clean != nil && scan != nil {
+		tree = scan.Cached(rel, p.Lang, src) // parsed whole before: cheaper
+	}
+	if tree == nil && clean != nil && clean() {
+		ms, ok, err := p.matchLines(ctx, src)
+		if ok || err != nil {
+			for i := range ms {
+				ms[i].Path = rel
+			}
+			return ms, true, err
+		}
+	}
+	switch {
+	case tree != nil:
+	case scan != nil:
 		tree, err = scan.Parse(ctx, rel, p.Lang, src)
-	} else {
+	default:
 		tree, err = syntax.ParseOnce(ctx, p.Lang, src)
 	}
 	if tb := (*syntax.TooBigError)(nil); errors.As(err, &tb) {

@@ -1,0 +1,287 @@
+package structsearch
+
+import (
+	"bytes"
+	"context"
+	"slices"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"cchub/syntax"
+)
+
+// Partial parsing. Most of a Python search's time is tree-sitter's parse
+// of files that hold the pattern's tokens, but a match of most patterns
+// (an expression, a simple statement) lies within one logical line, and
+// few lines of a file hold every token. For a file known to parse without
+// a syntax error (Options.Clean: the token index, from the code graph's
+// parse), only those lines are parsed, with what makes them parse as they
+// do in the whole file: the headers of the blocks they are in, and the
+// rest of pySkeleton's lines. A valid Python file cut down to such a
+// skeleton is valid Python whose lines are the same statements in the
+// same kinds of block, so a node inside one of the lines is the same node
+// with the same children; the parse is of tree-sitter's included ranges,
+// so every position is the file's. Whatever does not hold (lines that do
+// not nest, a skeleton that does not parse cleanly) parses the whole
+// file, as does every other language and every pattern a match of which
+// may span lines.
+
+// pyMultiline are the kinds of Python node that can hold more than one
+// logical line (a comment is outside any).
+var pyMultiline = map[string]bool{
+	"module": true, "block": true, "comment": true, "ERROR": true,
+	"if_statement": true, "elif_clause": true, "else_clause": true,
+	"for_statement": true, "while_statement": true,
+	"try_statement": true, "except_clause": true, "except_group_clause": true, "finally_clause": true,
+	"with_statement": true, "match_statement": true, "case_clause": true,
+	"function_definition": true, "class_definition": true, "decorated_definition": true,
+}
+
+// ParsesByLines says whether a search in lang may parse only some lines
+// of a file known to parse without a syntax error (Options.Clean).
+func ParsesByLines(lang *syntax.Language) bool { return lang.Name == "python" }
+
+// lineBound says whether every match of p lies within one logical line
+// of Python, and holds a token: a pattern that can be parsed line by line.
+func (p *Pattern) lineBound() bool {
+	return ParsesByLines(p.Lang) && !p.seq && p.root.meta == "" && len(p.runs) > 0 && !pyMultiline[p.root.kind]
+}
+
+// matchLines is Match for a file known to parse without a syntax error,
+// parsing only the lines that can hold a match (see pySkeleton). It says
+// false when the file must be parsed whole instead.
+func (p *Pattern) matchLines(ctx context.Context, src []byte) ([]Match, bool, error) {
+	lines, ok := pyLogicalLines(src)
+	if !ok {
+		return nil, false, nil
+	}
+	cands := p.pyCandidateLines(src, lines)
+	if len(cands) == 0 {
+		return nil, true, nil
+	}
+	ks, ok := pySkeleton(src, lines, cands)
+	if !ok {
+		return nil, false, nil
+	}
+	tree, err := syntax.ParseRanges(ctx, p.Lang, src, pyRanges(src, lines, ks))
+	if err != nil {
+		return nil, false, nil // the whole file's parse says why
+	}
+	defer tree.Release()
+	root := tree.RootNode()
+	if root.HasError() {
+		return nil, false, nil
+	}
+	ms, err := p.Match(ctx, root, src)
+	return ms, true, err
+}
+
+// pyCandidateLines returns the logical lines that hold an occurrence of
+// every run of the pattern.
+func (p *Pattern) pyCandidateLines(src []byte, lines []pyLine) []int {
+	hits := make([]int, len(lines)) // runs found in each line
+	for r, run := range p.runs {
+		k := 0
+		p.eachOccurrence(src, run, func(off int) bool {
+			for k < len(lines) && lines[k].end <= off {
+				k++
+			}
+			if k == len(lines) {
+				return false
+			}
+			if off >= lines[k].code && hits[k] == r {
+				hits[k] = r + 1
+			}
+			return true
+		})
+	}
+	var out []int
+	for k, h := range hits {
+		// A match in the line holds its twins in the line too.
+		if h == len(p.runs) && (p.twin == nil || p.twinsAgree(src[lines[k].code:lines[k].end])) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// pySkeleton picks the lines to parse so that the candidate lines are
+// parsed in the context they have in the whole file: each line with the
+// headers of the blocks it is in; a header with the first line of its
+// block; a clause (elif, else, except, finally) with the statement it
+// belongs to and the clauses before it; a try with its first clause; a
+// decorator with what it decorates. It says false when the lines do not
+// nest as Python's must (the whole file is parsed then).
+func pySkeleton(src []byte, lines []pyLine, cands []int) ([]int, bool) {
+	ind := make([]int, len(lines))
+	parent := make([]int, len(lines))
+	var stack []int // the lines whose blocks are open
+	for k, l := range lines {
+		w := 0
+		for _, c := range src[l.start:l.code] {
+			switch c {
+			case ' ':
+				w++
+			case '\t':
+				w += 8 // as tree-sitter's scanner counts
+			default:
+				w = 0
+			}
+		}
+		ind[k] = w
+		// Lines nest as Python's must, or tree-sitter may read them
+		// otherwise: deeper only after a header, and back out only to
+		// a depth a line before had.
+		switch {
+		case k == 0:
+		case lines[k-1].header != (w > ind[k-1]):
+			return nil, false // a ':' that opens no block (`f = lambda:`), a deeper line after none
+		}
+		level := k == 0 || w > ind[k-1]
+		for len(stack) > 0 && ind[stack[len(stack)-1]] >= w {
+			level = level || ind[stack[len(stack)-1]] == w
+			stack = stack[:len(stack)-1]
+		}
+		if !level && w != 0 {
+			return nil, false // back out to a depth no block has
+		}
+		parent[k] = -1
+		if len(stack) > 0 {
+			parent[k] = stack[len(stack)-1]
+		}
+		stack = append(stack, k)
+	}
+	if lines[len(lines)-1].header {
+		return nil, false
+	}
+	in := make([]bool, len(lines))
+	ok := true
+	var add func(k int)
+	add = func(k int) {
+		if !ok || in[k] {
+			return
+		}
+		in[k] = true
+		l := lines[k]
+		if a := parent[k]; a >= 0 {
+			if !lines[a].header {
+				ok = false // deeper than the line before, with no block opened
+				return
+			}
+			add(a)
+		}
+		word := firstWord(src, l.code)
+		switch {
+		case src[l.code] == '@':
+			if k+1 == len(lines) || ind[k+1] != ind[k] {
+				ok = false
+				return
+			}
+			add(k + 1)
+		case l.header:
+			if k+1 == len(lines) || ind[k+1] <= ind[k] {
+				ok = false
+				return
+			}
+			// Its block gets a line below, unless one of its lines is
+			// in already (a line is in with its headers).
+		}
+		if pyClause[word] {
+			// The statement it belongs to, and its clauses before it.
+			j := k - 1
+			for j >= 0 && ind[j] > ind[k] {
+				j--
+			}
+			if j < 0 || ind[j] != ind[k] {
+				ok = false
+				return
+			}
+			add(j)
+		}
+		if word == "try" {
+			j := k + 1
+			for j < len(lines) && ind[j] > ind[k] {
+				j++
+			}
+			if j == len(lines) || ind[j] != ind[k] {
+				ok = false
+				return
+			}
+			add(j)
+		}
+	}
+	for _, k := range cands {
+		add(k)
+	}
+	// A header with no line of its block in gets the first: adding one
+	// can bring in headers of its own, so until there are none.
+	for more := true; more && ok; {
+		more = false
+		next := -1 // the next line in, after k
+		for k := len(lines) - 1; k >= 0; k-- {
+			if !in[k] {
+				continue
+			}
+			if lines[k].header && src[lines[k].code] != '@' && (next < 0 || ind[next] <= ind[k]) {
+				add(k + 1)
+				more = true
+			}
+			next = k
+		}
+	}
+	if !ok {
+		return nil, false
+	}
+	var out []int
+	for k, yes := range in {
+		if yes {
+			out = append(out, k)
+		}
+	}
+	return out, true
+}
+
+// pyClause are the words a clause of a compound statement starts with.
+var pyClause = map[string]bool{"elif": true, "else": true, "except": true, "finally": true}
+
+// firstWord is the word that starts at i ("" if none does).
+func firstWord(src []byte, i int) string {
+	j := i
+	for j < len(src) && wordByte(src[j]) {
+		j++
+	}
+	return string(src[i:j])
+}
+
+// pyRanges returns the ranges of the lines ks (ascending), indentation and
+// all, lines that follow each other in src joined into one range.
+func pyRanges(src []byte, lines []pyLine, ks []int) []sitter.Range {
+	var nl []int
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\n')
+		if j < 0 {
+			break
+		}
+		nl = append(nl, i+j)
+		i += j + 1
+	}
+	point := func(off int) sitter.Point {
+		row, _ := slices.BinarySearch(nl, off) // newlines before off
+		col := off
+		if row > 0 {
+			col = off - nl[row-1] - 1
+		}
+		return sitter.Point{Row: uint32(row), Column: uint32(col)}
+	}
+	var out []sitter.Range
+	for i := 0; i < len(ks); {
+		j := i
+		for j+1 < len(ks) && lines[ks[j+1]].start == lines[ks[j]].end {
+			j++
+		}
+		start, end := lines[ks[i]].start, lines[ks[j]].end
+		out = append(out, sitter.Range{StartPoint: point(start), EndPoint: point(end), StartByte: uint32(start), EndByte: uint32(end)})
+		i = j + 1
+	}
+	return out
+}
