@@ -81,6 +81,10 @@ type File struct {
 	Imports  []Import
 	Binds    []Bind // type facts (types.go), read by the native readers
 	hash     [32]byte
+	// parsed: the content was parsed in this process (Extract), and
+	// broken says whether its tree has a syntax error; a file decoded
+	// from the store does not say.
+	parsed, broken bool
 }
 
 //go:embed queries/*.scm
@@ -657,5 +661,6 @@ func Extract(ctx context.Context, cache *syntax.ParseCache, rel string, src []by
 		return nil, err
 	}
 	f.hash = sha256.Sum256(src)
+	f.parsed, f.broken = true, tree.RootNode().HasError()
 	return f, nil
 }

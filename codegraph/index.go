@@ -791,6 +791,19 @@ func (x *Index) Put(rel string, f *File) {
 	x.invalidate()
 }
 
+// Parsed says whether the content of rel whose SHA-256 is sha parses
+// without a syntax error, when this process has parsed that content (an
+// Update read it); known is false otherwise.
+func (x *Index) Parsed(rel string, sha [32]byte) (clean, known bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	f := x.files[rel]
+	if f == nil || !f.parsed || f.hash != sha {
+		return false, false
+	}
+	return !f.broken, true
+}
+
 // File returns what the index holds of rel, or nil.
 func (x *Index) File(rel string) *File {
 	x.mu.Lock()

@@ -14,8 +14,8 @@ func (h *Hub) Search(ctx context.Context, opts structsearch.Options) (*structsea
 		opts.Cache = h.Parses
 		opts.Listing = h.listing(ctx)
 	}
-	if opts.Lacks == nil {
-		opts.Lacks = h.lacks(ctx)
+	if opts.Lacks == nil && opts.Clean == nil {
+		opts.Lacks, opts.Clean = h.answers(ctx)
 	}
 	return structsearch.Search(ctx, h.Root, opts)
 }

@@ -9,27 +9,39 @@ import (
 	"sync"
 
 	"cchub/store"
+	"cchub/structsearch"
+	"cchub/syntax"
 	"cchub/tokenindex"
 )
 
 // lacks is the token index's answer for search and grep: whether a file
 // cannot hold every one of some literals, without reading it; nil when
-// the workspace has no store (a search never creates one). Each set of
-// literals is looked up once per call, in the index `cchub index` left;
-// every answer is checked against the file's size and mtime as they are
-// now, so a file changed since (by an edit, or the agent's own shell) is
-// read as if there were no index.
+// the workspace has no store (a search never creates one). See answers.
 func (h *Hub) lacks(ctx context.Context) func(rel string, d fs.DirEntry, lits [][]byte) bool {
+	lacks, _ := h.answers(ctx)
+	return lacks
+}
+
+// answers are the token index's answers for one call: lacks, whether a
+// file cannot hold every one of some literals, and clean, whether it
+// parses without a syntax error; both without reading the file, and both
+// nil when the workspace has no store (a search never creates one). Each
+// set of literals is looked up once per call, in the index `cchub index`
+// left (an answer for lits knows the syntax of the files it does not rule
+// out); every answer is checked against the file's size and mtime as they
+// are now, so a file changed since (by an edit, or the agent's own shell)
+// is read as if there were no index.
+func (h *Hub) answers(ctx context.Context) (lacks func(rel string, d fs.DirEntry, lits [][]byte) bool, clean func(rel string, d fs.DirEntry, lits [][]byte) bool) {
 	h.dbMu.Lock()
 	open := h.db != nil
 	h.dbMu.Unlock()
 	if !open {
 		dir, err := h.Root.StatePath()
 		if err != nil {
-			return nil
+			return nil, nil
 		}
 		if _, err := os.Stat(filepath.Join(dir, store.FileName)); err != nil {
-			return nil
+			return nil, nil
 		}
 	}
 	// The store is opened, and a long-lived hub's index loaded, when a
@@ -55,9 +67,11 @@ func (h *Hub) lacks(ctx context.Context) func(rel string, d fs.DirEntry, lits []
 	var mu sync.Mutex
 	answers := map[string]*tokenindex.Lacking{}
 	var changed map[string]bool
-	return func(rel string, d fs.DirEntry, lits [][]byte) bool {
+	// ask is the answer for lits, and the files the watcher saw change.
+	ask := func(lits [][]byte) (*tokenindex.Lacking, map[string]bool) {
 		key := string(bytes.Join(lits, []byte{0}))
 		mu.Lock()
+		defer mu.Unlock()
 		a, ok := answers[key]
 		if !ok {
 			var err error
@@ -71,10 +85,17 @@ func (h *Hub) lacks(ctx context.Context) func(rel string, d fs.DirEntry, lits []
 			// knows it changed.
 			changed = h.changedFiles()
 		}
-		ch := changed // set again, under mu, with each new set of literals
-		mu.Unlock()
+		return a, changed // set again, under mu, with each new set of literals
+	}
+	lacks = func(rel string, d fs.DirEntry, lits [][]byte) bool {
+		a, ch := ask(lits)
 		return !ch[rel] && a.Has(rel, d)
 	}
+	clean = func(rel string, d fs.DirEntry, lits [][]byte) bool {
+		a, ch := ask(lits) // the answer that let the file be read
+		return !ch[rel] && a.Clean(rel, d)
+	}
+	return lacks, clean
 }
 
 // heldTokens is the token index the hub keeps in memory, loaded again
@@ -97,12 +118,36 @@ func (h *Hub) heldTokens(ctx context.Context, db *store.Store) (*tokenindex.Inde
 	return x, nil
 }
 
-// indexTokens brings the token index up to date.
+// indexTokens brings the token index up to date, with the syntax of the
+// files a structural search parses by their lines: what the code graph's
+// parse found, when it parsed the same content, else a parse of its own.
 func (h *Hub) indexTokens(ctx context.Context) (tokenindex.Stats, error) {
 	db, err := h.state(ctx)
 	if err != nil {
 		return tokenindex.Stats{}, err
 	}
 	sh, _ := h.Shared(ctx)
-	return tokenindex.Update(ctx, h.Root, db, sh)
+	h.graphMu.Lock()
+	graph := h.graph
+	h.graphMu.Unlock()
+	sx := &tokenindex.Syntax{
+		Wants: func(rel string) bool {
+			l := syntax.LanguageFor(rel)
+			return l != nil && structsearch.ParsesByLines(l)
+		},
+		Clean: func(rel string, sha [32]byte, src []byte) (bool, bool) {
+			if graph != nil {
+				if clean, known := graph.Parsed(rel, sha); known {
+					return clean, false
+				}
+			}
+			tree, err := syntax.ParseOnce(ctx, syntax.LanguageFor(rel), src)
+			if err != nil {
+				return false, true // too large, or cancelled: not known to be clean
+			}
+			defer tree.Release()
+			return !tree.RootNode().HasError(), true
+		},
+	}
+	return tokenindex.Update(ctx, h.Root, db, sh, sx)
 }

@@ -98,7 +98,7 @@ func TestIndexedSearchAndGrepAnswerAsUnindexed(t *testing.T) {
 				{Pattern: `(Read|Write)Deadline\(`}, {Pattern: "^(errors|fmt)$", IgnoreCase: true},
 			}},
 		{"stdlib", pythonStdlib, "python",
-			[]string{`os.fsencode($A)`, `isinstance($X, str)`, `raise NotImplementedError($$$)`},
+			[]string{`os.fsencode($A)`, `isinstance($X, str)`, `raise NotImplementedError($$$)`, `self.$A = $A`, "def $F(self):\n    return $X"},
 			[]locate.GrepOptions{{Pattern: "def __init__"}, {Pattern: "fsencode|fsdecode"}, {Pattern: "NOTIMPLEMENTED", IgnoreCase: true}},
 		},
 	} {
@@ -109,15 +109,27 @@ func TestIndexedSearchAndGrepAnswerAsUnindexed(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("%s", st)
-			var skipped atomic.Int64
+			if c.lang == "python" && (st.Syntax == 0 || st.Syntax != st.Parsed) {
+				t.Errorf("the syntax of %d files recorded, %d of them parsed for it; want every Python file, each parsed (no graph was built)", st.Syntax, st.Parsed)
+			}
+			var skipped, byLines atomic.Int64
 			for _, pat := range c.patterns {
 				skipped.Store(0)
+				byLines.Store(0)
 				opts := structsearch.Options{Pattern: pat, Lang: c.lang}
 				plain, err := structsearch.Search(ctx, h.Root, opts)
 				if err != nil {
 					t.Fatal(err)
 				}
 				opts.Lacks = counted(h, &skipped)
+				_, clean := h.answers(ctx)
+				opts.Clean = func(rel string, d fs.DirEntry, lits [][]byte) bool {
+					yes := clean(rel, d, lits)
+					if yes {
+						byLines.Add(1)
+					}
+					return yes
+				}
 				indexed, err := h.Search(ctx, opts)
 				if err != nil {
 					t.Fatal(err)
@@ -126,7 +138,12 @@ func TestIndexedSearchAndGrepAnswerAsUnindexed(t *testing.T) {
 					t.Errorf("search %s: with the index %d matches (%d files, %d parsed), without %d (%d, %d)",
 						pat, len(indexed.Matches), indexed.Files, indexed.Parsed, len(plain.Matches), plain.Files, plain.Parsed)
 				}
-				t.Logf("search %-35s %5d matches, %5d of %d files skipped unread", pat, len(plain.Matches), skipped.Load(), plain.Files)
+				t.Logf("search %-35s %5d matches, %5d of %d files skipped unread, %d parsed by lines", pat, len(plain.Matches), skipped.Load(), plain.Files, byLines.Load())
+				// Python's line-bound patterns parse the clean files that
+				// may match by their lines; a block is parsed whole.
+				if lineBound := c.lang == "python" && !strings.HasPrefix(pat, "def "); lineBound != (byLines.Load() > int64(plain.Parsed)*9/10) {
+					t.Errorf("search %s: %d of %d files parsed by their lines", pat, byLines.Load(), plain.Parsed)
+				}
 			}
 			// A CLI grep reads the pack per question; the MCP server's
 			// hub holds the index, over the walk its watcher vouches for.
@@ -227,6 +244,90 @@ func TestAFileChangedSinceTheIndexIsRead(t *testing.T) {
 			if err != nil || r.Total != 1 || skipped.Load() != int64(r.Searched-1) {
 				t.Errorf("grep after indexing again: %d lines, %d of %d files skipped (%v); want every file but %s skipped", r.Total, skipped.Load(), r.Searched, err, target)
 			}
+		})
+	}
+}
+
+// `cchub index` records which Python files parse without a syntax error,
+// from the code graph's own parse (nothing is parsed twice); search parses
+// only the lines of those, and of no other file: not one with a syntax
+// error, not one changed since (by the agent's shell), not a Go file.
+// Either way it finds what a search without the index finds.
+func TestTheIndexVouchesOnlyForCleanPython(t *testing.T) {
+	for _, oneShot := range []bool{true, false} {
+		t.Run(fmt.Sprint("oneShot=", oneShot), func(t *testing.T) {
+			ctx := context.Background()
+			patientFlush(t)
+			dir := t.TempDir()
+			old := time.Now().Add(-time.Hour)
+			write := func(rel, content string, at time.Time) {
+				t.Helper()
+				p := filepath.Join(dir, rel)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chtimes(p, at, at); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write("pkg/clean.py", "class K:\n    def __init__(self, a):\n        self.a = a\n", old)
+			write("pkg/broken.py", "class B:\n    def __init__(self, b):\n        self.b = b\n\ndef oops(:\n    self.c = c\n", old)
+			write("main.go", "package main\n\nfunc main() {}\n", old)
+			h, err := Open(dir, Options{OneShot: oneShot})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			st, err := h.Index(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Tokens.Syntax != 2 || st.Tokens.Parsed != 0 {
+				t.Errorf("the syntax of %d files recorded, %d parsed for it; want the two Python files', both known from the graph's parse", st.Tokens.Syntax, st.Tokens.Parsed)
+			}
+			vouched := func() []string {
+				_, clean := h.answers(ctx)
+				var out []string
+				if err := h.Root.Walk(ctx, ".", func(rel string, d fs.DirEntry) error {
+					if !d.IsDir() && clean(rel, d, [][]byte{[]byte("self")}) {
+						out = append(out, rel)
+					}
+					return nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+				return out
+			}
+			same := func(when string, want int) {
+				t.Helper()
+				opts := structsearch.Options{Pattern: `self.$A = $A`, Lang: "python"}
+				plain, err := structsearch.Search(ctx, h.Root, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				indexed, err := h.Search(ctx, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(plain, indexed) || len(plain.Matches) != want {
+					t.Errorf("%s: %d matches with the index, %d without; want %d alike", when, len(indexed.Matches), len(plain.Matches), want)
+				}
+			}
+			if got := vouched(); !reflect.DeepEqual(got, []string{"pkg/clean.py"}) {
+				t.Errorf("vouched for %v, want pkg/clean.py alone", got)
+			}
+			same("indexed", 3)
+
+			// Rewritten by a shell, still clean: not vouched for until
+			// indexed again.
+			write("pkg/clean.py", "class K:\n    def __init__(self, a, d):\n        self.a = a\n        self.d = d\n", time.Now())
+			if got := vouched(); len(got) != 0 {
+				t.Errorf("after a shell's change, vouched for %v", got)
+			}
+			same("changed", 4)
 		})
 	}
 }

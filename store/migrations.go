@@ -194,6 +194,13 @@ CREATE TABLE token_generation (
 );
 INSERT INTO token_generation VALUES (1, 0);
 `},
+	{8, "token index: clean parses", `
+-- 1: the content parses without a syntax error (the code graph's parse
+-- said so, or the token index's own), so that a structural search may
+-- parse only the lines of it that can match; 2: it does not; 0: not
+-- known.
+ALTER TABLE token_files ADD COLUMN clean INTEGER NOT NULL DEFAULT 0;
+`},
 }
 
 // migrate brings the schema up to date. It reads the version inside the

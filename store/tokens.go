@@ -15,7 +15,18 @@ type TokenFile struct {
 	Size   int64
 	MTime  int64 // Unix nanoseconds; 0: unknown, the file is read again
 	Filter []byte
+	// Clean says whether the content parses without a syntax error in
+	// the language of its path: ParsesClean, ParsesBroken, or 0 (not
+	// known; the token index asks only of the languages structural
+	// search parses by lines).
+	Clean int
 }
+
+// Values of TokenFile.Clean.
+const (
+	ParsesClean  = 1
+	ParsesBroken = 2
+)
 
 // TokenFiles calls fn with every file of the token index, in no order.
 // The TokenFile's Filter is fn's only during the call (it is the
@@ -29,7 +40,7 @@ func (s *Store) TokenFiles(ctx context.Context, fn func(TokenFile) error) error 
 func (s *Store) tokenFiles(ctx context.Context, q interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
 }, fn func(TokenFile) error) error {
-	rows, err := q.QueryContext(ctx, `SELECT path, sha256, size, mtime, filter FROM token_files`)
+	rows, err := q.QueryContext(ctx, `SELECT path, sha256, size, mtime, filter, clean FROM token_files`)
 	if err != nil {
 		return s.wrap("read the token index in", err)
 	}
@@ -37,7 +48,7 @@ func (s *Store) tokenFiles(ctx context.Context, q interface {
 	for rows.Next() {
 		var f TokenFile
 		var h, flt sql.RawBytes
-		if err := rows.Scan(&f.Path, &h, &f.Size, &f.MTime, &flt); err != nil {
+		if err := rows.Scan(&f.Path, &h, &f.Size, &f.MTime, &flt, &f.Clean); err != nil {
 			return s.wrap("read the token index in", err)
 		}
 		copy(f.SHA256[:], h)
@@ -85,14 +96,14 @@ func (s *Store) SaveTokens(ctx context.Context, put []TokenFile, removed []strin
 		return nil
 	}
 	return s.Write(ctx, func(tx *sql.Tx) error {
-		st, err := tx.PrepareContext(ctx, `INSERT INTO token_files(path, sha256, size, mtime, filter) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT(path) DO UPDATE SET sha256 = excluded.sha256, size = excluded.size, mtime = excluded.mtime, filter = excluded.filter`)
+		st, err := tx.PrepareContext(ctx, `INSERT INTO token_files(path, sha256, size, mtime, filter, clean) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT(path) DO UPDATE SET sha256 = excluded.sha256, size = excluded.size, mtime = excluded.mtime, filter = excluded.filter, clean = excluded.clean`)
 		if err != nil {
 			return s.wrap("save the token index in", err)
 		}
 		defer st.Close()
 		for _, f := range put {
-			if _, err := st.ExecContext(ctx, f.Path, f.SHA256[:], f.Size, f.MTime, f.Filter); err != nil {
+			if _, err := st.ExecContext(ctx, f.Path, f.SHA256[:], f.Size, f.MTime, f.Filter, f.Clean); err != nil {
 				return s.wrap(fmt.Sprintf("save %s to the token index in", f.Path), err)
 			}
 		}

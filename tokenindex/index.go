@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"cchub/store"
@@ -34,6 +35,7 @@ type Lacking struct {
 	// process megabytes. Two paths of one hash, and with it one size and
 	// mtime, are not a risk worth a byte.
 	files map[uint64]stamp
+	clean map[uint64]stamp // the files that parse cleanly, of the rest
 	seed  maphash.Seed
 	// or answered from memory, file by file, as asked (Index.Lacks)
 	x    *Index
@@ -44,17 +46,21 @@ type stamp struct{ size, mtime int64 }
 
 // Lacks reads db's token index (all of it, one filter at a time, keeping
 // none) and returns the files that cannot hold every one of lits (those
-// under three bytes say nothing). With no index, or no usable literal, it
-// is empty.
+// under three bytes say nothing), and of the others, those known to parse
+// cleanly. With no index it is empty.
 func Lacks(ctx context.Context, root *workspace.Root, db *store.Store, lits [][]byte) (*Lacking, error) {
-	l := &Lacking{files: map[uint64]stamp{}, seed: maphash.MakeSeed()}
+	l := &Lacking{files: map[uint64]stamp{}, clean: map[uint64]stamp{}, seed: maphash.MakeSeed()}
 	lits = Usable(lits)
-	if len(lits) == 0 {
-		return l, nil
+	reset := func() {
+		clear(l.files)
+		clear(l.clean)
 	}
-	_, err := eachTrusted(ctx, root, db, func() { clear(l.files) }, func(path []byte, size, mtime int64, flt Filter) {
-		if !flt.MayContainAll(lits) {
+	_, err := eachTrusted(ctx, root, db, reset, func(path []byte, size, mtime int64, flt Filter, clean bool) {
+		switch {
+		case len(lits) > 0 && !flt.MayContainAll(lits):
 			l.files[maphash.Bytes(l.seed, path)] = stamp{size, mtime}
+		case clean:
+			l.clean[maphash.Bytes(l.seed, path)] = stamp{size, mtime}
 		}
 	})
 	if err != nil {
@@ -69,7 +75,7 @@ func Lacks(ctx context.Context, root *workspace.Root, db *store.Store, lits [][]
 // the store; a pack found damaged part way is dropped, reset called, and
 // the store read. flt is fn's only during the call. It returns the
 // generation read.
-func eachTrusted(ctx context.Context, root *workspace.Root, db *store.Store, reset func(), fn func(path []byte, size, mtime int64, flt Filter)) (int64, error) {
+func eachTrusted(ctx context.Context, root *workspace.Root, db *store.Store, reset func(), fn func(path []byte, size, mtime int64, flt Filter, clean bool)) (int64, error) {
 	gen, err := db.TokenGeneration(ctx)
 	if err != nil {
 		return 0, err
@@ -97,7 +103,7 @@ func eachTrusted(ctx context.Context, root *workspace.Root, db *store.Store, res
 			return nil
 		}
 		if flt, err := Decode(f.Filter); err == nil {
-			fn([]byte(f.Path), f.Size, f.MTime, flt)
+			fn([]byte(f.Path), f.Size, f.MTime, flt, f.Clean == store.ParsesClean)
 		}
 		return nil
 	})
@@ -123,6 +129,34 @@ func (l *Lacking) Has(rel string, d fs.DirEntry) bool {
 			return false
 		}
 	}
+	return s.holds(d)
+}
+
+// Clean says whether the file rel (d its directory entry), unchanged
+// since it was read, parses without a syntax error; unsure, false.
+func (l *Lacking) Clean(rel string, d fs.DirEntry) bool {
+	if l == nil {
+		return false
+	}
+	var s stamp
+	if l.x != nil {
+		h, ok := l.x.files[rel]
+		if !ok || !h.clean {
+			return false
+		}
+		s = h.stamp
+	} else {
+		var ok bool
+		if s, ok = l.clean[maphash.String(l.seed, rel)]; !ok {
+			return false
+		}
+	}
+	return s.holds(d)
+}
+
+// holds says whether d, a file's entry, is of a regular file of the
+// stamp's size and mtime.
+func (s stamp) holds(d fs.DirEntry) bool {
 	info, err := d.Info()
 	return err == nil && info.Mode().IsRegular() && info.Size() == s.size && info.ModTime().UnixNano() == s.mtime
 }
@@ -137,20 +171,21 @@ type Index struct {
 
 type held struct {
 	stamp
-	f Filter
+	f     Filter
+	clean bool
 }
 
 // Load reads root's (its pack's, or db's) whole token index into memory.
 func Load(ctx context.Context, root *workspace.Root, db *store.Store) (*Index, error) {
 	x := &Index{files: map[string]held{}}
 	var arena []byte
-	gen, err := eachTrusted(ctx, root, db, func() { clear(x.files) }, func(path []byte, size, mtime int64, flt Filter) {
+	gen, err := eachTrusted(ctx, root, db, func() { clear(x.files) }, func(path []byte, size, mtime int64, flt Filter, clean bool) {
 		if cap(arena)-len(arena) < len(flt.set) {
 			arena = make([]byte, 0, max(4<<20, len(flt.set)))
 		}
 		arena = append(arena, flt.set...)
 		flt.set = arena[len(arena)-len(flt.set):] // the copy, not the reader's buffer
-		x.files[string(path)] = held{stamp{size, mtime}, flt}
+		x.files[string(path)] = held{stamp{size, mtime}, flt, clean}
 	})
 	if err != nil {
 		return nil, err
@@ -184,13 +219,31 @@ type Stats struct {
 	Fetched int   `json:"fetched"` // filters taken from the shared store
 	Removed int   `json:"removed"` // forgotten: gone, or no longer text
 	Bytes   int64 `json:"bytes"`   // the filters' size
+	// Syntax counts the files whose syntax was recorded, Parsed those
+	// of them Syntax.Clean parsed to tell (the rest it knew).
+	Syntax int `json:"syntax"`
+	Parsed int `json:"parsed"`
+}
+
+// Syntax says which files' syntax the index keeps (store.TokenFile.Clean:
+// whether the content parses without a syntax error, which lets a
+// structural search parse only some of its lines), and tells it.
+type Syntax struct {
+	// Wants says whether the syntax of the file rel is kept.
+	Wants func(rel string) bool
+	// Clean says whether src, the content of rel (sha its SHA-256),
+	// parses without a syntax error, and whether it parsed src to tell
+	// (it may know from elsewhere). It is called on every core.
+	Clean func(rel string, sha [32]byte, src []byte) (clean, parsed bool)
 }
 
 // Update brings db's token index up to date with the workspace: files
 // whose size or mtime changed are read, and a filter is built for each
 // content neither db nor sh (if not nil) knows; sh is given the filters
-// built. Binary files, and files over MaxFileBytes, are not indexed.
-func Update(ctx context.Context, root *workspace.Root, db *store.Store, sh store.Shared) (Stats, error) {
+// built. With sx, the syntax of the files it wants is kept too: read for
+// those whose syntax is not known yet. Binary files, and files over
+// MaxFileBytes, are not indexed.
+func Update(ctx context.Context, root *workspace.Root, db *store.Store, sh store.Shared, sx *Syntax) (Stats, error) {
 	var st Stats
 	start := time.Now()
 	old := map[string]store.TokenFile{}
@@ -217,7 +270,8 @@ func Update(ctx context.Context, root *workspace.Root, db *store.Store, sh store
 		}
 		seen[rel] = true
 		c := cand{rel, info.Size(), info.ModTime().UnixNano()}
-		if o, ok := old[rel]; !ok || o.MTime == 0 || o.MTime != c.mtime || o.Size != c.size || !decodes(o.Filter) {
+		if o, ok := old[rel]; !ok || o.MTime == 0 || o.MTime != c.mtime || o.Size != c.size || !decodes(o.Filter) ||
+			o.Clean == 0 && sx != nil && sx.Wants(rel) {
 			todo = append(todo, c)
 		}
 		return nil
@@ -238,6 +292,7 @@ func Update(ctx context.Context, root *workspace.Root, db *store.Store, sh store
 		src []byte // nil once the filter is known
 	}
 	results := make([]*read, len(todo))
+	var recorded, parsed atomic.Int64
 	var next sync.Mutex
 	i := 0
 	var wg sync.WaitGroup
@@ -262,8 +317,22 @@ func Update(ctx context.Context, root *workspace.Root, db *store.Store, sh store
 				if start.Sub(time.Unix(0, c.mtime)) < racyWindow {
 					r.MTime = 0
 				}
-				if o, ok := old[c.rel]; ok && o.SHA256 == r.SHA256 && decodes(o.Filter) {
-					r.Filter, r.src = o.Filter, nil
+				if o, ok := old[c.rel]; ok && o.SHA256 == r.SHA256 {
+					r.Clean = o.Clean
+					if decodes(o.Filter) {
+						r.Filter, r.src = o.Filter, nil
+					}
+				}
+				if r.Clean == 0 && sx != nil && sx.Wants(c.rel) {
+					clean, didParse := sx.Clean(c.rel, r.SHA256, src)
+					r.Clean = store.ParsesBroken
+					if clean {
+						r.Clean = store.ParsesClean
+					}
+					recorded.Add(1)
+					if didParse {
+						parsed.Add(1)
+					}
 				}
 				results[k] = r
 			}
@@ -351,6 +420,7 @@ func Update(ctx context.Context, root *workspace.Root, db *store.Store, sh store
 		return st, fmt.Errorf("tokenindex: write the token index's pack (%s in the state directory): %w; the index in the store is whole, and is read instead", PackName, err)
 	}
 	st.Removed = len(removed)
+	st.Syntax, st.Parsed = int(recorded.Load()), int(parsed.Load())
 	for _, rel := range removed {
 		delete(old, rel)
 	}
@@ -371,6 +441,10 @@ func decodes(b []byte) bool {
 
 // String says what Update did, in one line.
 func (s Stats) String() string {
-	return fmt.Sprintf("token index: %d files (%d read, %d filters built, %d from the shared store, %d forgotten), %s bytes",
+	out := fmt.Sprintf("token index: %d files (%d read, %d filters built, %d from the shared store, %d forgotten), %s bytes",
 		s.Files, s.Read, s.Built, s.Fetched, s.Removed, workspace.Thousands(int(s.Bytes)))
+	if s.Syntax > 0 {
+		out += fmt.Sprintf("; the syntax of %d files recorded (%d parsed for it)", s.Syntax, s.Parsed)
+	}
+	return out
 }

@@ -1,11 +1,15 @@
 package tokenindex
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -91,7 +95,7 @@ func TestUpdateIndexesTextAndFollowsChanges(t *testing.T) {
 		".gitignore":   "ignored/\n",
 		"ignored/x.go": "package x // alpha\n",
 	})
-	st, err := Update(ctx, root, db, nil)
+	st, err := Update(ctx, root, db, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +115,7 @@ func TestUpdateIndexesTextAndFollowsChanges(t *testing.T) {
 	}
 
 	// Nothing changed: nothing is read.
-	if st, err = Update(ctx, root, db, nil); err != nil || st.Read != 0 || st.Files != 4 {
+	if st, err = Update(ctx, root, db, nil, nil); err != nil || st.Read != 0 || st.Files != 4 {
 		t.Errorf("second Update: %+v, %v; want nothing read", st, err)
 	}
 
@@ -121,7 +125,7 @@ func TestUpdateIndexesTextAndFollowsChanges(t *testing.T) {
 	if got := lacking(t, root, db, "alpha"); got["b.txt"] {
 		t.Error("b.txt changed since it was indexed, yet the index says it lacks alpha")
 	}
-	if st, err = Update(ctx, root, db, nil); err != nil || st.Read != 1 || st.Built != 1 {
+	if st, err = Update(ctx, root, db, nil, nil); err != nil || st.Read != 1 || st.Built != 1 {
 		t.Errorf("Update after a change: %+v, %v; want b.txt read and built", st, err)
 	}
 	if got := lacking(t, root, db, "alpha"); got["b.txt"] {
@@ -133,7 +137,7 @@ func TestUpdateIndexesTextAndFollowsChanges(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root.Dir(), "new.txt"), []byte("delta\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if st, err = Update(ctx, root, db, nil); err != nil || st.Read != 1 {
+	if st, err = Update(ctx, root, db, nil, nil); err != nil || st.Read != 1 {
 		t.Errorf("Update with a new file: %+v, %v", st, err)
 	}
 	if got := lacking(t, root, db, "alpha"); got["new.txt"] {
@@ -145,7 +149,7 @@ func TestUpdateIndexesTextAndFollowsChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeOld(t, filepath.Join(root.Dir(), "dir/c.py"), "\x00\x01")
-	if st, err = Update(ctx, root, db, nil); err != nil || st.Removed != 2 {
+	if st, err = Update(ctx, root, db, nil, nil); err != nil || st.Removed != 2 {
 		t.Errorf("Update after removals: %+v, %v; want 2 forgotten", st, err)
 	}
 }
@@ -157,11 +161,11 @@ func TestUpdateTakesFiltersFromTheSharedStore(t *testing.T) {
 	files := map[string]string{"a.go": "package a // alpha\n", "b.txt": "beta\n", "c.txt": "beta\n"}
 	rootA, dbA := workspaceOf(t, files)
 	shA := store.LocalShared(dbA)
-	if st, err := Update(ctx, rootA, dbA, shA); err != nil || st.Built != 2 {
+	if st, err := Update(ctx, rootA, dbA, shA, nil); err != nil || st.Built != 2 {
 		t.Fatalf("A: %+v, %v; want 2 filters built (b.txt and c.txt hold the same)", st, err)
 	}
 	rootB, dbB := workspaceOf(t, files)
-	st, err := Update(ctx, rootB, dbB, shA)
+	st, err := Update(ctx, rootB, dbB, shA, nil)
 	if err != nil || st.Built != 0 || st.Fetched != 3 || st.Files != 3 {
 		t.Fatalf("B: %+v, %v; want all 3 from the shared store", st, err)
 	}
@@ -175,7 +179,7 @@ func TestUpdateTakesFiltersFromTheSharedStore(t *testing.T) {
 func TestADamagedFilterIsReadAgain(t *testing.T) {
 	ctx := context.Background()
 	root, db := workspaceOf(t, map[string]string{"b.txt": "beta\n"})
-	if _, err := Update(ctx, root, db, nil); err != nil {
+	if _, err := Update(ctx, root, db, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.DB().ExecContext(ctx, `UPDATE token_files SET filter = x'0102'`); err != nil {
@@ -185,7 +189,7 @@ func TestADamagedFilterIsReadAgain(t *testing.T) {
 	if got := lacking(t, root, db, "alpha"); len(got) != 0 {
 		t.Errorf("a damaged filter was trusted: %v", got)
 	}
-	if st, err := Update(ctx, root, db, nil); err != nil || st.Read != 1 || st.Built != 1 {
+	if st, err := Update(ctx, root, db, nil, nil); err != nil || st.Read != 1 || st.Built != 1 {
 		t.Errorf("Update over a damaged filter: %+v, %v; want it read and built", st, err)
 	}
 	if got := lacking(t, root, db, "alpha"); !got["b.txt"] {
@@ -198,7 +202,7 @@ func TestADamagedFilterIsReadAgain(t *testing.T) {
 func TestHeldIndexAnswersAsTheStoredOne(t *testing.T) {
 	ctx := context.Background()
 	root, db := workspaceOf(t, map[string]string{"a.go": "package a // alpha\n", "b.txt": "beta gamma\n", "c/d.txt": "ALPHA beta\n"})
-	if _, err := Update(ctx, root, db, nil); err != nil {
+	if _, err := Update(ctx, root, db, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	x, err := Load(ctx, root, db)
@@ -214,17 +218,125 @@ func TestHeldIndexAnswersAsTheStoredOne(t *testing.T) {
 			t.Errorf("zeta: %v lack it, want every file", stored)
 		}
 	}
-	if _, err := Update(ctx, root, db, nil); err != nil {
+	if _, err := Update(ctx, root, db, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if g, _ := db.TokenGeneration(ctx); g != x.Gen {
 		t.Errorf("an Update that changed nothing moved the generation from %d to %d", x.Gen, g)
 	}
 	writeOld(t, filepath.Join(root.Dir(), "b.txt"), "beta gamma delta\n")
-	if _, err := Update(ctx, root, db, nil); err != nil {
+	if _, err := Update(ctx, root, db, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if g, _ := db.TokenGeneration(ctx); g == x.Gen {
 		t.Errorf("an Update that changed b.txt left the generation at %d", g)
 	}
+}
+
+// cleanOnes is the files of root that l says parse cleanly.
+func cleanOnes(t *testing.T, root *workspace.Root, l *Lacking) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	if err := root.Walk(context.Background(), ".", func(rel string, d fs.DirEntry) error {
+		if !d.IsDir() && l.Clean(rel, d) {
+			out[rel] = true
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// The syntax of the files Syntax wants is asked once per content, kept
+// with the filters (store and pack), and answered for only while the
+// file is as it was read; an index built without Syntax has it asked of
+// every wanted file by the next Update with it, though none changed.
+func TestUpdateKeepsTheSyntaxOfTheFilesItWants(t *testing.T) {
+	ctx := context.Background()
+	root, db := workspaceOf(t, map[string]string{
+		"a.py":     "x = 1\n",
+		"b.py":     "def (:\n",
+		"c.go":     "package c\n",
+		"d/e.py":   "y = 2\n",
+		"notes.md": "z\n",
+	})
+	var asked []string
+	var mu sync.Mutex
+	sx := &Syntax{
+		Wants: func(rel string) bool { return filepath.Ext(rel) == ".py" },
+		// Stands in for a parser: the file is clean unless it holds "(:".
+		Clean: func(rel string, sha [32]byte, src []byte) (bool, bool) {
+			mu.Lock()
+			asked = append(asked, rel)
+			mu.Unlock()
+			if sha != sha256.Sum256(src) {
+				t.Errorf("%s: the SHA-256 given is not the content's", rel)
+			}
+			return !bytes.Contains(src, []byte("(:")), rel != "d/e.py" // says it knew d/e.py's
+		},
+	}
+	// First without it: nothing is known of anyone's syntax.
+	if _, err := Update(ctx, root, db, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	l, err := Lacks(ctx, root, db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cleanOnes(t, root, l); len(got) != 0 {
+		t.Errorf("clean with no syntax kept: %v", got)
+	}
+	st, err := Update(ctx, root, db, nil, sx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(asked)
+	if want := []string{"a.py", "b.py", "d/e.py"}; !reflect.DeepEqual(asked, want) || st.Syntax != 3 || st.Parsed != 2 || st.Read != 3 {
+		t.Errorf("Update asked the syntax of %v (%+v), want %v, read again for it", asked, st, want)
+	}
+	want := map[string]bool{"a.py": true, "d/e.py": true}
+	check := func(when string) {
+		t.Helper()
+		l, err := Lacks(ctx, root, db, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cleanOnes(t, root, l); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: clean from the pack %v, want %v", when, got, want)
+		}
+		x, err := Load(ctx, root, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cleanOnes(t, root, x.Lacks(nil)); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: clean from memory %v, want %v", when, got, want)
+		}
+	}
+	check("indexed")
+
+	// Known: not asked again.
+	asked = nil
+	if st, err := Update(ctx, root, db, nil, sx); err != nil || len(asked) != 0 || st.Read != 0 {
+		t.Errorf("an Update with nothing changed asked %v (%+v, %v)", asked, st, err)
+	}
+
+	// A file changed by a shell is not vouched for until indexed again.
+	writeOld(t, filepath.Join(root.Dir(), "a.py"), "x = (:\n")
+	delete(want, "a.py")
+	check("a.py broken since")
+	if _, err := Update(ctx, root, db, nil, sx); err != nil || !reflect.DeepEqual(asked, []string{"a.py"}) {
+		t.Errorf("after a.py changed, Update asked %v (%v), want a.py", asked, err)
+	}
+	check("a.py indexed broken")
+
+	// From the store when the pack is gone.
+	dir, err := root.StatePath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, PackName)); err != nil {
+		t.Fatal(err)
+	}
+	check("no pack")
 }

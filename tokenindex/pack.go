@@ -27,13 +27,15 @@ import (
 // missing, damaged, or of another generation than the store's is not
 // read, and the store is.
 //
-// Layout: the magic "cchubTP1", the generation (8 bytes, little-endian),
+// Layout: the magic "cchubTP2", the generation (8 bytes, little-endian),
 // then per file: uvarint path length, path, varint size, varint mtime,
+// uvarint flags (1: the content parses cleanly, store.TokenFile.Clean),
 // uvarint filter length, filter; then a zero path length; then the
-// CRC-32C of every byte before it (4 bytes, little-endian).
+// CRC-32C of every byte before it (4 bytes, little-endian). A pack of
+// another magic (an older cchub's) is not one, and is written again.
 const PackName = "tokens.pack"
 
-const packMagic = "cchubTP1"
+const packMagic = "cchubTP2"
 
 // Limits a reader holds the pack's lengths to: a longer path or filter is
 // damage, not a file.
@@ -76,7 +78,7 @@ func writePack(ctx context.Context, root *workspace.Root, db *store.Store) error
 		if t.MTime == 0 || len(t.Path) == 0 || len(t.Path) > maxPackPath || !decodes(t.Filter) {
 			return nil // read again each time, as from the store
 		}
-		return pw.add(t.Path, t.Size, t.MTime, t.Filter)
+		return pw.add(t.Path, t.Size, t.MTime, t.Filter, t.Clean == store.ParsesClean)
 	})
 	if err == nil {
 		err = pw.close()
@@ -108,12 +110,18 @@ func newPackWriter(out io.Writer, gen int64) *packWriter {
 	return p
 }
 
-// add writes one file's entry; filter is its encoded filter.
-func (p *packWriter) add(path string, size, mtime int64, filter []byte) error {
+// add writes one file's entry; filter is its encoded filter, clean
+// whether its content parses cleanly.
+func (p *packWriter) add(path string, size, mtime int64, filter []byte, clean bool) error {
 	p.w.Write(p.num[:binary.PutUvarint(p.num[:], uint64(len(path)))])
 	p.w.WriteString(path)
 	p.w.Write(p.num[:binary.PutVarint(p.num[:], size)])
 	p.w.Write(p.num[:binary.PutVarint(p.num[:], mtime)])
+	var flags uint64
+	if clean {
+		flags = 1
+	}
+	p.w.Write(p.num[:binary.PutUvarint(p.num[:], flags)])
 	p.w.Write(p.num[:binary.PutUvarint(p.num[:], uint64(len(filter)))])
 	_, err := p.w.Write(filter) // a bufio.Writer keeps its first error
 	return err
@@ -149,7 +157,7 @@ func packGeneration(dir *os.Root) (int64, error) {
 // of another generation). fn's answers are the caller's to drop when it
 // returns an error: the pack was damaged, and only its end says so. path
 // and flt are fn's only during the call.
-func eachPacked(ctx context.Context, root *workspace.Root, gen int64, fn func(path []byte, size, mtime int64, flt Filter)) (bool, error) {
+func eachPacked(ctx context.Context, root *workspace.Root, gen int64, fn func(path []byte, size, mtime int64, flt Filter, clean bool)) (bool, error) {
 	dir, err := root.OpenStateDir("")
 	if err != nil {
 		return false, nil
@@ -164,7 +172,7 @@ func eachPacked(ctx context.Context, root *workspace.Root, gen int64, fn func(pa
 }
 
 // readPack reads a pack from r (see eachPacked).
-func readPack(ctx context.Context, r io.Reader, gen int64, fn func(path []byte, size, mtime int64, flt Filter)) (bool, error) {
+func readPack(ctx context.Context, r io.Reader, gen int64, fn func(path []byte, size, mtime int64, flt Filter, clean bool)) (bool, error) {
 	p := &packReader{r: r, buf: make([]byte, 64<<10)}
 	head, ok := p.next(len(packMagic) + 8)
 	if !ok || string(head[:len(packMagic)]) != packMagic {
@@ -194,8 +202,9 @@ func readPack(ctx context.Context, r io.Reader, gen int64, fn func(path []byte, 
 		name = append(name[:0], path...) // p's buffer moves on
 		size, err1 := binary.ReadVarint(p)
 		mtime, err2 := binary.ReadVarint(p)
-		flen, err3 := binary.ReadUvarint(p)
-		if err := errors.Join(err1, err2, err3); err != nil || flen > maxPackFilter {
+		flags, err3 := binary.ReadUvarint(p)
+		flen, err4 := binary.ReadUvarint(p)
+		if err := errors.Join(err1, err2, err3, err4); err != nil || flags > 1 || flen > maxPackFilter {
 			return true, fmt.Errorf("%w: entry %d", ErrBadPack, n)
 		}
 		b, ok := p.next(int(flen))
@@ -206,7 +215,7 @@ func readPack(ctx context.Context, r io.Reader, gen int64, fn func(path []byte, 
 		if err != nil {
 			return true, fmt.Errorf("%w: entry %d: %v", ErrBadPack, n, err)
 		}
-		fn(name, size, mtime, flt)
+		fn(name, size, mtime, flt, flags == 1)
 	}
 	want := p.summed()
 	tail, ok := p.next(4)

@@ -54,7 +54,7 @@ var packFiles = map[string]string{
 func TestThePackAnswersAsTheStore(t *testing.T) {
 	ctx := context.Background()
 	root, db := workspaceOf(t, packFiles)
-	if _, err := Update(ctx, root, db, nil); err != nil {
+	if _, err := Update(ctx, root, db, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(packPath(t, root)); err != nil {
@@ -95,7 +95,7 @@ func TestThePackAnswersAsTheStore(t *testing.T) {
 func TestADamagedOrStalePackIsNotBelieved(t *testing.T) {
 	ctx := context.Background()
 	root, db := workspaceOf(t, packFiles)
-	if _, err := Update(ctx, root, db, nil); err != nil {
+	if _, err := Update(ctx, root, db, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	good, err := os.ReadFile(packPath(t, root))
@@ -153,7 +153,7 @@ func TestADamagedOrStalePackIsNotBelieved(t *testing.T) {
 	// A stale pack is written again by the next Update, even one that
 	// changes nothing.
 	write(stale)
-	if _, err := Update(ctx, root, db, nil); err != nil {
+	if _, err := Update(ctx, root, db, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(packPath(t, root)); !bytes.Equal(b, good) {
@@ -169,11 +169,12 @@ func rewritePack(t *testing.T, pack []byte, swap func(path string, flt, first []
 		path        string
 		size, mtime int64
 		flt         []byte
+		clean       bool
 	}
 	var es []entry
 	gen := int64(binary.LittleEndian.Uint64(pack[len(packMagic):]))
-	ok, err := readPack(context.Background(), bytes.NewReader(pack), gen, func(path []byte, size, mtime int64, flt Filter) {
-		es = append(es, entry{string(path), size, mtime, encoded(flt)})
+	ok, err := readPack(context.Background(), bytes.NewReader(pack), gen, func(path []byte, size, mtime int64, flt Filter, clean bool) {
+		es = append(es, entry{string(path), size, mtime, encoded(flt), clean})
 	})
 	if !ok || err != nil {
 		t.Fatalf("reading a good pack: %v, %v", ok, err)
@@ -181,7 +182,7 @@ func rewritePack(t *testing.T, pack []byte, swap func(path string, flt, first []
 	var b bytes.Buffer
 	w := newPackWriter(&b, gen)
 	for _, e := range es {
-		w.add(e.path, e.size, e.mtime, swap(e.path, e.flt, es[0].flt))
+		w.add(e.path, e.size, e.mtime, swap(e.path, e.flt, es[0].flt), e.clean)
 	}
 	if err := w.close(); err != nil {
 		t.Fatal(err)
@@ -202,8 +203,8 @@ func encoded(f Filter) []byte {
 func FuzzReadPack(f *testing.F) {
 	var b bytes.Buffer
 	w := newPackWriter(&b, 7)
-	w.add("a.go", 19, 1700000000000000000, Build([]byte("package a // alpha\n")))
-	w.add("dir/b.txt", 11, 1700000000000000001, Build([]byte("beta gamma\n")))
+	w.add("a.go", 19, 1700000000000000000, Build([]byte("package a // alpha\n")), false)
+	w.add("dir/b.py", 11, 1700000000000000001, Build([]byte("beta(gamma)\n")), true)
 	w.close()
 	good := append([]byte(nil), b.Bytes()...)
 	f.Add(good, uint(len(good)/2), byte(1))
@@ -211,7 +212,7 @@ func FuzzReadPack(f *testing.F) {
 	f.Add([]byte(packMagic+"\x07\x00\x00\x00\x00\x00\x00\x00\xff\xff\xff\xff\x0f"), uint(0), byte(0))
 	f.Fuzz(func(t *testing.T, pack []byte, at uint, flip byte) {
 		read := func(p []byte) (bool, error) {
-			return readPack(context.Background(), bytes.NewReader(p), 7, func(path []byte, size, mtime int64, flt Filter) {
+			return readPack(context.Background(), bytes.NewReader(p), 7, func(path []byte, size, mtime int64, flt Filter, clean bool) {
 				if len(path) == 0 || len(path) > maxPackPath {
 					t.Fatalf("an entry of path %q was handed out", path)
 				}
