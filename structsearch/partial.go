@@ -69,7 +69,7 @@ func (p *Pattern) matchLines(ctx context.Context, src []byte) ([]Match, bool, er
 	}
 	defer tree.Release()
 	root := tree.RootNode()
-	if root.HasError() {
+	if root.HasError() || !withinLines(root, lines) {
 		return nil, false, nil
 	}
 	ms, err := p.Match(ctx, root, src)
@@ -239,6 +239,35 @@ func pySkeleton(src []byte, lines []pyLine, cands []int) ([]int, bool) {
 		}
 	}
 	return out, true
+}
+
+// withinLines says whether every node of the tree (of a skeleton's parse)
+// that is not a block or a compound statement lies within one logical
+// line, as it must if tree-sitter split the lines where pyLogicalLines
+// did: a line it read on into the next would show here.
+func withinLines(root *sitter.Node, lines []pyLine) bool {
+	c := sitter.NewTreeCursor(root)
+	defer c.Close()
+	for {
+		n := c.CurrentNode()
+		down := false
+		if pyMultiline[n.Type()] {
+			down = c.GoToFirstChild()
+		} else if start, end := int(n.StartByte()), int(n.EndByte()); end > start {
+			k, _ := slices.BinarySearchFunc(lines, start, func(l pyLine, off int) int { return l.end - 1 - off })
+			if k == len(lines) || start < lines[k].start || end > lines[k].end {
+				return false
+			}
+		}
+		if down {
+			continue
+		}
+		for !c.GoToNextSibling() {
+			if !c.GoToParent() {
+				return true
+			}
+		}
+	}
 }
 
 // pyClause are the words a clause of a compound statement starts with.

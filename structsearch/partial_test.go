@@ -39,7 +39,7 @@ func TestPyLogicalLines(t *testing.T) {
 		{"name then string", "print 'a('\nb\n", []line{{"print 'a('\n", false}, {"b\n", false}}},
 		{"f-string field", `x = f"{d["k"]}(" + f'{a!r:>{w}}' + f"{{(" ` + "\ny\n", []line{{`x = f"{d["k"]}(" + f'{a!r:>{w}}' + f"{{(" ` + "\n", false}, {"y\n", false}}},
 		{"f-string spec quote", `x = f"{a:'>10}"` + "\ny\n", []line{{`x = f"{a:'>10}"` + "\n", false}, {"y\n", false}}},
-		{"f-string dict in field", `x = f"{ {'a': 1}['a'] }"` + "\ny:\n", []line{{`x = f"{ {'a': 1}['a'] }"` + "\n", false}, {"y:\n", true}}},
+		{"f-string dict in field", `x = f"{ {'a': 1}['a'] }"` + "\nif y:\n", []line{{`x = f"{ {'a': 1}['a'] }"` + "\n", false}, {"if y:\n", true}}},
 		{"triple f-string", "x = f'''{\na}\n'''\ny\n", []line{{"x = f'''{\na}\n'''\n", false}, {"y\n", false}}},
 		{"backtick", "x = `a(`\ny\n", []line{{"x = `a(`\n", false}, {"y\n", false}}},
 		{"dict colon last", "x = {1:\n 2}\n", []line{{"x = {1:\n 2}\n", false}}},
@@ -61,6 +61,7 @@ func TestPyLogicalLines(t *testing.T) {
 		{"star", "x = a *\ny\n", nil},
 		{"float", "x = 1.\ny\n", []line{{"x = 1.\n", false}, {"y\n", false}}},
 		{"name then dot", "x = a1.\ny\n", nil},
+		{"colon of no block", "A:\n 0\n", nil},
 		{"ends with keyword that may end", "return\nx = None\n", []line{{"return\n", false}, {"x = None\n", false}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -375,4 +376,23 @@ func FuzzMatchLines(f *testing.F) {
 			lineCaseIn(t, src, tree, p)
 		}
 	})
+}
+
+// Where tree-sitter reads a line on into the next where Python would not
+// (a lambda left without its body, here), the file is parsed whole.
+func TestALineTreeSitterReadsOnFromIsParsedWhole(t *testing.T) {
+	p, err := Compile(context.Background(), `isinstance($X, $T)`, syntax.LanguageByName("python"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, src := range []string{
+		"if x: f = lambda:\n    isinstance(a, b)\n", // a header to pyLogicalLines; withinLines sees the join
+		"A.\nisinstance(a, b)\n",                    // mayEnd
+		"A:\n isinstance(a, b)\n",                   // a ':' of no block
+	} {
+		if lineCase(t, []byte(src), p) {
+			t.Errorf("%q was parsed by its lines", src)
+		}
+	}
 }

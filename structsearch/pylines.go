@@ -131,6 +131,11 @@ func pyLogicalLines(src []byte) ([]pyLine, bool) {
 		if !mayEnd(src[l.code:lastEnd], last, word) {
 			return nil, false
 		}
+		if last == ':' && !pyHeads[firstWord(src, l.code)] {
+			// Not a block's header, but a ':' tree-sitter reads on
+			// from (`A:` then `0` as the annotation `A: 0`).
+			return nil, false
+		}
 		l.end = i
 		l.header = last == ':'
 		lines = append(lines, l)
@@ -164,6 +169,12 @@ func mayEnd(text []byte, last byte, word []byte) bool {
 		return bytes.HasSuffix(bytes.TrimRight(text[:len(text)-1], " \t\f"), []byte("import"))
 	}
 	return false // an operator, a comma
+}
+
+// pyHeads are the words a line that opens a block starts with.
+var pyHeads = map[string]bool{
+	"if": true, "elif": true, "else": true, "for": true, "while": true, "try": true, "except": true, "finally": true,
+	"with": true, "def": true, "class": true, "async": true, "match": true, "case": true,
 }
 
 // pyGoesOn are the keywords a statement cannot end with.
