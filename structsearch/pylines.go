@@ -101,17 +101,15 @@ func pyLogicalLines(src []byte) ([]pyLine, bool) {
 					last = c
 				}
 			case wordByte(c):
-				j := i
-				for j < n && wordByte(src[j]) {
-					j++
+				j, str, ok := skipPyWord(src, i)
+				if !ok {
+					return nil, false
 				}
-				if j < n && (src[j] == '"' || src[j] == '\'' || src[j] == '`') && stringPrefix(src[i:j]) {
-					var ok bool
-					if j, ok = skipPyString(src, i); !ok {
-						return nil, false
-					}
-				}
-				if depth == 0 {
+				switch {
+				case depth > 0:
+				case str:
+					last = '"'
+				default:
 					last, word = 'a', src[i:j]
 				}
 				i = j
@@ -192,6 +190,20 @@ func skipComment(src []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// skipPyWord returns the offset past the word at i, or past the string
+// literal it is the prefix of (`rb"..."`); str says which.
+func skipPyWord(src []byte, i int) (end int, str, ok bool) {
+	j := i
+	for j < len(src) && wordByte(src[j]) {
+		j++
+	}
+	if j < len(src) && (src[j] == '"' || src[j] == '\'' || src[j] == '`') && stringPrefix(src[i:j]) {
+		end, ok = skipPyString(src, i)
+		return end, true, ok
+	}
+	return j, false, true
 }
 
 // stringPrefix says whether w, a word right before a quote, is a string's
@@ -300,15 +312,9 @@ func skipPyField(src []byte, i int) (int, bool) {
 				return i, false
 			}
 		case wordByte(c):
-			j := i
-			for j < n && wordByte(src[j]) {
-				j++
-			}
-			if j < n && (src[j] == '"' || src[j] == '\'' || src[j] == '`') && stringPrefix(src[i:j]) {
-				var ok bool
-				if j, ok = skipPyString(src, i); !ok {
-					return j, false
-				}
+			j, _, ok := skipPyWord(src, i)
+			if !ok {
+				return j, false
 			}
 			i = j
 		default:
