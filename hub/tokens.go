@@ -133,7 +133,7 @@ func (h *Hub) indexTokens(ctx context.Context) (tokenindex.Stats, error) {
 	sx := &tokenindex.Syntax{
 		Wants: func(rel string) bool {
 			l := syntax.LanguageFor(rel)
-			return l != nil && structsearch.ParsesByLines(l)
+			return l != nil && structsearch.ParsesInParts(l)
 		},
 		Clean: func(rel string, sha [32]byte, src []byte) (bool, bool) {
 			if graph != nil {

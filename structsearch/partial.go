@@ -37,14 +37,33 @@ var pyMultiline = map[string]bool{
 	"function_definition": true, "class_definition": true, "decorated_definition": true,
 }
 
-// ParsesByLines says whether a search in lang may parse only some lines
-// of a file known to parse without a syntax error (Options.Clean).
-func ParsesByLines(lang *syntax.Language) bool { return lang.Name == "python" }
+// ParsesInParts says whether a search in lang may parse only some parts
+// of a file known to parse without a syntax error (Options.Clean): some
+// lines of Python, some declarations of Go (partial_go.go).
+func ParsesInParts(lang *syntax.Language) bool { return lang.Name == "python" || lang.Name == "go" }
 
-// lineBound says whether every match of p lies within one logical line
-// of Python, and holds a token: a pattern that can be parsed line by line.
-func (p *Pattern) lineBound() bool {
-	return ParsesByLines(p.Lang) && !p.seq && p.root.meta == "" && len(p.runs) > 0 && !pyMultiline[p.root.kind]
+// partly says whether a file known to parse cleanly may be parsed only in
+// part for p: p holds a token, is no sequence (which may span lines) or
+// lone metavariable, and every match of it lies within one logical line
+// of Python or one declaration of Go.
+func (p *Pattern) partly() bool {
+	if !ParsesInParts(p.Lang) || p.seq || p.root.meta != "" || len(p.runs) == 0 {
+		return false
+	}
+	if p.Lang.Name == "go" {
+		return p.root.kind != "source_file" && p.root.kind != "comment" && p.root.kind != "package_clause"
+	}
+	return !pyMultiline[p.root.kind]
+}
+
+// matchParts is Match for a file known to parse without a syntax error
+// (of a pattern that is partly), parsing only the parts of it that can
+// hold a match. It says false when the file must be parsed whole instead.
+func (p *Pattern) matchParts(ctx context.Context, src []byte) ([]Match, bool, error) {
+	if p.Lang.Name == "go" {
+		return p.matchDecls(ctx, src)
+	}
+	return p.matchLines(ctx, src)
 }
 
 // matchLines is Match for a file known to parse without a syntax error,
@@ -282,9 +301,26 @@ func firstWord(src []byte, i int) string {
 	return string(src[i:j])
 }
 
+// span is a part of a source: its bytes [start, end).
+type span struct{ start, end int }
+
 // pyRanges returns the ranges of the lines ks (ascending), indentation and
 // all, lines that follow each other in src joined into one range.
 func pyRanges(src []byte, lines []pyLine, ks []int) []sitter.Range {
+	var spans []span
+	for _, k := range ks {
+		if n := len(spans); n > 0 && spans[n-1].end == lines[k].start {
+			spans[n-1].end = lines[k].end
+		} else {
+			spans = append(spans, span{lines[k].start, lines[k].end})
+		}
+	}
+	return rangesOf(src, spans)
+}
+
+// rangesOf is tree-sitter's ranges of spans (sorted, not overlapping, none
+// empty) of src, with their rows and columns.
+func rangesOf(src []byte, spans []span) []sitter.Range {
 	var nl []int
 	for i := 0; ; {
 		j := bytes.IndexByte(src[i:], '\n')
@@ -302,15 +338,9 @@ func pyRanges(src []byte, lines []pyLine, ks []int) []sitter.Range {
 		}
 		return sitter.Point{Row: uint32(row), Column: uint32(col)}
 	}
-	var out []sitter.Range
-	for i := 0; i < len(ks); {
-		j := i
-		for j+1 < len(ks) && lines[ks[j+1]].start == lines[ks[j]].end {
-			j++
-		}
-		start, end := lines[ks[i]].start, lines[ks[j]].end
-		out = append(out, sitter.Range{StartPoint: point(start), EndPoint: point(end), StartByte: uint32(start), EndByte: uint32(end)})
-		i = j + 1
+	out := make([]sitter.Range, 0, len(spans))
+	for _, s := range spans {
+		out = append(out, sitter.Range{StartPoint: point(s.start), EndPoint: point(s.end), StartByte: uint32(s.start), EndByte: uint32(s.end)})
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -175,7 +176,7 @@ func lineCaseIn(t testing.TB, src []byte, tree *syntax.Tree, p *Pattern) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, ok, err := p.matchLines(ctx, src)
+	got, ok, err := p.matchParts(ctx, src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,14 +215,14 @@ func TestMatchLinesFindsWhatTheWholeParseFinds(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer p.Close()
-		if !p.lineBound() {
+		if !p.partly() {
 			t.Fatalf("%s: not line-bound", c.pattern)
 		}
 		if !lineCase(t, []byte(pyTricky), p) {
 			t.Errorf("%s: the lines were not parsed alone", c.pattern)
 		}
 		if c.matches > 0 {
-			ms, _, _ := p.matchLines(context.Background(), []byte(pyTricky))
+			ms, _, _ := p.matchParts(context.Background(), []byte(pyTricky))
 			if len(ms) != c.matches {
 				for _, m := range ms {
 					t.Logf("%d:%d %s", m.StartLine, m.StartCol, m.Text)
@@ -236,7 +237,7 @@ func TestMatchLinesFindsWhatTheWholeParseFinds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.lineBound() {
+		if p.partly() {
 			t.Errorf("%q is taken as line-bound", pat)
 		}
 		p.Close()
@@ -251,11 +252,29 @@ func TestMatchLinesOnTheStdlib(t *testing.T) {
 	if testing.Short() {
 		t.Skip("parses the standard library")
 	}
-	dir := pythonStdlib(t)
-	py := syntax.LanguageByName("python")
+	partsOnCorpus(t, pythonStdlib(t), "python", ".py",
+		`self.$A = $A`, `isinstance($X, $T)`, `raise $E($$$)`, `import $M`, `lambda $$$A: $B`, `f"$$$"`)
+}
+
+// The same on GOROOT/src, declarations parsed alone.
+func TestMatchDeclsOnGoroot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("parses GOROOT")
+	}
+	partsOnCorpus(t, filepath.Join(runtime.GOROOT(), "src"), "go", ".go",
+		`if $X != nil { return $X }`, `$A.Lock()`, `if err != nil { return $$$ }`, `errors.New("$S")`,
+		`func ($R *$T) Close() error { $$$ }`, `type $T struct { $$$ }`)
+}
+
+// partsOnCorpus checks, on every file of dir with extension ext, that
+// each pattern's matches from the parts parsed alone are those of the
+// whole parse, and that at least 97% of the clean files that may match
+// are parsed in part.
+func partsOnCorpus(t *testing.T, dir, lang, ext string, patterns ...string) {
+	l := syntax.LanguageByName(lang)
 	var files []string
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".py") {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ext) {
 			files = append(files, path)
 		}
 		return nil
@@ -267,14 +286,14 @@ func TestMatchLinesOnTheStdlib(t *testing.T) {
 		files = files[:len(files)/8]
 	}
 	var ps []*Pattern
-	for _, pat := range []string{`self.$A = $A`, `isinstance($X, $T)`, `raise $E($$$)`, `import $M`, `lambda $$$A: $B`, `f"$$$"`} {
-		p, err := Compile(context.Background(), pat, py)
+	for _, pat := range patterns {
+		p, err := Compile(context.Background(), pat, l)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer p.Close()
-		if !p.lineBound() {
-			t.Fatalf("%s: not line-bound", pat)
+		if !p.partly() {
+			t.Fatalf("%s: not to be parsed in part", pat)
 		}
 		ps = append(ps, p)
 	}
@@ -299,7 +318,7 @@ func TestMatchLinesOnTheStdlib(t *testing.T) {
 						continue
 					}
 					if tree == nil {
-						if tree, err = syntax.ParseOnce(context.Background(), py, src); err != nil {
+						if tree, err = syntax.ParseOnce(context.Background(), l, src); err != nil {
 							break
 						}
 					}
@@ -327,9 +346,9 @@ func TestMatchLinesOnTheStdlib(t *testing.T) {
 	close(work)
 	wg.Wait()
 	for i, p := range ps {
-		t.Logf("%-20s %5d files may match, %d of them do not parse cleanly, %d were parsed by their lines", p.Source, may[i], broken[i], lined[i])
+		t.Logf("%-36s %5d files may match, %d of them do not parse cleanly, %d were parsed in part", p.Source, may[i], broken[i], lined[i])
 		if may[i] == 0 || lined[i] < (may[i]-broken[i])*97/100 {
-			t.Errorf("%s: only %d of %d clean files that may match were parsed by their lines", p.Source, lined[i], may[i]-broken[i])
+			t.Errorf("%s: only %d of %d clean files that may match were parsed in part", p.Source, lined[i], may[i]-broken[i])
 		}
 	}
 }
@@ -395,4 +414,98 @@ func TestALineTreeSitterReadsOnFromIsParsedWhole(t *testing.T) {
 			t.Errorf("%q was parsed by its lines", src)
 		}
 	}
+}
+
+func TestGoDecls(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		want      []string // the head, then each declaration; nil: not read
+	}{
+		{"plain", "// Package x.\npackage x\n\nimport \"os\"\n\nfunc A() {}\n\n// B is.\ntype B int\n",
+			[]string{"// Package x.\npackage x\n\n", "import \"os\"\n\n", "func A() {}\n\n// B is.\n", "type B int\n"}},
+		{"raw string", "package x\n\nvar s = `\nfunc not() {}\n`\n\nfunc A() {}\n",
+			[]string{"package x\n\n", "var s = `\nfunc not() {}\n`\n\n", "func A() {}\n"}},
+		{"block comment", "package x\n/*\nfunc not() {}\n*/\nvar a = '`'\nconst b = \"`\\\"\"\n",
+			[]string{"package x\n/*\nfunc not() {}\n*/\n", "var a = '`'\n", "const b = \"`\\\"\"\n"}},
+		{"in brackets", "package x\n\nvar (\n\ta = 1\nfunc\n)\n", []string{"package x\n\n", "var (\n\ta = 1\nfunc\n)\n"}},
+		{"no package", "func A() {}\n", nil},
+		{"declaration first", "func A() {}\npackage x\n", nil},
+		{"raw string open", "package x\nvar s = `\n", nil},
+		{"comment open", "package x\n/* x\n", nil},
+		{"string across lines", "package x\nvar s = \"a\nb\"\n", nil},
+		{"bracket open", "package x\nfunc A() {\n", nil},
+		{"bracket unopened", "package x\n}\n", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			head, decls, ok := goDecls([]byte(c.src))
+			if c.want == nil {
+				if ok {
+					t.Fatalf("read %q", c.src)
+				}
+				return
+			}
+			if !ok {
+				t.Fatalf("refused %q", c.src)
+			}
+			got := []string{c.src[head.start:head.end]}
+			for _, d := range decls {
+				got = append(got, c.src[d.start:d.end])
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("parts of %q:\n got %q\nwant %q", c.src, got, c.want)
+			}
+		})
+	}
+}
+
+// FuzzMatchDecls: any bytes are split into declarations or refused,
+// never a panic, the parts in order and covering the source; and in
+// source that parses cleanly, the declarations parsed alone find what the
+// whole parse finds.
+func FuzzMatchDecls(f *testing.F) {
+	for _, s := range []string{goGuards, goSeqSrc, "package x\n\nvar s = `\nfunc f() { if err != nil { return err } }\n`\n\nfunc g() error {\n\tif err != nil {\n\t\treturn err\n\t}\n\treturn nil\n}\n",
+		"package x\n/*\n*/\nfunc (r *R) Close() error { r.mu.Lock(); return nil }\n", "package x\ntype T struct{ a int }\n"} {
+		f.Add([]byte(s))
+	}
+	g := syntax.LanguageByName("go")
+	var ps []*Pattern
+	for _, pat := range []string{`if $X != nil { return $X }`, `$A.Lock()`, `type $T struct { $$$ }`} {
+		p, err := Compile(context.Background(), pat, g)
+		if err != nil {
+			f.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		head, decls, ok := goDecls(src)
+		if ok {
+			at := head.end
+			if head.start != 0 {
+				t.Fatalf("the head starts at %d", head.start)
+			}
+			for _, d := range decls {
+				if d.start != at || d.end <= d.start {
+					t.Fatalf("parts out of order: %+v %+v in %q", head, decls, src)
+				}
+				at = d.end
+			}
+			if at != len(src) {
+				t.Fatalf("parts end at %d of %d", at, len(src))
+			}
+		}
+		if len(src) > 4096 {
+			return
+		}
+		tree, err := syntax.ParseOnce(context.Background(), g, src)
+		if err != nil {
+			return
+		}
+		defer tree.Release()
+		if tree.RootNode().HasError() {
+			return
+		}
+		for _, p := range ps {
+			lineCaseIn(t, src, tree, p)
+		}
+	})
 }

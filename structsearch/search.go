@@ -35,8 +35,8 @@ type Options struct {
 	// Clean, when set, says without parsing it that the file rel (d its
 	// directory entry, lits as for Lacks) parses without a syntax error
 	// (a token index, from the code graph's parse); false when unsure.
-	// In Python, only the lines of such a file that can hold a match are
-	// parsed, for a pattern whose matches lie within a line (partial.go).
+	// Only the parts of such a file that can hold a match are parsed:
+	// lines of Python, declarations of Go (partial.go).
 	Clean func(rel string, d fs.DirEntry, lits [][]byte) bool
 	// Listing, when set, is a walk of the root kept by a caller whose
 	// file watcher vouches for it: it is walked instead of the disk
@@ -194,7 +194,7 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 				var err error
 				if opts.Lacks == nil || len(j.p.lits) == 0 || !opts.Lacks(j.rel, j.d, j.p.lits) {
 					var clean func() bool
-					if opts.Clean != nil && j.p.lineBound() {
+					if opts.Clean != nil && j.p.partly() {
 						clean = func() bool { return opts.Clean(j.rel, j.d, j.p.lits) }
 					}
 					ms, parsed, err = searchFile(ctx, root, scan, j.rel, j.p, clean)
@@ -280,7 +280,7 @@ func wrongLanguage(ctx context.Context, err error) error {
 // matching would take too long on is an error wrapping ErrTooComplex, one
 // too large to parse an error wrapping syntax.ErrTooBig. clean, if not
 // nil, says whether the file is known to parse without a syntax error, so
-// that the lines that can hold a match may be parsed alone (matchLines),
+// that the parts that can hold a match may be parsed alone (matchParts),
 // when the cache has no tree of it.
 func searchFile(ctx context.Context, root *workspace.Root, scan *syntax.Scan, rel string, p *Pattern, clean func() bool) ([]Match, bool, error) {
 	if err := ctx.Err(); err != nil {
@@ -300,7 +300,7 @@ func searchFile(ctx context.Context, root *workspace.Root, scan *syntax.Scan, re
 		tree = scan.Cached(rel, p.Lang, src) // parsed whole before: cheaper
 	}
 	if tree == nil && clean != nil && clean() {
-		ms, ok, err := p.matchLines(ctx, src)
+		ms, ok, err := p.matchParts(ctx, src)
 		if ok || err != nil {
 			for i := range ms {
 				ms[i].Path = rel
