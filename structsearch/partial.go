@@ -82,13 +82,20 @@ func (p *Pattern) matchLines(ctx context.Context, src []byte) ([]Match, bool, er
 	if !ok {
 		return nil, false, nil
 	}
-	tree, err := syntax.ParseRanges(ctx, p.Lang, src, pyRanges(src, lines, ks))
+	return p.matchRanges(ctx, src, pyRanges(src, lines, ks), func(root *sitter.Node) bool { return withinLines(root, lines) })
+}
+
+// matchRanges parses the ranges of src alone and matches p in the tree,
+// unless the tree has a syntax error or fails check: then it says false,
+// and the file is to be parsed whole.
+func (p *Pattern) matchRanges(ctx context.Context, src []byte, ranges []sitter.Range, check func(root *sitter.Node) bool) ([]Match, bool, error) {
+	tree, err := syntax.ParseRanges(ctx, p.Lang, src, ranges)
 	if err != nil {
 		return nil, false, nil // the whole file's parse says why
 	}
 	defer tree.Release()
 	root := tree.RootNode()
-	if root.HasError() || !withinLines(root, lines) {
+	if root.HasError() || !check(root) {
 		return nil, false, nil
 	}
 	ms, err := p.Match(ctx, root, src)

@@ -5,8 +5,6 @@ import (
 	"context"
 
 	sitter "github.com/smacker/go-tree-sitter"
-
-	"cchub/syntax"
 )
 
 // Partial parsing of Go. A match of any pattern but a sequence lies within
@@ -134,17 +132,7 @@ func (p *Pattern) matchDecls(ctx context.Context, src []byte) ([]Match, bool, er
 	if !some {
 		return nil, true, nil // no declaration holds every token
 	}
-	tree, err := syntax.ParseRanges(ctx, p.Lang, src, rangesOf(src, parts))
-	if err != nil {
-		return nil, false, nil // the whole file's parse says why
-	}
-	defer tree.Release()
-	root := tree.RootNode()
-	if root.HasError() || !childrenWithin(root, parts) {
-		return nil, false, nil
-	}
-	ms, err := p.Match(ctx, root, src)
-	return ms, true, err
+	return p.matchRanges(ctx, src, rangesOf(src, parts), func(root *sitter.Node) bool { return childrenWithin(root, parts) })
 }
 
 // childrenWithin says whether each child of root lies within one of parts

@@ -380,21 +380,27 @@ func FuzzMatchLines(f *testing.F) {
 			}
 			at = l.end
 		}
-		if len(src) > 4096 {
-			return
-		}
-		tree, err := syntax.ParseOnce(context.Background(), py, src)
-		if err != nil {
-			return
-		}
-		defer tree.Release()
-		if tree.RootNode().HasError() {
-			return
-		}
-		for _, p := range ps {
-			lineCaseIn(t, src, tree, p)
-		}
+		partsCase(t, src, py, ps)
 	})
+}
+
+// partsCase checks each of ps on src with lineCaseIn, if src (in lang) is
+// small and parses cleanly.
+func partsCase(t *testing.T, src []byte, lang *syntax.Language, ps []*Pattern) {
+	if len(src) > 4096 {
+		return
+	}
+	tree, err := syntax.ParseOnce(context.Background(), lang, src)
+	if err != nil {
+		return
+	}
+	defer tree.Release()
+	if tree.RootNode().HasError() {
+		return
+	}
+	for _, p := range ps {
+		lineCaseIn(t, src, tree, p)
+	}
 }
 
 // Where tree-sitter reads a line on into the next where Python would not
@@ -493,19 +499,6 @@ func FuzzMatchDecls(f *testing.F) {
 				t.Fatalf("parts end at %d of %d", at, len(src))
 			}
 		}
-		if len(src) > 4096 {
-			return
-		}
-		tree, err := syntax.ParseOnce(context.Background(), g, src)
-		if err != nil {
-			return
-		}
-		defer tree.Release()
-		if tree.RootNode().HasError() {
-			return
-		}
-		for _, p := range ps {
-			lineCaseIn(t, src, tree, p)
-		}
+		partsCase(t, src, g, ps)
 	})
 }
