@@ -119,7 +119,7 @@ func (h *Hub) heldTokens(ctx context.Context, db *store.Store) (*tokenindex.Inde
 }
 
 // indexTokens brings the token index up to date, with the syntax of the
-// files a structural search parses by their lines: what the code graph's
+// files a structural search parses in part: what the code graph's
 // parse found, when it parsed the same content, else a parse of its own.
 func (h *Hub) indexTokens(ctx context.Context) (tokenindex.Stats, error) {
 	db, err := h.state(ctx)

@@ -18,7 +18,7 @@ type TokenFile struct {
 	// Clean says whether the content parses without a syntax error in
 	// the language of its path: ParsesClean, ParsesBroken, or 0 (not
 	// known; the token index asks only of the languages structural
-	// search parses by lines).
+	// search parses in part).
 	Clean int
 }
 

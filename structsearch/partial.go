@@ -190,28 +190,19 @@ func pySkeleton(src []byte, lines []pyLine, cands []int) ([]int, bool) {
 		in[k] = true
 		l := lines[k]
 		if a := parent[k]; a >= 0 {
-			if !lines[a].header {
-				ok = false // deeper than the line before, with no block opened
-				return
-			}
-			add(a)
+			add(a) // a header: only after one may a line be deeper
 		}
 		word := firstWord(src, l.code)
-		switch {
-		case src[l.code] == '@':
+		if src[l.code] == '@' {
 			if k+1 == len(lines) || ind[k+1] != ind[k] {
 				ok = false
 				return
 			}
 			add(k + 1)
-		case l.header:
-			if k+1 == len(lines) || ind[k+1] <= ind[k] {
-				ok = false
-				return
-			}
-			// Its block gets a line below, unless one of its lines is
-			// in already (a line is in with its headers).
 		}
+		// A header's block (deeper lines after it, as the nesting above
+		// made sure) gets a line below, unless one of its lines is in
+		// already: a line is in with its headers.
 		if pyClause[word] {
 			// The statement it belongs to, and its clauses before it.
 			j := k - 1
@@ -328,22 +319,21 @@ func pyRanges(src []byte, lines []pyLine, ks []int) []sitter.Range {
 // rangesOf is tree-sitter's ranges of spans (sorted, not overlapping, none
 // empty) of src, with their rows and columns.
 func rangesOf(src []byte, spans []span) []sitter.Range {
-	var nl []int
-	for i := 0; ; {
-		j := bytes.IndexByte(src[i:], '\n')
-		if j < 0 {
-			break
-		}
-		nl = append(nl, i+j)
-		i += j + 1
-	}
+	// The offsets asked about only grow: count the line breaks between
+	// one and the next, not in the whole file.
+	row, lineStart, at := 0, 0, 0
 	point := func(off int) sitter.Point {
-		row, _ := slices.BinarySearch(nl, off) // newlines before off
-		col := off
-		if row > 0 {
-			col = off - nl[row-1] - 1
+		for {
+			j := bytes.IndexByte(src[at:off], '\n')
+			if j < 0 {
+				break
+			}
+			row++
+			lineStart = at + j + 1
+			at = lineStart
 		}
-		return sitter.Point{Row: uint32(row), Column: uint32(col)}
+		at = off
+		return sitter.Point{Row: uint32(row), Column: uint32(off - lineStart)}
 	}
 	out := make([]sitter.Range, 0, len(spans))
 	for _, s := range spans {

@@ -54,7 +54,7 @@ func goDecls(src []byte) (head span, decls []span, ok bool) {
 			}
 			i++
 		case c == '/' && i+1 < n && src[i+1] == '/':
-			i = skipComment(src, i)
+			i = lineEnd(src, i)
 		case c == '/' && i+1 < n && src[i+1] == '*':
 			j := bytes.Index(src[i+2:], []byte("*/"))
 			if j < 0 {

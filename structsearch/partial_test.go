@@ -207,7 +207,7 @@ func TestMatchLinesFindsWhatTheWholeParseFinds(t *testing.T) {
 	}{
 		{`self.$A = $A`, 15},
 		{`isinstance($X, $T)`, 15},
-		{`self.$A`, 0}, // counted below
+		{`self.$A`, 0}, // matches not counted
 		{`$F($$$)`, 0},
 	} {
 		p, err := Compile(context.Background(), c.pattern, py)

@@ -46,14 +46,14 @@ func pyLogicalLines(src []byte) ([]pyLine, bool) {
 			}
 			return nil, false
 		case '#':
-			i = skipComment(src, i)
+			i = lineEnd(src, i)
 			continue
 		}
 		l := pyLine{start: start, code: i}
 		depth := 0
-		var last byte   // the last byte of code outside brackets
-		var word []byte // the last token outside brackets, if a word
-		lastEnd := i    // where the last byte of code outside brackets ends
+		var last byte   // the last byte of code outside brackets ('a': a word)
+		var word []byte // that word, when last is 'a'
+		lastEnd := i    // past the last punctuation outside brackets
 	line:
 		for i < n {
 			c := src[i]
@@ -71,7 +71,7 @@ func pyLogicalLines(src []byte) ([]pyLine, bool) {
 				}
 				i++
 			case c == '#':
-				i = skipComment(src, i)
+				i = lineEnd(src, i)
 			case c == '\\':
 				switch {
 				case i+1 < n && src[i+1] == '\n':
@@ -118,9 +118,6 @@ func pyLogicalLines(src []byte) ([]pyLine, bool) {
 				if depth == 0 {
 					last, lastEnd = c, i
 				}
-			}
-			if depth == 0 && last != 'a' {
-				word = nil
 			}
 		}
 		if depth != 0 {
@@ -181,15 +178,6 @@ var pyGoesOn = map[string]bool{
 	"lambda": true, "import": true, "from": true, "as": true, "with": true, "for": true, "while": true,
 	"del": true, "assert": true, "global": true, "nonlocal": true, "await": true, "async": true,
 	"class": true, "def": true, "except": true, "try": true, "finally": true,
-}
-
-// skipComment returns the offset of the line break that ends the comment
-// at i (or the end of src).
-func skipComment(src []byte, i int) int {
-	for i < len(src) && src[i] != '\n' {
-		i++
-	}
-	return i
 }
 
 // skipPyWord returns the offset past the word at i, or past the string

@@ -296,16 +296,18 @@ func searchFile(ctx context.Context, root *workspace.Root, scan *syntax.Scan, re
 		return nil, false, nil
 	}
 	var tree *syntax.Tree
-	if clean != nil && scan != nil {
-		tree = scan.Cached(rel, p.Lang, src) // parsed whole before: cheaper
-	}
-	if tree == nil && clean != nil && clean() {
-		ms, ok, err := p.matchParts(ctx, src)
-		if ok || err != nil {
-			for i := range ms {
-				ms[i].Path = rel
+	if clean != nil && clean() {
+		if scan != nil {
+			tree = scan.Cached(rel, p.Lang, src) // parsed whole before: cheaper
+		}
+		if tree == nil {
+			ms, ok, err := p.matchParts(ctx, src)
+			if ok || err != nil {
+				for i := range ms {
+					ms[i].Path = rel
+				}
+				return ms, true, err
 			}
-			return ms, true, err
 		}
 	}
 	switch {

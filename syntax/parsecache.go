@@ -173,7 +173,7 @@ func (c *ParseCache) parseIn(ctx context.Context, gen uint64, rel string, lang *
 		return t, nil
 	}
 
-	tree, size, err := parse(ctx, lang, src)
+	tree, size, err := parse(ctx, lang, src, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +223,12 @@ func (c *ParseCache) ParseUncached(ctx context.Context, lang *Language, src []by
 // ParseOnce parses src into a tree that belongs to the caller alone; its
 // Release closes it.
 func ParseOnce(ctx context.Context, lang *Language, src []byte) (*Tree, error) {
-	tree, _, err := parse(ctx, lang, src)
+	tree, _, err := parse(ctx, lang, src, nil)
+	return owned(tree, lang, src, err)
+}
+
+// owned is a parse's tree (of lang, from src) as the caller's alone.
+func owned(tree *sitter.Tree, lang *Language, src []byte, err error) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -236,9 +241,15 @@ func ParseOnce(ctx context.Context, lang *Language, src []byte) (*Tree, error) {
 // time.
 var parsers = sync.Pool{New: func() any { return sitter.NewParser() }}
 
-// parse parses src, and says what TooBig measured of it; a source too
-// large to parse is refused with the *TooBigError, wrapped.
-func parse(ctx context.Context, lang *Language, src []byte) (*sitter.Tree, Size, error) {
+// rangedParsers parse only some ranges of their source; their ranges are
+// set before each parse, so they are kept apart from parsers.
+var rangedParsers = sync.Pool{New: func() any { return sitter.NewParser() }}
+
+// parse parses src (only ranges of it, unless nil), and says what TooBig
+// measured of it; a source too large to parse is refused with the
+// *TooBigError, wrapped. The whole source is measured either way, so that
+// a file is refused alike however much of it is parsed.
+func parse(ctx context.Context, lang *Language, src []byte, ranges []sitter.Range) (*sitter.Tree, Size, error) {
 	// Cancellation is honoured before the parse, not during it: go-tree-sitter
 	// arms a parser's cancel flag from a goroutine that can fire after
 	// ParseCtx has returned, and a pooled parser so armed refuses every later
@@ -250,9 +261,16 @@ func parse(ctx context.Context, lang *Language, src []byte) (*sitter.Tree, Size,
 	if err != nil {
 		return nil, size, fmt.Errorf("syntax: %s: %w", lang.Name, err)
 	}
-	p := parsers.Get().(*sitter.Parser)
-	defer parsers.Put(p)
+	pool := &parsers
+	if ranges != nil {
+		pool = &rangedParsers
+	}
+	p := pool.Get().(*sitter.Parser)
+	defer pool.Put(p)
 	p.SetLanguage(lang.Grammar)
+	if ranges != nil {
+		p.SetIncludedRanges(ranges)
+	}
 	tree, err := p.ParseCtx(context.WithoutCancel(ctx), nil, src)
 	if err != nil {
 		p.Reset()
@@ -314,34 +332,14 @@ func (c *ParseCache) Stats() ParseCacheStats {
 	return ParseCacheStats{Trees: c.lru.Len(), Bytes: c.used, Hits: c.hits, Misses: c.misses}
 }
 
-// rangedParsers parse only some ranges of their source; their ranges are
-// set before each parse, so they are kept apart from parsers.
-var rangedParsers = sync.Pool{New: func() any { return sitter.NewParser() }}
-
 // ParseRanges parses only the given ranges of src (sorted, not
 // overlapping, none empty), as if the text between them were not there;
 // the tree's positions are src's. Its Release closes it. It is for a
 // caller that knows the ranges hold whole statements.
 func ParseRanges(ctx context.Context, lang *Language, src []byte, ranges []sitter.Range) (*Tree, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	if len(ranges) == 0 {
 		return nil, fmt.Errorf("syntax: parse %s: no ranges", lang.Name)
 	}
-	if _, err := measured(src); err != nil {
-		return nil, fmt.Errorf("syntax: %s: %w", lang.Name, err)
-	}
-	p := rangedParsers.Get().(*sitter.Parser)
-	defer rangedParsers.Put(p)
-	p.SetLanguage(lang.Grammar)
-	p.SetIncludedRanges(ranges)
-	tree, err := p.ParseCtx(context.WithoutCancel(ctx), nil, src)
-	if err != nil {
-		p.Reset()
-		return nil, fmt.Errorf("syntax: parse %s: %w", lang.Name, err)
-	}
-	e := &cacheEntry{tree: tree, src: src, refs: 1, evicted: true}
-	e.inUse.Lock()
-	return &Tree{Tree: tree, Lang: lang, Source: src, e: e}, nil
+	tree, _, err := parse(ctx, lang, src, ranges)
+	return owned(tree, lang, src, err)
 }

@@ -71,10 +71,10 @@ func Lacks(ctx context.Context, root *workspace.Root, db *store.Store, lits [][]
 
 // eachTrusted calls fn with every file of db's index whose stamp may be
 // trusted (an mtime kept) and whose filter decodes; the rest are read
-// again. path and flt are fn's only during the call. It reads the pack where it is of the store's generation, else
+// again. It reads the pack where it is of the store's generation, else
 // the store; a pack found damaged part way is dropped, reset called, and
-// the store read. flt is fn's only during the call. It returns the
-// generation read.
+// the store read. path and flt are fn's only during the call. It returns
+// the generation read.
 func eachTrusted(ctx context.Context, root *workspace.Root, db *store.Store, reset func(), fn func(path []byte, size, mtime int64, flt Filter, clean bool)) (int64, error) {
 	gen, err := db.TokenGeneration(ctx)
 	if err != nil {
@@ -112,42 +112,37 @@ func eachTrusted(ctx context.Context, root *workspace.Root, db *store.Store, res
 // Has says whether the file rel (d its directory entry) is one that lacks
 // the literals, unchanged since it was read: the same size and mtime.
 // Unsure, it says false, and the caller reads the file.
-func (l *Lacking) Has(rel string, d fs.DirEntry) bool {
-	if l == nil {
-		return false
-	}
-	var s stamp
-	if l.x != nil {
-		h, ok := l.x.files[rel]
-		if !ok || len(l.lits) == 0 || h.f.MayContainAll(l.lits) {
-			return false
-		}
-		s = h.stamp
-	} else {
-		var ok bool
-		if s, ok = l.files[maphash.String(l.seed, rel)]; !ok {
-			return false
-		}
-	}
-	return s.holds(d)
-}
+func (l *Lacking) Has(rel string, d fs.DirEntry) bool { return l.says(rel, d, false) }
 
 // Clean says whether the file rel (d its directory entry), unchanged
 // since it was read, parses without a syntax error; unsure, false.
-func (l *Lacking) Clean(rel string, d fs.DirEntry) bool {
+func (l *Lacking) Clean(rel string, d fs.DirEntry) bool { return l.says(rel, d, true) }
+
+// says answers Has, or with clean Clean: from memory, or from the set
+// read once.
+func (l *Lacking) says(rel string, d fs.DirEntry, clean bool) bool {
 	if l == nil {
 		return false
 	}
 	var s stamp
 	if l.x != nil {
 		h, ok := l.x.files[rel]
-		if !ok || !h.clean {
+		switch {
+		case !ok:
+			return false
+		case clean && !h.clean:
+			return false
+		case !clean && (len(l.lits) == 0 || h.f.MayContainAll(l.lits)):
 			return false
 		}
 		s = h.stamp
 	} else {
+		read := l.files
+		if clean {
+			read = l.clean
+		}
 		var ok bool
-		if s, ok = l.clean[maphash.String(l.seed, rel)]; !ok {
+		if s, ok = read[maphash.String(l.seed, rel)]; !ok {
 			return false
 		}
 	}
@@ -227,7 +222,7 @@ type Stats struct {
 
 // Syntax says which files' syntax the index keeps (store.TokenFile.Clean:
 // whether the content parses without a syntax error, which lets a
-// structural search parse only some of its lines), and tells it.
+// structural search parse only some of it), and tells it.
 type Syntax struct {
 	// Wants says whether the syntax of the file rel is kept.
 	Wants func(rel string) bool
