@@ -12,9 +12,14 @@ import (
 // The walk and each reader it hands the Dir to hold it; the last to let
 // go closes it.
 type Dir struct {
-	f    *os.File
-	fd   int // f's descriptor, taken once
+	f    *os.File // nil when fd was opened raw (readDirAt)
+	fd   int      // f's descriptor, taken once
+	abs  string   // its path, for an entry's Info once it is closed
 	refs atomic.Int32
+	// ends says whether a read of a regular file here that stops short
+	// of the room it had is at the file's end (shortReadsEnd): 0 not yet
+	// asked, 1 yes, 2 no.
+	ends atomic.Int32
 }
 
 // Hold keeps the directory open until the matching Release.
@@ -40,7 +45,11 @@ func (d *Dir) tryHold() bool {
 // Release lets go of it; the last release closes it.
 func (d *Dir) Release() {
 	if d != nil && d.refs.Add(-1) == 0 {
-		d.f.Close()
+		if d.f != nil {
+			d.f.Close()
+		} else {
+			closeFD(d.fd)
+		}
 	}
 }
 

@@ -24,12 +24,22 @@ func openFDs(t *testing.T) int {
 	return len(es)
 }
 
+// readAt reads the file rel, listed as d in dir, whole.
+func readAt(r *Root, dir *Dir, d fs.DirEntry, rel string, max int64) ([]byte, error) {
+	o, err := r.OpenReadAt(dir, d, rel, max)
+	if err != nil {
+		return nil, err
+	}
+	defer o.Close()
+	return o.ReadAll(nil)
+}
+
 // A held walk gives each file its directory; reading the file relative to
 // it gives what ReadInto does, a symlink that leads to a sibling
 // directory is read from the root, one that leads out is refused as
 // ReadInto refuses it, and every directory is closed once the walk and
 // the readers that held it have let go.
-func TestReadIntoAtReadsAsReadIntoAndClosesItsDirectories(t *testing.T) {
+func TestOpenReadAtReadsAsReadIntoAndClosesItsDirectories(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "root")
 	for rel, content := range map[string]string{
@@ -61,8 +71,9 @@ func TestReadIntoAtReadsAsReadIntoAndClosesItsDirectories(t *testing.T) {
 	}
 	before := openFDs(t)
 	type job struct {
-		rel, name string
-		dir       *Dir
+		rel string
+		d   fs.DirEntry
+		dir *Dir
 	}
 	var jobs []job
 	var dirs int
@@ -74,7 +85,7 @@ func TestReadIntoAtReadsAsReadIntoAndClosesItsDirectories(t *testing.T) {
 			t.Errorf("%s: no directory held", rel)
 		}
 		in.Hold() // read after the walk has moved on
-		jobs = append(jobs, job{rel, d.Name(), in})
+		jobs = append(jobs, job{rel, d, in})
 		return nil
 	}, nil)
 	if err != nil {
@@ -84,10 +95,10 @@ func TestReadIntoAtReadsAsReadIntoAndClosesItsDirectories(t *testing.T) {
 	var got []string
 	for _, j := range jobs {
 		seen[j.dir] = true
-		at, errAt := r.ReadIntoAt(j.dir, j.name, j.rel, nil, 1<<20)
+		at, errAt := readAt(r, j.dir, j.d, j.rel, 1<<20)
 		plain, errPlain := r.ReadInto(j.rel, nil, 1<<20)
 		if string(at) != string(plain) || (errAt == nil) != (errPlain == nil) {
-			t.Errorf("%s: ReadIntoAt %q, %v; ReadInto %q, %v", j.rel, at, errAt, plain, errPlain)
+			t.Errorf("%s: read at its directory %q, %v; ReadInto %q, %v", j.rel, at, errAt, plain, errPlain)
 		}
 		if strings.Contains(string(at), "secret") {
 			t.Errorf("%s: read from outside the root: %q", j.rel, at)
@@ -112,9 +123,9 @@ func TestReadIntoAtReadsAsReadIntoAndClosesItsDirectories(t *testing.T) {
 	if after := openFDs(t); before >= 0 && after != before {
 		t.Errorf("%d descriptors open after every reader let go, %d before", after, before)
 	}
-	// ReadIntoAt on a file the walk did not give (a nil directory) is
-	// ReadInto.
-	if data, err := r.ReadIntoAt(nil, "b.txt", "d/b.txt", nil, 1<<20); err != nil || string(data) != "beta\n" {
-		t.Errorf("ReadIntoAt(nil): %q, %v", data, err)
+	// OpenReadAt of a file the walk did not give (a nil directory) is
+	// OpenRead.
+	if data, err := readAt(r, nil, fs.FileInfoToDirEntry(nil), "d/b.txt", 1<<20); err != nil || string(data) != "beta\n" {
+		t.Errorf("OpenReadAt(nil): %q, %v", data, err)
 	}
 }

@@ -19,12 +19,15 @@ var (
 	ErrInvalidUTF8 = errors.New("invalid UTF-8")
 )
 
+// BinaryHead is how much of a file's head IsBinary looks at.
+const BinaryHead = 8 << 10
+
 // IsBinary reports whether data looks binary: a NUL byte in its first 8 KiB,
 // the same test git and ripgrep use.
 func IsBinary(data []byte) bool {
 	head := data
-	if len(head) > 8192 {
-		head = head[:8192]
+	if len(head) > BinaryHead {
+		head = head[:BinaryHead]
 	}
 	return bytes.IndexByte(head, 0) >= 0
 }

@@ -133,7 +133,7 @@ func (l *Listing) Refresh(r *Root, rels []string) (*Listing, bool) {
 // WalkHeld visits, as Root.WalkHeld does, start (a directory, relative
 // to the root) and everything the Listing holds below it, in walk order;
 // a file's entry answers Info from the Listing's stat, with no system
-// call, and no directory is held (ReadIntoAt reads from the root). It
+// call, and no directory is held (OpenReadAt opens from the root). It
 // says false, having visited nothing, when start is not a directory of
 // the Listing: the caller walks the disk.
 func (l *Listing) WalkHeld(ctx context.Context, start string, fn HeldWalkFunc) (bool, error) {

@@ -92,7 +92,7 @@ func (r *Root) readDirHeld(rel string) ([]fs.DirEntry, *Dir, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	held := &Dir{f: d, fd: int(d.Fd())}
+	held := &Dir{f: d, fd: int(d.Fd()), abs: filepath.Join(r.dir, native(rel))}
 	held.Hold()
 	des, err := d.ReadDir(-1)
 	sortEntries(des)
@@ -163,77 +163,132 @@ func (r *Root) OpenRegular(rel string) (*os.File, fs.FileInfo, error) {
 }
 
 // ReadInto reads the regular file rel whole into buf (reused, grown as
-// needed), refusing one larger than max. It is grep's read, thousands of
-// times a search: where the kernel allows, one openat2 beneath the root,
-// one fstat and the reads, with no *os.File made.
+// needed), refusing one larger than max.
 func (r *Root) ReadInto(rel string, buf []byte, max int64) ([]byte, error) {
-	if data, done, err := r.readBeneath(rel, buf, max); done {
-		return data, err
+	o, err := r.OpenRead(rel, max)
+	if err != nil {
+		return nil, err
 	}
-	return r.readPortable(rel, buf, max)
+	defer o.Close()
+	return o.ReadAll(buf)
 }
 
-// ReadIntoAt is ReadInto of the file rel, whose name is name in dir (the
+// OpenRead opens the regular file rel for reading, refusing one larger
+// than max bytes. It is grep's open, thousands of times a search: where
+// the kernel allows, one openat2 beneath the root and one fstat, with no
+// *os.File made.
+func (r *Root) OpenRead(rel string, max int64) (*Opened, error) {
+	if o, done, err := r.openBeneathRead(rel, max); done {
+		return o, err
+	}
+	return r.openPortable(rel, max)
+}
+
+// OpenReadAt is OpenRead of the file rel, listed as d in dir (the
 // directory a WalkHeld gave with it, held): where the kernel allows, it
-// is opened relative to dir, beneath it, so that only its name is
-// resolved. A symlink that leads out of dir, and a nil dir, take
-// ReadInto's way, from the root.
-func (r *Root) ReadIntoAt(dir *Dir, name, rel string, buf []byte, max int64) ([]byte, error) {
+// is opened relative to dir, so that only its name is resolved, and never
+// through a symlink that leads out of dir. Such a symlink, and a nil dir,
+// take OpenRead's way, from the root.
+func (r *Root) OpenReadAt(dir *Dir, d fs.DirEntry, rel string, max int64) (*Opened, error) {
 	if dir != nil {
-		if data, done, err := r.readAt(dir, name, rel, buf, max); done {
-			return data, err
+		if o, done, err := r.openAtRead(dir, d, rel, max); done {
+			return o, err
 		}
 	}
-	return r.ReadInto(rel, buf, max)
+	return r.OpenRead(rel, max)
 }
 
-// readPortable is ReadInto through os.File, for where a raw descriptor
+// openPortable is OpenRead through os.File, for where a raw descriptor
 // cannot be used.
-func (r *Root) readPortable(rel string, buf []byte, max int64) ([]byte, error) {
+func (r *Root) openPortable(rel string, max int64) (*Opened, error) {
 	f, st, err := r.OpenRegular(rel)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return readAll(rel, st.Size(), buf, max, f.Read)
+	if st.Size() > max {
+		f.Close()
+		return nil, tooLarge(rel, st.Size(), max)
+	}
+	return &Opened{rel: rel, size: st.Size(), max: max, src: f}, nil
 }
 
-// readAll reads a file of the given size through read into buf.
-func readAll(rel string, size int64, buf []byte, max int64, read func([]byte) (int, error)) ([]byte, error) {
-	if size > max {
-		return nil, tooLarge(rel, size, max)
+// Opened is a regular file open for reading, with the size its stat gave
+// at the open. ReadAll reads it whole; ReadMore reads it a buffer at a
+// time, for a caller that looks at each piece while it is still in the
+// CPU's cache and keeps no buffer the size of its largest file.
+type Opened struct {
+	rel string
+	// size is what the stat said at the open; -1 when the open made no
+	// stat (a file a walk listed as regular, where a short read is the
+	// end: see shortReadsEnd), until a read that fills its room asks.
+	size int64
+	max  int64 // the most it may be read
+	got  int64 // read so far
+	src  interface {
+		Read([]byte) (int, error)
+		Close() error
 	}
+}
+
+// Close closes the file.
+func (o *Opened) Close() error { return o.src.Close() }
+
+// ReadMore reads the next bytes of the file into buf's spare capacity (it
+// grows buf when there is none) and returns buf with them appended. end
+// says the file's end was reached: where the file's size is known, at
+// that size when a read stops short of the room it had (no read more to
+// be told so: a quarter of the system calls of a grep), and otherwise at
+// EOF, so a file that grew or shrank since the stat, or whose stat says
+// nothing (size 0: /proc), is read whole. A file opened with no stat ends
+// at a short read. A file over the open's max, or one that grows past it
+// while it is read, is an ErrTooLarge.
+func (o *Opened) ReadMore(buf []byte) (_ []byte, end bool, err error) {
+	if len(buf) == cap(buf) {
+		buf = append(buf, 0)[:len(buf)]
+	}
+	want := cap(buf) - len(buf)
+	n, err := o.src.Read(buf[len(buf):cap(buf)])
+	if n > 0 {
+		buf = buf[:len(buf)+n]
+		o.got += int64(n)
+	}
+	switch {
+	case err == io.EOF || (err == nil && n == 0):
+		return buf, true, nil
+	case err != nil:
+		return buf, false, err
+	case o.got > o.max:
+		return buf, false, fmt.Errorf("%w: %s grew past %s bytes while it was read", ErrTooLarge, o.rel, Thousands(int(o.max)))
+	case o.size < 0 && n < want:
+		return buf, true, nil
+	case o.size < 0:
+		// Its size is learnt once a read fills the room it had: a file
+		// over max is refused before it is read whole.
+		if o.size, err = o.stat(); err != nil {
+			return buf, false, err
+		}
+	}
+	return buf, o.size > 0 && o.got == o.size && n < want, nil
+}
+
+// ReadAll reads the rest of the file into buf (reused from its start,
+// grown as needed).
+func (o *Opened) ReadAll(buf []byte) ([]byte, error) {
 	// One byte more than the size, so a file that grew since the stat is
 	// read whole and the last read sees EOF; a file still growing is cut
 	// at max.
-	if int64(cap(buf)) < size+1 {
-		buf = make([]byte, 0, size+size/4+1)
+	if rest := o.size - o.got + 1; rest > 0 && int64(cap(buf)) < rest {
+		buf = make([]byte, 0, rest+rest/4)
 	}
 	buf = buf[:0]
 	for {
-		if len(buf) == cap(buf) {
-			if int64(len(buf)) > max {
-				return nil, fmt.Errorf("%w: %s grew past %s bytes while it was read", ErrTooLarge, rel, Thousands(int(max)))
-			}
-			buf = append(buf, 0)[:len(buf)]
-		}
-		want := cap(buf) - len(buf)
-		n, err := read(buf[len(buf):cap(buf)])
-		if n > 0 {
-			buf = buf[:len(buf)+n]
-		}
-		if err == io.EOF || (err == nil && n == 0) {
-			return buf, nil
-		}
-		// The whole file as its stat said, and a read that stopped short of
-		// the byte of room past it: that is its end, without one more read
-		// to be told so (a file a tenth of the syscalls of a grep). A file
-		// whose stat says nothing (size 0: /proc, a pipe) is read to EOF.
-		if err == nil && size > 0 && int64(len(buf)) == size && n < want {
-			return buf, nil
-		}
-		if err != nil {
+		var end bool
+		var err error
+		if buf, end, err = o.ReadMore(buf); err != nil {
 			return nil, err
+		}
+		if end {
+			return buf, nil
 		}
 	}
 }

@@ -20,15 +20,29 @@ func (r *Root) openBeneath(name string, flag int, perm fs.FileMode) (*os.File, e
 // openHandle: os.Root is the only handle needed here.
 func openHandle(dir string) (*os.File, error) { return nil, nil }
 
-// readBeneath: the portable way is the only way here.
-func (r *Root) readBeneath(rel string, buf []byte, max int64) ([]byte, bool, error) {
+// openBeneathRead: the portable way is the only way here.
+func (r *Root) openBeneathRead(rel string, max int64) (*Opened, bool, error) {
 	return nil, false, nil
 }
 
-// readAt: the portable way is the only way here.
-func (r *Root) readAt(dir *Dir, name, rel string, buf []byte, max int64) ([]byte, bool, error) {
+// openAtRead: the portable way is the only way here.
+func (r *Root) openAtRead(dir *Dir, d fs.DirEntry, rel string, max int64) (*Opened, bool, error) {
 	return nil, false, nil
 }
+
+// stat: every file is opened with one here (openPortable).
+func (o *Opened) stat() (int64, error) { return o.size, nil }
 
 // heldEntry: the entry's own Info is the only way here.
 func heldEntry(e fs.DirEntry, dir *Dir) fs.DirEntry { return e }
+
+// shortReadsEnd: every file is opened with a stat here.
+func (d *Dir) shortReadsEnd() bool { return false }
+
+// readDirAt: the portable way, from the root, is the only way here.
+func (r *Root) readDirAt(parent *Dir, name, rel string) ([]fs.DirEntry, *Dir, error) {
+	return r.readDirHeld(rel)
+}
+
+// closeFD: every Dir here has its *os.File.
+func closeFD(fd int) {}

@@ -42,7 +42,7 @@ func (r *Root) WalkReporting(ctx context.Context, start string, fn WalkFunc, unr
 }
 
 // WalkHeld is WalkReporting that holds each directory open while its
-// entries are visited, and gives it with each file: ReadIntoAt reads the
+// entries are visited, and gives it with each file: OpenReadAt opens the
 // file relative to it.
 func (r *Root) WalkHeld(ctx context.Context, start string, fn HeldWalkFunc, unreadable func(rel string, err error)) error {
 	abs, rel, err := r.Resolve(start)
@@ -74,7 +74,7 @@ func (r *Root) WalkHeld(ctx context.Context, start string, fn HeldWalkFunc, unre
 		}
 	}
 	w := walker{root: r, fn: fn, unreadable: unreadable}
-	err = w.dir(ctx, abs, comps, pats)
+	err = w.dir(ctx, abs, comps, pats, nil)
 	if errors.Is(err, fs.SkipAll) {
 		return nil
 	}
@@ -87,7 +87,9 @@ type walker struct {
 	unreadable func(rel string, err error)
 }
 
-func (w *walker) dir(ctx context.Context, abs string, comps []string, pats []gitignore.Pattern) error {
+// dir walks the directory abs (comps, relative to the root), listed as
+// an entry of parent (nil for the walk's start).
+func (w *walker) dir(ctx context.Context, abs string, comps []string, pats []gitignore.Pattern, parent *Dir) error {
 	r, fn := w.root, w.fn
 	if err := ctx.Err(); err != nil {
 		return err
@@ -102,7 +104,14 @@ func (w *walker) dir(ctx context.Context, abs string, comps []string, pats []git
 		}
 		return err
 	}
-	entries, held, err := r.readDirHeld(rel)
+	var entries []fs.DirEntry
+	var held *Dir
+	var err error
+	if parent == nil {
+		entries, held, err = r.readDirHeld(rel)
+	} else {
+		entries, held, err = r.readDirAt(parent, comps[len(comps)-1], rel)
+	}
 	defer held.Release()
 	if err != nil && w.unreadable != nil {
 		// Skipped, as git does, but said: the caller's result is
@@ -115,13 +124,15 @@ func (w *walker) dir(ctx context.Context, abs string, comps []string, pats []git
 	if err != nil || slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == ".gitignore" }) {
 		pats = append(pats[:len(pats):len(pats)], r.readIgnoreFile(path.Join(rel, ".gitignore"), comps)...)
 	}
+	// One slice for every child's components: ignoredBy keeps none, and
+	// a directory walked below copies its own before it appends.
+	child := append(comps[:len(comps):len(comps)], "")
 	for _, e := range entries {
 		name := e.Name()
 		if name == ".git" || name == StateDir || len(comps) == 0 && strings.HasPrefix(name, StateDir+".new-") {
 			continue // a state directory being made (state.go) is state too
 		}
-		child := append(comps[:len(comps):len(comps)], name)
-		childAbs := filepath.Join(abs, name)
+		child[len(comps)] = name
 		isDir := e.IsDir()
 		if e.Type()&fs.ModeSymlink != 0 {
 			// Followed through the root's handle: a link that leads out
@@ -134,12 +145,16 @@ func (w *walker) dir(ctx context.Context, abs string, comps []string, pats []git
 			continue
 		}
 		if isDir {
-			if err := w.dir(ctx, childAbs, child, pats); err != nil {
+			if err := w.dir(ctx, filepath.Join(abs, name), child, pats, held); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := fn(strings.Join(child, "/"), heldEntry(e, held), held); err != nil {
+		p := name
+		if rel != "." {
+			p = rel + "/" + name
+		}
+		if err := fn(p, heldEntry(e, held), held); err != nil {
 			if errors.Is(err, fs.SkipDir) {
 				continue
 			}
