@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"regexp/syntax"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -129,7 +130,7 @@ func Grep(ctx context.Context, root *workspace.Root, opts GrepOptions) (*GrepRes
 		// A file named outright is searched even if .gitignore ignores
 		// it or include would not pick it: the caller asked for it.
 		w := newGrepWorker(m.clone(), limit)
-		data, err := w.read(root, rel)
+		o, err := root.OpenRead(rel, MaxGrepFileBytes)
 		switch {
 		case errors.Is(err, workspace.ErrTooLarge):
 			return nil, fmt.Errorf("grep: %s is %s bytes, over grep's limit of %s", rel, workspace.Thousands(int(st.Size())), workspace.Thousands(MaxGrepFileBytes))
@@ -137,12 +138,16 @@ func Grep(ctx context.Context, root *workspace.Root, opts GrepOptions) (*GrepRes
 			return nil, fmt.Errorf("grep: %s is not a regular file (%v); grep searches files and directories", rel, st.Mode().Type())
 		case err != nil:
 			return nil, fmt.Errorf("grep: %w", err)
-		case workspace.IsBinary(data):
-			return nil, fmt.Errorf("grep: %s is a binary file (a NUL byte in its first 8 KiB); grep searches text files only", rel)
 		}
-		w.search(ctx, 0, rel, data)
-		if err := ctx.Err(); err != nil {
-			return nil, err
+		err = w.search(ctx, 0, rel, o)
+		o.Close()
+		switch {
+		case errors.Is(err, errBinary):
+			return nil, fmt.Errorf("grep: %s is a binary file (a NUL byte in its first 8 KiB); grep searches text files only", rel)
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		case err != nil:
+			return nil, fmt.Errorf("grep: %w", err)
 		}
 		workers = []*grepWorker{w}
 	}
@@ -280,7 +285,7 @@ func (w *grepWorker) lacksAll(j grepJob) bool {
 }
 
 func newGrepWorker(m *lineMatcher, limit int) *grepWorker {
-	return &grepWorker{m: m, limit: limit, buf: make([]byte, 0, 256<<10)}
+	return &grepWorker{m: m, limit: limit, buf: make([]byte, 0, grepReadSize)}
 }
 
 func (w *grepWorker) run(ctx context.Context, root *workspace.Root, jobs <-chan []grepJob) {
@@ -304,95 +309,130 @@ func (w *grepWorker) runOne(ctx context.Context, root *workspace.Root, j grepJob
 		w.searched++ // a text file, searched without being read
 		return
 	}
-	data, err := w.readAt(root, j)
-	switch {
-	case errors.Is(err, workspace.ErrTooLarge):
-		w.large++
-		return
-	case err != nil:
+	o, err := root.OpenReadAt(j.dir, j.d, j.path, MaxGrepFileBytes)
+	if err != nil {
+		if errors.Is(err, workspace.ErrTooLarge) {
+			w.large++
+		}
 		return // a pipe or device, or vanished or unreadable since the walk: skipped, as by git
-	case workspace.IsBinary(data):
+	}
+	err = w.search(ctx, j.seq, j.path, o)
+	o.Close()
+	switch {
+	case errors.Is(err, errBinary):
 		w.binary++
-		return
+	case errors.Is(err, workspace.ErrTooLarge):
+		w.large++ // grew past the limit while it was read
 	}
-	w.search(ctx, j.seq, j.path, data)
 }
 
-// readAt reads the job's file into the worker's buffer, relative to the
-// directory the walk holds for it.
-func (w *grepWorker) readAt(root *workspace.Root, j grepJob) ([]byte, error) {
-	data, err := root.ReadIntoAt(j.dir, j.d.Name(), j.path, w.buf, MaxGrepFileBytes)
-	if err != nil {
-		return nil, err
-	}
-	w.buf = data
-	return data, nil
+// grepReadSize is how much of a file a worker reads at once. A file is
+// searched a piece at a time, while the piece is still in the CPU's cache,
+// and a large file needs no buffer its size: reading GOROOT's large
+// files whole cost a fifth of a grep in allocation and page faults.
+const grepReadSize = 128 << 10
+
+// errBinary is search's refusal of a binary file.
+var errBinary = errors.New("a binary file")
+
+// source is a file as search reads it: *workspace.Opened.
+type source interface {
+	ReadMore(buf []byte) ([]byte, bool, error)
 }
 
-// read reads the file rel into the worker's buffer, which it reuses.
-func (w *grepWorker) read(root *workspace.Root, rel string) ([]byte, error) {
-	data, err := root.ReadInto(rel, w.buf, MaxGrepFileBytes)
-	if err != nil {
-		return nil, err
-	}
-	w.buf = data
-	return data, nil
-}
-
-// searchChunk is how much of a file is matched between two looks at the
-// context: a cancelled grep of a 256 MB file stops within a millisecond
-// or so, and the matching loops stay free of checks.
-const searchChunk = 1 << 20
-
-// search finds the matching lines of one file's data. It gives up, with a
-// partial count the caller discards, when ctx ends.
-func (w *grepWorker) search(ctx context.Context, seq int, rel string, data []byte) {
-	w.searched++
-	// The byte-order mark is not text: ^ matches after it, as read shows.
-	data, _ = workspace.CutBOM(data)
+// search reads one file from src a buffer at a time and finds its
+// matching lines. It refuses a binary file (a NUL byte in its first 8 KiB)
+// with errBinary, and gives up, counting nothing, on a read's error or when
+// ctx ends.
+func (w *grepWorker) search(ctx context.Context, seq int, rel string, src source) error {
 	// Text and line numbers cost time; skip them when this file comes after
 	// enough kept matches to fill the result.
 	keep := w.keptMatches < w.limit || seq < w.kept[0].seq
-	f := &grepFile{seq: seq}
-	line, counted := 1, 0
-	// Chunks end just after a line break, so every line is whole in one
-	// chunk and ^ and $ mean what they mean in the whole file.
-	for off := 0; off < len(data); {
-		if ctx.Err() != nil {
-			return
+	f := grepFile{seq: seq}
+	buf := w.buf[:0]
+	defer func() { w.buf = buf[:0] }()
+	// buf[start:] is read and not yet searched; line is the number of the
+	// line buf[counted] is on.
+	start, counted, line := 0, 0, 1
+	looked := false // at the head of the file: binary, byte-order mark
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-		next := len(data)
-		if off+searchChunk < len(data) {
-			if i := bytes.IndexByte(data[off+searchChunk:], '\n'); i >= 0 {
-				next = off + searchChunk + i + 1
+		if len(buf) == cap(buf) {
+			if start == 0 {
+				buf = slices.Grow(buf, cap(buf)) // a line longer than the buffer
+			} else {
+				// The searched lines make room; their line breaks are
+				// counted first, while a match after them may be shown.
+				if keep && len(f.matches) < w.limit {
+					line += bytes.Count(buf[counted:start], []byte{'\n'})
+				}
+				buf = buf[:copy(buf, buf[start:])]
+				start, counted = 0, 0
 			}
 		}
-		w.m.eachLine(data[off:next], func(start, end int) bool {
-			start, end = start+off, end+off
+		var end bool
+		var err error
+		if buf, end, err = src.ReadMore(buf); err != nil {
+			return err
+		}
+		if !looked {
+			if !end && len(buf) < workspace.BinaryHead {
+				continue
+			}
+			looked = true
+			if workspace.IsBinary(buf) {
+				return errBinary
+			}
+			// The byte-order mark is not text: ^ matches after it, as
+			// read shows.
+			if text, ok := workspace.CutBOM(buf); ok {
+				start = len(buf) - len(text)
+				counted = start
+			}
+		}
+		// Only whole lines are matched, so ^ and $ mean what they mean in
+		// the whole file.
+		stop := len(buf)
+		if !end {
+			i := bytes.LastIndexByte(buf[start:], '\n')
+			if i < 0 {
+				continue
+			}
+			stop = start + i + 1
+		}
+		w.m.eachLine(buf[start:stop], func(s, e int) bool {
+			s, e = s+start, e+start
 			f.count++
 			if keep && len(f.matches) < w.limit {
-				line += bytes.Count(data[counted:start], []byte{'\n'})
-				counted = start
-				f.matches = append(f.matches, newGrepMatch(rel, line, data[start:end]))
+				line += bytes.Count(buf[counted:s], []byte{'\n'})
+				counted = s
+				f.matches = append(f.matches, newGrepMatch(rel, line, buf[s:e]))
 			}
 			return true
 		})
-		off = next
+		start = stop
+		if end {
+			break
+		}
 	}
+	w.searched++
 	if f.count == 0 {
-		return
+		return nil
 	}
 	w.total += f.count
 	w.files++
 	if len(f.matches) == 0 {
-		return
+		return nil
 	}
-	heap.Push(&w.kept, f)
+	heap.Push(&w.kept, &f)
 	w.keptMatches += len(f.matches)
 	for len(w.kept) > 1 && w.keptMatches-len(w.kept[0].matches) >= w.limit {
 		top := heap.Pop(&w.kept).(*grepFile)
 		w.keptMatches -= len(top.matches)
 	}
+	return nil
 }
 
 func newGrepMatch(rel string, line int, text []byte) GrepMatch {

@@ -12,14 +12,14 @@ import (
 	"cchub/workspace"
 )
 
-// A file larger than one search chunk is matched in chunks that end at
-// line breaks: every line is found once, with its own number, whether the
+// A file larger than the worker's buffer is matched a buffer at a time,
+// in pieces that end at line breaks: every line is found once, with its own number, whether the
 // pattern is a literal, anchored at either end, or left to the DFA.
 func TestGrepAcrossSearchChunks(t *testing.T) {
 	dir := t.TempDir()
 	var b strings.Builder
 	want := 0
-	for i := 1; b.Len() < 3*searchChunk+100; i++ {
+	for i := 1; b.Len() < 3*grepReadSize+100; i++ {
 		if i%997 == 0 {
 			fmt.Fprintf(&b, "hit %d end\n", i)
 			want++
@@ -59,28 +59,32 @@ func TestGrepAcrossSearchChunks(t *testing.T) {
 // single file as for a tree, and says it was cancelled.
 func TestGrepCancelledStopsInsideAFile(t *testing.T) {
 	dir := t.TempDir()
-	data := strings.Repeat("needle\n", 4*searchChunk/7)
+	data := strings.Repeat("needle\n", 4*grepReadSize/7)
 	if err := os.WriteFile(filepath.Join(dir, "big.txt"), []byte(data), 0o644); err != nil {
 		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	w := newGrepWorker(mustMatcher(t, "needle"), 10)
-	w.search(ctx, 0, "big.txt", []byte(data))
-	if w.total != 0 {
-		t.Errorf("a cancelled search counted %d matches; it should not have started", w.total)
 	}
 	root, err := workspace.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer root.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	o, err := root.OpenRead("big.txt", MaxGrepFileBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	w := newGrepWorker(mustMatcher(t, "needle"), 10)
+	if err := w.search(ctx, 0, "big.txt", o); !errors.Is(err, context.Canceled) || w.total != 0 {
+		t.Errorf("a cancelled search: %v, %d matches counted; want context.Canceled before it started", err, w.total)
+	}
 	if _, err := Grep(ctx, root, GrepOptions{Pattern: "needle", Path: "big.txt"}); !errors.Is(err, context.Canceled) {
 		t.Errorf("grep of one file with a cancelled context: err = %v, want context.Canceled", err)
 	}
 }
 
-func mustMatcher(t *testing.T, pat string) *lineMatcher {
+func mustMatcher(t testing.TB, pat string) *lineMatcher {
 	t.Helper()
 	m, err := compileMatcher(pat, false, false)
 	if err != nil {
