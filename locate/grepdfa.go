@@ -30,6 +30,16 @@ type lineDFA struct {
 	index  map[string]int32
 	gen    int // counts resets, which invalidate state ids
 
+	// blind says the program has no empty-width test (^, $, \b, \B):
+	// what the previous character was does not matter, and is not kept,
+	// so a line's bytes that start no match all lead back to state 0.
+	blind bool
+	// idle, when set, lists the bytes on which state 0 stays in state 0
+	// (blind programs whose start few bytes leave): the search skips
+	// them with loads that do not wait on one another, instead of a
+	// table step per byte, each waiting on the one before.
+	idle *[256]bool
+
 	// scratch for transitions
 	stack []uint32
 	seen  []bool
@@ -63,8 +73,28 @@ const maxDFAStates = 4096
 // newLineDFA returns a DFA for prog, a program compiled from a regexp that
 // cannot match '\n' (see oneLine).
 func newLineDFA(prog *syntax.Prog) *lineDFA {
-	d := &lineDFA{prog: prog, seen: make([]bool, len(prog.Inst))}
+	d := &lineDFA{prog: prog, seen: make([]bool, len(prog.Inst)), blind: true}
+	for _, in := range prog.Inst {
+		if in.Op == syntax.InstEmptyWidth {
+			d.blind = false
+		}
+	}
 	d.reset()
+	if d.blind {
+		var idle [256]bool
+		n := 0
+		for c := 0; c < utf8.RuneSelf; c++ {
+			if d.byteStep(0, byte(c)) == 0 {
+				idle[c] = true
+				n++
+			}
+		}
+		// Worth it when most bytes of text stay: a pattern that starts
+		// with a class as wide as \w or . would leave at once.
+		if n >= utf8.RuneSelf/2 {
+			d.idle = &idle
+		}
+	}
 	return d
 }
 
@@ -73,7 +103,7 @@ func (d *lineDFA) reset() {
 	d.trans = d.trans[:0]
 	d.states = d.states[:0]
 	d.index = map[string]int32{}
-	d.intern([]uint32{uint32(d.prog.Start)}, prevLine) // state 0: start of a line
+	d.intern([]uint32{uint32(d.prog.Start)}, d.prevOf('\n')) // state 0: start of a line
 }
 
 func (d *lineDFA) intern(pcs []uint32, prev byte) int32 {
@@ -157,19 +187,46 @@ func (d *lineDFA) step(s int32, r rune) int32 {
 	d.next = append(d.next, uint32(d.prog.Start))
 	slices.Sort(d.next)
 	d.next = slices.Compact(d.next)
-	prev := byte(prevOther)
-	switch {
-	case r == '\n':
-		prev = prevLine
-	case r < utf8.RuneSelf && syntax.IsWordChar(r):
-		prev = prevWord
-	}
+	prev := d.prevOf(r)
 	if len(d.states) >= maxDFAStates {
 		next := slices.Clone(d.next)
 		d.reset()
 		return d.intern(next, prev)
 	}
 	return d.intern(d.next, prev)
+}
+
+// prevOf is what a state after the character r keeps of it.
+func (d *lineDFA) prevOf(r rune) byte {
+	switch {
+	case d.blind:
+		return prevOther
+	case r == '\n':
+		return prevLine
+	case r < utf8.RuneSelf && syntax.IsWordChar(r):
+		return prevWord
+	}
+	return prevOther
+}
+
+// skipIdle returns the first i at or after from where buf[i] leaves the
+// idle state 0 (len(buf) if none does).
+func (d *lineDFA) skipIdle(buf []byte, i int) int {
+	idle := d.idle
+	for ; i+8 <= len(buf); i += 8 {
+		b := buf[i : i+8 : i+8]
+		if idle[b[0]] && idle[b[1]] && idle[b[2]] && idle[b[3]] && idle[b[4]] && idle[b[5]] && idle[b[6]] && idle[b[7]] {
+			continue
+		}
+		for idle[buf[i]] {
+			i++
+		}
+		return i
+	}
+	for i < len(buf) && idle[buf[i]] {
+		i++
+	}
+	return i
 }
 
 // byteStep is the transition of s on ASCII byte c, cached.
@@ -219,12 +276,23 @@ func (d *lineDFA) eachLine(buf []byte, fn func(start, end int) bool) {
 	trans := d.trans
 	s := int32(0)
 	i := 0
+	if d.idle != nil {
+		i = d.skipIdle(buf, 0)
+	}
 	for i < len(buf) {
 		c := buf[i]
 		t := trans[int(s)+int(c)]
-		if t >= 0 {
+		if t > 0 {
 			s = t
 			i++
+			continue
+		}
+		if t == 0 {
+			s = 0
+			i++
+			if d.idle != nil {
+				i = d.skipIdle(buf, i)
+			}
 			continue
 		}
 		w := 1

@@ -221,6 +221,7 @@ func FuzzGrepMatcher(f *testing.F) {
 	f.Add(`k`, []byte("\u212a\nK\n"), false, true)
 	f.Add(`a.b`, []byte("a.b\naxb"), true, false)
 	f.Add(`\bfoo\B`, []byte("foox foo\n"), false, true)
+	f.Add(`[A-Z]{2}\d`, []byte("abcdefghAB1\nabcdefgAB2é\nabcdefghiAB\n3 AB\u00e94 xyzXYZ9"), false, false)
 	f.Fuzz(func(t *testing.T, pattern string, text []byte, literal, ignoreCase bool) {
 		if strings.Contains(pattern, "\n") || len(pattern) > 64 {
 			return
@@ -237,6 +238,45 @@ func FuzzGrepMatcher(f *testing.F) {
 			t.Fatalf("pattern %q literal=%v ignoreCase=%v on %q: lines %v, want %v", pattern, literal, ignoreCase, text, got, want)
 		}
 	})
+}
+
+// A pattern with no literal and no empty-width test skips the bytes that
+// start no match eight at a time: a match that starts at any offset of a
+// group of eight, at the buffer's end, after a non-ASCII character, or
+// across a line break that ends a partial match is found all the same,
+// and the skip is used only where most bytes start no match.
+func TestGrepMatcherSkipsIdleBytesWhereAMatchCanStartAnywhere(t *testing.T) {
+	var b strings.Builder
+	for pad := 0; pad < 20; pad++ {
+		b.WriteString(strings.Repeat("x", pad) + "ABC123\n")
+		b.WriteString(strings.Repeat("y", pad) + "é" + "ABC124 tail\n")
+		b.WriteString(strings.Repeat("z", pad) + "AB\nC125\n") // cut by a line break
+		b.WriteString(strings.Repeat("w", pad) + "ABCD12 ABC\n")
+	}
+	b.WriteString("qqqqqqqqqqqqqXYZ999") // at the very end, no newline
+	text := []byte(b.String())
+	for _, c := range []struct {
+		pat  string
+		skip bool
+	}{
+		{`[A-Z]{3}[0-9]{3}`, true},
+		{`[A-Z]{3}\d+`, true},
+		{`\w+\d`, true},               // \w leaves on 63 of 128 bytes: still most stay
+		{`.{3}\d`, false},             // any byte leaves
+		{`\b[A-Z]{3}[0-9]{3}`, false}, // an empty-width test: what came before matters
+	} {
+		want, _ := referenceLines(t, c.pat, false, false, text)
+		m := mustMatcher(t, c.pat)
+		if m.lit != nil {
+			t.Fatalf("%s: has a literal %q; the test needs the DFA alone", c.pat, m.lit)
+		}
+		if (m.dfa.idle != nil) != c.skip {
+			t.Errorf("%s: skips idle bytes: %v, want %v", c.pat, m.dfa.idle != nil, c.skip)
+		}
+		if got := matcherLines(m, text); !slices.Equal(got, want) {
+			t.Errorf("%s: lines %v, want %v", c.pat, got, want)
+		}
+	}
 }
 
 // Scanning for both cases of a letter must not rescan the buffer for each
