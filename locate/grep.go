@@ -139,7 +139,7 @@ func Grep(ctx context.Context, root *workspace.Root, opts GrepOptions) (*GrepRes
 		case err != nil:
 			return nil, fmt.Errorf("grep: %w", err)
 		}
-		err = w.search(ctx, 0, rel, o)
+		err = w.search(ctx, 0, rel, &o)
 		o.Close()
 		switch {
 		case errors.Is(err, errBinary):
@@ -316,7 +316,7 @@ func (w *grepWorker) runOne(ctx context.Context, root *workspace.Root, j grepJob
 		}
 		return // a pipe or device, or vanished or unreadable since the walk: skipped, as by git
 	}
-	err = w.search(ctx, j.seq, j.path, o)
+	err = w.search(ctx, j.seq, j.path, &o)
 	o.Close()
 	switch {
 	case errors.Is(err, errBinary):
@@ -335,20 +335,16 @@ const grepReadSize = 128 << 10
 // errBinary is search's refusal of a binary file.
 var errBinary = errors.New("a binary file")
 
-// source is a file as search reads it: *workspace.Opened.
-type source interface {
-	ReadMore(buf []byte) ([]byte, bool, error)
-}
-
 // search reads one file from src a buffer at a time and finds its
 // matching lines. It refuses a binary file (a NUL byte in its first 8 KiB)
 // with errBinary, and gives up, counting nothing, on a read's error or when
 // ctx ends.
-func (w *grepWorker) search(ctx context.Context, seq int, rel string, src source) error {
+func (w *grepWorker) search(ctx context.Context, seq int, rel string, src *workspace.Opened) error {
 	// Text and line numbers cost time; skip them when this file comes after
 	// enough kept matches to fill the result.
 	keep := w.keptMatches < w.limit || seq < w.kept[0].seq
-	f := grepFile{seq: seq}
+	var count int
+	var matches []GrepMatch
 	buf := w.buf[:0]
 	defer func() { w.buf = buf[:0] }()
 	// buf[start:] is read and not yet searched; line is the number of the
@@ -365,7 +361,7 @@ func (w *grepWorker) search(ctx context.Context, seq int, rel string, src source
 			} else {
 				// The searched lines make room; their line breaks are
 				// counted first, while a match after them may be shown.
-				if keep && len(f.matches) < w.limit {
+				if keep && len(matches) < w.limit {
 					line += bytes.Count(buf[counted:start], []byte{'\n'})
 				}
 				buf = buf[:copy(buf, buf[start:])]
@@ -404,11 +400,11 @@ func (w *grepWorker) search(ctx context.Context, seq int, rel string, src source
 		}
 		w.m.eachLine(buf[start:stop], func(s, e int) bool {
 			s, e = s+start, e+start
-			f.count++
-			if keep && len(f.matches) < w.limit {
+			count++
+			if keep && len(matches) < w.limit {
 				line += bytes.Count(buf[counted:s], []byte{'\n'})
 				counted = s
-				f.matches = append(f.matches, newGrepMatch(rel, line, buf[s:e]))
+				matches = append(matches, newGrepMatch(rel, line, buf[s:e]))
 			}
 			return true
 		})
@@ -418,16 +414,16 @@ func (w *grepWorker) search(ctx context.Context, seq int, rel string, src source
 		}
 	}
 	w.searched++
-	if f.count == 0 {
+	if count == 0 {
 		return nil
 	}
-	w.total += f.count
+	w.total += count
 	w.files++
-	if len(f.matches) == 0 {
+	if len(matches) == 0 {
 		return nil
 	}
-	heap.Push(&w.kept, &f)
-	w.keptMatches += len(f.matches)
+	heap.Push(&w.kept, &grepFile{seq: seq, count: count, matches: matches})
+	w.keptMatches += len(matches)
 	for len(w.kept) > 1 && w.keptMatches-len(w.kept[0].matches) >= w.limit {
 		top := heap.Pop(&w.kept).(*grepFile)
 		w.keptMatches -= len(top.matches)

@@ -76,7 +76,7 @@ func TestGrepCancelledStopsInsideAFile(t *testing.T) {
 	}
 	defer o.Close()
 	w := newGrepWorker(mustMatcher(t, "needle"), 10)
-	if err := w.search(ctx, 0, "big.txt", o); !errors.Is(err, context.Canceled) || w.total != 0 {
+	if err := w.search(ctx, 0, "big.txt", &o); !errors.Is(err, context.Canceled) || w.total != 0 {
 		t.Errorf("a cancelled search: %v, %d matches counted; want context.Canceled before it started", err, w.total)
 	}
 	if _, err := Grep(ctx, root, GrepOptions{Pattern: "needle", Path: "big.txt"}); !errors.Is(err, context.Canceled) {

@@ -24,7 +24,7 @@ func searchFileWith(t *testing.T, root *workspace.Root, rel string, m *lineMatch
 	defer o.Close()
 	w := newGrepWorker(m.clone(), 1000)
 	w.buf = make([]byte, 0, bufCap)
-	return w, w.search(context.Background(), 0, rel, o)
+	return w, w.search(context.Background(), 0, rel, &o)
 }
 
 // keptLines is a worker's result as comparable text.

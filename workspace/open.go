@@ -177,7 +177,7 @@ func (r *Root) ReadInto(rel string, buf []byte, max int64) ([]byte, error) {
 // than max bytes. It is grep's open, thousands of times a search: where
 // the kernel allows, one openat2 beneath the root and one fstat, with no
 // *os.File made.
-func (r *Root) OpenRead(rel string, max int64) (*Opened, error) {
+func (r *Root) OpenRead(rel string, max int64) (Opened, error) {
 	if o, done, err := r.openBeneathRead(rel, max); done {
 		return o, err
 	}
@@ -189,7 +189,7 @@ func (r *Root) OpenRead(rel string, max int64) (*Opened, error) {
 // is opened relative to dir, so that only its name is resolved, and never
 // through a symlink that leads out of dir. Such a symlink, and a nil dir,
 // take OpenRead's way, from the root.
-func (r *Root) OpenReadAt(dir *Dir, d fs.DirEntry, rel string, max int64) (*Opened, error) {
+func (r *Root) OpenReadAt(dir *Dir, d fs.DirEntry, rel string, max int64) (Opened, error) {
 	if dir != nil {
 		if o, done, err := r.openAtRead(dir, d, rel, max); done {
 			return o, err
@@ -200,16 +200,16 @@ func (r *Root) OpenReadAt(dir *Dir, d fs.DirEntry, rel string, max int64) (*Open
 
 // openPortable is OpenRead through os.File, for where a raw descriptor
 // cannot be used.
-func (r *Root) openPortable(rel string, max int64) (*Opened, error) {
+func (r *Root) openPortable(rel string, max int64) (Opened, error) {
 	f, st, err := r.OpenRegular(rel)
 	if err != nil {
-		return nil, err
+		return Opened{}, err
 	}
 	if st.Size() > max {
 		f.Close()
-		return nil, tooLarge(rel, st.Size(), max)
+		return Opened{}, tooLarge(rel, st.Size(), max)
 	}
-	return &Opened{rel: rel, size: st.Size(), max: max, src: f}, nil
+	return Opened{rel: rel, size: st.Size(), max: max, src: f}, nil
 }
 
 // Opened is a regular file open for reading, with the size its stat gave

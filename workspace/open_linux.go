@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -87,18 +88,18 @@ func openHandle(dir string) (*os.File, error) {
 // openBeneathRead is OpenRead on a raw descriptor. done is false when the
 // fast way does not apply (no openat2, or an absolute symlink that inRoot
 // must judge), and the caller takes the portable way.
-func (r *Root) openBeneathRead(rel string, max int64) (o *Opened, done bool, err error) {
+func (r *Root) openBeneathRead(rel string, max int64) (o Opened, done bool, err error) {
 	if noOpenat2.Load() {
-		return nil, false, nil
+		return Opened{}, false, nil
 	}
 	return openRegular(int(r.handle.Fd()), native(rel), rel, max)
 }
 
 // openAtRead is openBeneathRead relative to a held directory: d's name is
 // resolved beneath it.
-func (r *Root) openAtRead(dir *Dir, d fs.DirEntry, rel string, max int64) (*Opened, bool, error) {
+func (r *Root) openAtRead(dir *Dir, d fs.DirEntry, rel string, max int64) (Opened, bool, error) {
 	if noOpenat2.Load() {
-		return nil, false, nil
+		return Opened{}, false, nil
 	}
 	name := d.Name()
 	if !d.Type().IsRegular() || !dir.shortReadsEnd() || name == "." || name == ".." || strings.ContainsRune(name, '/') {
@@ -114,24 +115,40 @@ func (r *Root) openAtRead(dir *Dir, d fs.DirEntry, rel string, max int64) (*Open
 	// named pipe opened non-blocking gives what it holds or nothing, a
 	// socket fails its open, and a device node needs a privilege to make.
 	for {
-		fd, err := unix.Openat(dir.fd, name, readFlags|unix.O_NOFOLLOW, 0)
+		fd, err := openatName(dir.fd, d, readFlags|unix.O_NOFOLLOW)
 		switch {
 		case err == unix.EINTR:
 			continue
 		case err == unix.ELOOP:
 			return openRegular(dir.fd, name, rel, max)
 		case err != nil:
-			return nil, true, &fs.PathError{Op: "open", Path: rel, Err: err}
+			return Opened{}, true, &fs.PathError{Op: "open", Path: rel, Err: err}
 		}
-		return &Opened{rel: rel, size: -1, max: max, src: rawFile(fd)}, true, nil
+		return Opened{rel: rel, size: -1, max: max, src: rawFile(fd)}, true, nil
 	}
+}
+
+// openatName is openat of d's name in dirfd; an entry readDirAt listed
+// carries its name with the NUL the kernel wants, so none is made (ten
+// thousand a grep).
+func openatName(dirfd int, d fs.DirEntry, flags int) (int, error) {
+	h, ok := d.(*heldDirent)
+	if !ok {
+		return unix.Openat(dirfd, d.Name(), flags, 0)
+	}
+	fd, _, e := unix.Syscall6(unix.SYS_OPENAT, uintptr(dirfd), uintptr(unsafe.Pointer(unsafe.StringData(h.zname))), uintptr(flags), 0, 0, 0)
+	if e != 0 {
+		return -1, e
+	}
+	return int(fd), nil
 }
 
 // localFS are the file systems on which a read of a regular file that
 // stops short of the room it had is at the file's end: the kernel's
-// page-cache read fills the room unless the file ends (or the process is
-// being killed). Network and FUSE file systems may stop short for their
-// own reasons, and /proc's files are read a page at a time.
+// page-cache read fills the room unless the file ends or the process is
+// being killed (a signal that is not fatal does not cut it short, unlike
+// getdents). Network and FUSE file systems may stop short for their own
+// reasons, and /proc's files are read a page at a time.
 var localFS = map[int64]bool{
 	unix.EXT4_SUPER_MAGIC: true, unix.XFS_SUPER_MAGIC: true, unix.BTRFS_SUPER_MAGIC: true,
 	unix.TMPFS_MAGIC: true, unix.OVERLAYFS_SUPER_MAGIC: true, unix.F2FS_SUPER_MAGIC: true,
@@ -171,7 +188,7 @@ const readFlags = unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NONBLOCK | unix.O_NOCT
 // openRegular opens name beneath the directory dirfd for reading; done is
 // false when a symlink leads out of that directory (the caller judges it
 // from the root).
-func openRegular(dirfd int, name, rel string, max int64) (o *Opened, done bool, err error) {
+func openRegular(dirfd int, name, rel string, max int64) (o Opened, done bool, err error) {
 	how := unix.OpenHow{Flags: readFlags, Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS}
 	var fd int
 	for {
@@ -182,16 +199,16 @@ func openRegular(dirfd int, name, rel string, max int64) (o *Opened, done bool, 
 	}
 	switch {
 	case err == unix.EXDEV:
-		return nil, false, nil
+		return Opened{}, false, nil
 	case err != nil:
-		return nil, true, &fs.PathError{Op: "open", Path: rel, Err: err}
+		return Opened{}, true, &fs.PathError{Op: "open", Path: rel, Err: err}
 	}
 	size, err := statRegular(fd, rel, max)
 	if err != nil {
 		unix.Close(fd)
-		return nil, true, err
+		return Opened{}, true, err
 	}
-	return &Opened{rel: rel, size: size, max: max, src: rawFile(fd)}, true, nil
+	return Opened{rel: rel, size: size, max: max, src: rawFile(fd)}, true, nil
 }
 
 // statRegular is the size of the file open at fd, or the error that
@@ -327,15 +344,14 @@ func (r *Root) readDirAt(parent *Dir, name, rel string) ([]fs.DirEntry, *Dir, er
 	d := &Dir{fd: fd, abs: filepath.Join(parent.abs, name)}
 	d.Hold()
 	des, err := d.list()
-	sortEntries(des)
 	return des, d, err
 }
 
 // direntBufs are getdents buffers.
 var direntBufs = sync.Pool{New: func() any { b := make([]byte, 16<<10); return &b }}
 
-// list reads the directory's entries (not "." and ".."); those read
-// before an error are returned with it.
+// list reads the directory's entries (not "." and ".."), sorted by name;
+// those read before an error are returned with it.
 func (d *Dir) list() ([]fs.DirEntry, error) {
 	bp := direntBufs.Get().(*[]byte)
 	defer direntBufs.Put(bp)
@@ -351,8 +367,12 @@ func (d *Dir) list() ([]fs.DirEntry, error) {
 		if err != nil || n <= 0 {
 			break
 		}
+		// Read until the kernel says the end, even after an answer that
+		// left room: getdents stops early when a signal is pending (Go's
+		// runtime sends them to preempt), with the rest still to come.
 		ents = d.parseDirents(buf[:n], ents)
 	}
+	slices.SortFunc(ents, func(a, b heldDirent) int { return strings.Compare(a.name, b.name) })
 	des := make([]fs.DirEntry, len(ents))
 	for i := range ents {
 		des[i] = &ents[i]
@@ -376,13 +396,16 @@ func (d *Dir) parseDirents(buf []byte, ents []heldDirent) []heldDirent {
 		rec := buf[:reclen]
 		buf = buf[reclen:]
 		name := rec[head:]
-		if i := bytes.IndexByte(name, 0); i >= 0 {
-			name = name[:i]
+		i := bytes.IndexByte(name, 0)
+		if i < 0 {
+			break // no NUL: not a record
 		}
+		name = name[:i]
 		if len(name) == 0 || string(name) == "." || string(name) == ".." {
 			continue
 		}
-		e := heldDirent{name: string(name), dir: d}
+		zname := string(rec[head : head+i+1])
+		e := heldDirent{name: zname[:i], zname: zname, dir: d}
 		switch rec[18] {
 		case unix.DT_REG:
 		case unix.DT_DIR:
@@ -412,9 +435,10 @@ func (d *Dir) parseDirents(buf []byte, ents []heldDirent) []heldDirent {
 // heldDirent is an entry readDirAt listed; Info is its lstat relative to
 // the directory while the directory is open, and by its path after.
 type heldDirent struct {
-	name string
-	typ  fs.FileMode
-	dir  *Dir
+	name  string
+	zname string // name and a NUL, for openat (name is its head)
+	typ   fs.FileMode
+	dir   *Dir
 }
 
 func (e *heldDirent) Name() string      { return e.name }

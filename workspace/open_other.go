@@ -21,13 +21,13 @@ func (r *Root) openBeneath(name string, flag int, perm fs.FileMode) (*os.File, e
 func openHandle(dir string) (*os.File, error) { return nil, nil }
 
 // openBeneathRead: the portable way is the only way here.
-func (r *Root) openBeneathRead(rel string, max int64) (*Opened, bool, error) {
-	return nil, false, nil
+func (r *Root) openBeneathRead(rel string, max int64) (Opened, bool, error) {
+	return Opened{}, false, nil
 }
 
 // openAtRead: the portable way is the only way here.
-func (r *Root) openAtRead(dir *Dir, d fs.DirEntry, rel string, max int64) (*Opened, bool, error) {
-	return nil, false, nil
+func (r *Root) openAtRead(dir *Dir, d fs.DirEntry, rel string, max int64) (Opened, bool, error) {
+	return Opened{}, false, nil
 }
 
 // stat: every file is opened with one here (openPortable).
