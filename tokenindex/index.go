@@ -1,6 +1,7 @@
 package tokenindex
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"fmt"
@@ -249,10 +250,6 @@ func Update(ctx context.Context, root *workspace.Root, db *store.Store, sh store
 	}); err != nil {
 		return st, err
 	}
-	type cand struct {
-		rel         string
-		size, mtime int64
-	}
 	var todo []cand
 	seen := map[string]bool{}
 	err := root.Walk(ctx, ".", func(rel string, d fs.DirEntry) error {
@@ -281,132 +278,56 @@ func Update(ctx context.Context, root *workspace.Root, db *store.Store, sh store
 		}
 	}
 
-	// Read and hash what changed, on every core.
-	type read struct {
-		store.TokenFile
-		src []byte // nil once the filter is known
-	}
-	results := make([]*read, len(todo))
-	var recorded, parsed atomic.Int64
-	var next sync.Mutex
-	i := 0
-	var wg sync.WaitGroup
-	for range max(1, min(runtime.GOMAXPROCS(0), len(todo))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				next.Lock()
-				k := i
-				i++
-				next.Unlock()
-				if k >= len(todo) {
-					return
-				}
-				c := todo[k]
-				src, err := root.ReadInto(c.rel, nil, MaxFileBytes)
-				if err != nil || workspace.IsBinary(src) {
-					continue // gone, grown, or not text: not indexed
-				}
-				r := &read{TokenFile: store.TokenFile{Path: c.rel, SHA256: sha256.Sum256(src), Size: c.size, MTime: c.mtime}, src: src}
-				if start.Sub(time.Unix(0, c.mtime)) < racyWindow {
-					r.MTime = 0
-				}
-				if o, ok := old[c.rel]; ok && o.SHA256 == r.SHA256 {
-					r.Clean = o.Clean
-					if decodes(o.Filter) {
-						r.Filter, r.src = o.Filter, nil
-					}
-				}
-				if r.Clean == 0 && sx != nil && sx.Wants(c.rel) {
-					clean, didParse := sx.Clean(c.rel, r.SHA256, src)
-					r.Clean = store.ParsesBroken
-					if clean {
-						r.Clean = store.ParsesClean
-					}
-					recorded.Add(1)
-					if didParse {
-						parsed.Add(1)
-					}
-				}
-				results[k] = r
-			}
-		}()
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return st, err
-	}
+	// Read and hash what changed, on every core, a bounded batch at a time:
+	// only a batch's sources are held while the shared store is asked
+	// which filters it already has. Without a shared store, a worker
+	// builds the filter as soon as it has read the file, and keeps no
+	// source at all.
 	var put []store.TokenFile
-	var need []*read
-	for k, r := range results {
-		if r == nil {
-			if _, ok := old[todo[k].rel]; ok {
-				removed = append(removed, todo[k].rel)
-			}
-			continue
+	var recorded, parsed atomic.Int64
+	built := map[[32]byte][]byte{} // the filters this Update built, by content
+	for lo := 0; lo < len(todo); {
+		hi, held := lo, int64(0)
+		for hi < len(todo) && hi-lo < maxBatchFiles && (hi == lo || held+todo[hi].size <= maxBatchBytes) {
+			held += todo[hi].size
+			hi++
 		}
-		st.Read++
-		if r.src != nil {
-			need = append(need, r)
-		} else {
-			put = append(put, r.TokenFile)
-		}
-	}
-
-	// Filters of contents the shared store knows; the rest are built.
-	byKey := map[store.ExtractKey][]*read{}
-	var keys []store.ExtractKey
-	for _, r := range need {
-		k := store.ExtractKey{SHA256: r.SHA256, Variant: Variant, Format: Format}
-		if byKey[k] == nil {
-			keys = append(keys, k)
-		}
-		byKey[k] = append(byKey[k], r)
-	}
-	if sh != nil && len(keys) > 0 {
-		have, err := sh.HaveExtracts(ctx, keys)
+		results, err := readBatch(ctx, root, todo[lo:hi], old, start, sx, sh == nil, &recorded, &parsed)
 		if err != nil {
 			return st, err
 		}
-		var want []store.ExtractKey
-		for k := range have {
-			want = append(want, k)
-		}
-		if len(want) > 0 {
-			if _, err := sh.GetExtracts(ctx, want, func(k store.ExtractKey, data []byte) error {
-				if !decodes(data) {
-					return nil // built again below
+		var need []*read
+		for k, r := range results {
+			if r == nil {
+				if _, ok := old[todo[lo+k].rel]; ok {
+					removed = append(removed, todo[lo+k].rel)
 				}
-				for _, r := range byKey[k] {
-					r.Filter, r.src = append([]byte(nil), data...), nil
-					st.Fetched++
+				continue
+			}
+			st.Read++
+			switch {
+			case r.src != nil:
+				need = append(need, r)
+			case r.built:
+				if built[r.SHA256] == nil {
+					built[r.SHA256] = r.Filter
+					st.Built++
 				}
-				return nil
-			}); err != nil {
-				return st, err
+				put = append(put, r.TokenFile)
+			default:
+				put = append(put, r.TokenFile)
 			}
 		}
-	}
-	var built []store.Extract
-	for _, k := range keys {
-		rs := byKey[k]
-		if rs[0].src != nil {
-			f := Build(rs[0].src)
-			for _, r := range rs {
-				r.Filter, r.src = f, nil
-			}
-			built = append(built, store.Extract{ExtractKey: k, Data: f})
-			st.Built++
-		}
-		for _, r := range rs {
-			put = append(put, r.TokenFile)
-		}
-	}
-	if sh != nil && len(built) > 0 {
-		if err := sh.PutExtracts(ctx, built); err != nil {
+		fetched, nbuilt, err := filtersOf(ctx, sh, need, built)
+		if err != nil {
 			return st, err
 		}
+		st.Fetched += fetched
+		st.Built += nbuilt
+		for _, r := range need {
+			put = append(put, r.TokenFile)
+		}
+		lo = hi
 	}
 	if err := db.SaveTokens(ctx, put, removed); err != nil {
 		return st, err
@@ -427,6 +348,154 @@ func Update(ctx context.Context, root *workspace.Root, db *store.Store, sh store
 		st.Bytes += int64(len(f.Filter))
 	}
 	return st, nil
+}
+
+// cand is a file Update reads: new, or changed since the index.
+type cand struct {
+	rel         string
+	size, mtime int64
+}
+
+// A batch of Update's reads holds at most this many files and, unless one
+// file is larger, this many bytes of their sources (variables: tests make
+// batches small).
+var (
+	maxBatchFiles       = 1024
+	maxBatchBytes int64 = 32 << 20
+)
+
+// read is a file Update read: its row, and its source until its filter
+// is known.
+type read struct {
+	store.TokenFile
+	src   []byte // nil once the filter is known
+	built bool   // the filter was built from src, by the reader
+}
+
+// readBatch reads and hashes the files todo on every core; a file gone,
+// grown past MaxFileBytes or binary since the walk is nil. A file whose
+// content is as old says takes old's filter and syntax; with build, a
+// new one's filter is built by the worker that read it, which keeps no
+// source (and reads every file into one buffer).
+func readBatch(ctx context.Context, root *workspace.Root, todo []cand, old map[string]store.TokenFile, start time.Time, sx *Syntax, build bool, recorded, parsed *atomic.Int64) ([]*read, error) {
+	results := make([]*read, len(todo))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(runtime.GOMAXPROCS(0), len(todo))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf []byte
+			for ctx.Err() == nil {
+				k := int(next.Add(1)) - 1
+				if k >= len(todo) {
+					return
+				}
+				c := todo[k]
+				src, err := root.ReadInto(c.rel, buf, MaxFileBytes)
+				if err != nil || workspace.IsBinary(src) {
+					continue // gone, grown, or not text: not indexed
+				}
+				buf = src
+				r := &read{TokenFile: store.TokenFile{Path: c.rel, SHA256: sha256.Sum256(src), Size: c.size, MTime: c.mtime}}
+				if start.Sub(time.Unix(0, c.mtime)) < racyWindow {
+					r.MTime = 0
+				}
+				if o, ok := old[c.rel]; ok && o.SHA256 == r.SHA256 {
+					r.Clean = o.Clean
+					if decodes(o.Filter) {
+						r.Filter = o.Filter
+					}
+				}
+				if r.Clean == 0 && sx != nil && sx.Wants(c.rel) {
+					clean, didParse := sx.Clean(c.rel, r.SHA256, src)
+					r.Clean = store.ParsesBroken
+					if clean {
+						r.Clean = store.ParsesClean
+					}
+					recorded.Add(1)
+					if didParse {
+						parsed.Add(1)
+					}
+				}
+				switch {
+				case r.Filter != nil:
+				case build:
+					r.Filter, r.built = Build(src), true
+				default:
+					r.src = bytes.Clone(src)
+				}
+				results[k] = r
+			}
+		}()
+	}
+	wg.Wait()
+	return results, ctx.Err()
+}
+
+// filtersOf gives the files need their filters: the one this Update
+// built for the same content in an earlier batch, else the shared store's
+// where it has it, else one built now (once per content, and added to
+// built). It returns how many it fetched and how many it built, and puts
+// what it built in the shared store.
+func filtersOf(ctx context.Context, sh store.Shared, need []*read, built map[[32]byte][]byte) (fetched, nbuilt int, err error) {
+	byKey := map[store.ExtractKey][]*read{}
+	var keys []store.ExtractKey
+	for _, r := range need {
+		if f := built[r.SHA256]; f != nil {
+			r.Filter, r.src = f, nil
+			continue
+		}
+		k := store.ExtractKey{SHA256: r.SHA256, Variant: Variant, Format: Format}
+		if byKey[k] == nil {
+			keys = append(keys, k)
+		}
+		byKey[k] = append(byKey[k], r)
+	}
+	if sh != nil && len(keys) > 0 {
+		have, err := sh.HaveExtracts(ctx, keys)
+		if err != nil {
+			return 0, 0, err
+		}
+		var want []store.ExtractKey
+		for k := range have {
+			want = append(want, k)
+		}
+		if len(want) > 0 {
+			if _, err := sh.GetExtracts(ctx, want, func(k store.ExtractKey, data []byte) error {
+				if !decodes(data) {
+					return nil // built again below
+				}
+				for _, r := range byKey[k] {
+					r.Filter, r.src = append([]byte(nil), data...), nil
+					fetched++
+				}
+				return nil
+			}); err != nil {
+				return 0, 0, err
+			}
+		}
+	}
+	var put []store.Extract
+	for _, k := range keys {
+		rs := byKey[k]
+		if rs[0].src == nil {
+			continue
+		}
+		f := Build(rs[0].src)
+		for _, r := range rs {
+			r.Filter, r.src = f, nil
+		}
+		built[k.SHA256] = f
+		put = append(put, store.Extract{ExtractKey: k, Data: f})
+		nbuilt++
+	}
+	if sh != nil && len(put) > 0 {
+		if err := sh.PutExtracts(ctx, put); err != nil {
+			return 0, 0, err
+		}
+	}
+	return fetched, nbuilt, nil
 }
 
 func decodes(b []byte) bool {

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -171,6 +173,38 @@ func TestUpdateTakesFiltersFromTheSharedStore(t *testing.T) {
 	}
 	if got := lacking(t, rootB, dbB, "alpha"); !got["b.txt"] || !got["c.txt"] || got["a.go"] {
 		t.Errorf("B lacking alpha: %v", got)
+	}
+}
+
+// Update reads a few files at a time, so that only a batch's sources are
+// held: with or without a shared store, a content met again in a later
+// batch takes the filter built for it in an earlier one (built once, not
+// fetched back), and every file's filter answers as one built alone.
+func TestUpdateInBatchesBuildsEachContentOnce(t *testing.T) {
+	defer func(f int, b int64) { maxBatchFiles, maxBatchBytes = f, b }(maxBatchFiles, maxBatchBytes)
+	maxBatchFiles, maxBatchBytes = 3, 40
+	ctx := context.Background()
+	files := map[string]string{}
+	for i := 0; i < 10; i++ {
+		files[fmt.Sprintf("f%02d.txt", i)] = fmt.Sprintf("content number %d\n", i%4) // 4 contents
+	}
+	files["big.txt"] = strings.Repeat("larger than a batch's bytes\n", 4)
+	for _, shared := range []bool{false, true} {
+		root, db := workspaceOf(t, files)
+		var sh store.Shared
+		if shared {
+			sh = store.LocalShared(db)
+		}
+		st, err := Update(ctx, root, db, sh, nil)
+		if err != nil || st.Built != 5 || st.Fetched != 0 || st.Read != 11 || st.Files != 11 {
+			t.Fatalf("shared store %v: %+v, %v; want 11 read, 5 contents built, none fetched", shared, st, err)
+		}
+		got := lacking(t, root, db, "number 3")
+		for rel, content := range files {
+			if got[rel] == strings.Contains(content, "number 3") {
+				t.Errorf("shared store %v: %s lacks \"number 3\": %v, holding %q", shared, rel, got[rel], content)
+			}
+		}
 	}
 }
 
