@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"slices"
+	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -66,15 +67,30 @@ func (p *Pattern) matchParts(ctx context.Context, src []byte) ([]Match, bool, er
 	return p.matchLines(ctx, src)
 }
 
+// pyScratch is what matchLines needs per file and lets go after it: the
+// logical lines of a file (a tenth of a search's allocations on the
+// stdlib when made anew) and the runs found in each.
+type pyScratch struct {
+	lines []pyLine
+	hits  []int
+}
+
+var pyScratches = sync.Pool{New: func() any { return new(pyScratch) }}
+
 // matchLines is Match for a file known to parse without a syntax error,
 // parsing only the lines that can hold a match (see pySkeleton). It says
 // false when the file must be parsed whole instead.
 func (p *Pattern) matchLines(ctx context.Context, src []byte) ([]Match, bool, error) {
-	lines, ok := pyLogicalLines(src)
+	sc := pyScratches.Get().(*pyScratch)
+	defer pyScratches.Put(sc)
+	lines, ok := pyLogicalLines(src, sc.lines)
+	sc.lines = lines
 	if !ok {
 		return nil, false, nil
 	}
-	cands := p.pyCandidateLines(src, lines)
+	sc.hits = slices.Grow(sc.hits[:0], len(lines))[:len(lines)]
+	clear(sc.hits)
+	cands := p.pyCandidateLines(src, lines, sc.hits)
 	if len(cands) == 0 {
 		return nil, true, nil
 	}
@@ -104,8 +120,8 @@ func (p *Pattern) matchRanges(ctx context.Context, src []byte, ranges []sitter.R
 
 // pyCandidateLines returns the logical lines that hold an occurrence of
 // every run of the pattern.
-func (p *Pattern) pyCandidateLines(src []byte, lines []pyLine) []int {
-	hits := make([]int, len(lines)) // runs found in each line
+func (p *Pattern) pyCandidateLines(src []byte, lines []pyLine, hits []int) []int {
+	// hits counts the runs found in each line (zero on entry).
 	for r, run := range p.runs {
 		k := 0
 		p.eachOccurrence(src, run, func(off int) bool {

@@ -66,7 +66,7 @@ func TestPyLogicalLines(t *testing.T) {
 		{"ends with keyword that may end", "return\nx = None\n", []line{{"return\n", false}, {"x = None\n", false}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			lines, ok := pyLogicalLines([]byte(c.src))
+			lines, ok := pyLogicalLines([]byte(c.src), nil)
 			if c.want == nil {
 				if ok {
 					t.Fatalf("read %q as %d lines; want refused", c.src, len(lines))
@@ -372,7 +372,7 @@ func FuzzMatchLines(f *testing.F) {
 		ps = append(ps, p)
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		lines, ok := pyLogicalLines(src)
+		lines, ok := pyLogicalLines(src, nil)
 		at := 0
 		for _, l := range lines {
 			if !ok || l.start < at || l.code < l.start || l.end <= l.code || l.end > len(src) {

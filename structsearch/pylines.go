@@ -23,8 +23,8 @@ type pyLine struct {
 // lexer would: a string left open, a bracket closed that was never
 // opened, a backslash outside a string that ends no line, a lone '\r' for
 // a line break; or that tree-sitter may read otherwise (see mayEnd).
-func pyLogicalLines(src []byte) ([]pyLine, bool) {
-	var lines []pyLine
+func pyLogicalLines(src []byte, lines []pyLine) ([]pyLine, bool) {
+	lines = lines[:0]
 	n := len(src)
 	i := 0
 	for i < n {

@@ -278,7 +278,7 @@ func (o *Opened) ReadAll(buf []byte) ([]byte, error) {
 	// read whole and the last read sees EOF; a file still growing is cut
 	// at max.
 	if rest := o.size - o.got + 1; rest > 0 && int64(cap(buf)) < rest {
-		buf = make([]byte, 0, rest+rest/4)
+		buf = make([]byte, 0, rest)
 	}
 	buf = buf[:0]
 	for {
