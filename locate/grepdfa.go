@@ -209,8 +209,8 @@ func (d *lineDFA) prevOf(r rune) byte {
 	return prevOther
 }
 
-// skipIdle returns the first i at or after from where buf[i] leaves the
-// idle state 0 (len(buf) if none does).
+// skipIdle returns the first position at or after i where buf leaves the
+// idle state 0 (len(buf) if it never does).
 func (d *lineDFA) skipIdle(buf []byte, i int) int {
 	idle := d.idle
 	for ; i+8 <= len(buf); i += 8 {

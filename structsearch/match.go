@@ -53,8 +53,12 @@ type matcher struct {
 	g        *grammar
 	bindings []binding
 	*meter
-	text *fileText           // built on the first match
-	sums map[sumKey]tokenSum // fingerprints of the nodes compared so far
+	text *fileText // built on the first match
+	// lines is the last copy a match made of its lines, of the file's
+	// bytes from linesAt: the next match within them shares it.
+	lines   string
+	linesAt int
+	sums    map[sumKey]tokenSum // fingerprints of the nodes compared so far
 }
 
 // Match returns every node of root (the tree of src) that the pattern
@@ -283,14 +287,19 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
-// result is the match that spans from the start of first to the end of
-// last (the same node, but for a sequence). Its texts are substrings of
-// one copy of the file, never copies of their own: nested matches would
-// otherwise copy the file once per level of nesting. Their bytes count
-// against a budget all the same, since whoever prints them pays for them.
 // maxOwnLines is the most bytes of lines a match copies for itself.
 const maxOwnLines = 4 << 10
 
+// result is the match that spans from the start of first to the end of
+// last (the same node, but for a sequence). Its texts are substrings of a
+// copy of its lines (at most maxOwnLines, and shared by the matches within
+// them: those on one line, nested ones), so a result holds what it shows,
+// not its files: the stdlib's 18,565 isinstance calls held 68 MB of whole
+// files for 2 MB of lines. A longer match's texts are substrings of one
+// copy of the file, so that a file's matches never hold more than it
+// (32,000 nested parentheses on one line match 32,000 times). Their bytes
+// count against a budget all the same, since whoever prints them pays for
+// them.
 func (m *matcher) result(first, last *sitter.Node) Match {
 	if m.text == nil {
 		m.text = newFileText(m.src)
@@ -299,15 +308,13 @@ func (m *matcher) result(first, last *sitter.Node) Match {
 	start, end := int(first.StartByte()), int(last.EndByte())
 	m.spendMatched(end - start)
 	sp, ep := first.StartPoint(), last.EndPoint()
-	// A match of a few lines keeps a copy of them, not the file's text: a
-	// result holds what it shows (the stdlib's 18,565 isinstance calls
-	// held 68 MB of whole files; their lines are 2 MB). Longer ones share
-	// the file's copy, so that a file's matches never hold more than it
-	// (32,000 nested parentheses on one line match 32,000 times).
 	ls, le := start-int(sp.Column), f.lineEnd(end)
 	text, base, own := f.s, 0, le-ls <= maxOwnLines // text[i-base] is the file's byte i
 	if own {
-		text, base = strings.Clone(f.s[ls:le]), ls
+		if ls < m.linesAt || le > m.linesAt+len(m.lines) {
+			m.lines, m.linesAt = strings.Clone(f.s[ls:le]), ls
+		}
+		text, base = m.lines, m.linesAt
 	}
 	r := Match{
 		StartByte: start, EndByte: end,

@@ -37,3 +37,30 @@ func TestAResultHoldsItsMatchesLinesNotTheirFiles(t *testing.T) {
 	}
 	runtime.KeepAlive(res)
 }
+
+// The matches on one line share one copy of it: 100 lines of 1.3 KB with
+// 250 matches each keep the matches and the lines' 125 KB live, not a copy
+// of its line per match (35 MB).
+func TestMatchesOnOneLineShareItsCopy(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 100; i++ {
+		b.WriteString("t = (" + strings.Repeat("a.b, ", 250) + ")\n")
+	}
+	root := writeTree(t, map[string]string{"many.py": b.String()})
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, err := Search(context.Background(), root, Options{Pattern: "$X.b", Lang: "python"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if len(res.Matches) != 25000 || res.Matches[0].Text != "a.b" || !strings.HasPrefix(res.Matches[0].suffix, ", a.b") {
+		t.Fatalf("%d matches; the first: %+v", len(res.Matches), res.Matches[0])
+	}
+	if grown := int64(after.HeapAlloc) - int64(before.HeapAlloc); grown > 8<<20 {
+		t.Errorf("25,000 matches on 100 lines of 1.3 KB keep %d KB live; the lines are 125 KB", grown>>10)
+	}
+	runtime.KeepAlive(res)
+}

@@ -1,7 +1,6 @@
 package tokenindex
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"fmt"
@@ -280,9 +279,7 @@ func Update(ctx context.Context, root *workspace.Root, db *store.Store, sh store
 
 	// Read and hash what changed, on every core, a bounded batch at a time:
 	// only a batch's sources are held while the shared store is asked
-	// which filters it already has. Without a shared store, a worker
-	// builds the filter as soon as it has read the file, and keeps no
-	// source at all.
+	// which filters it already has.
 	var put []store.TokenFile
 	var recorded, parsed atomic.Int64
 	built := map[[32]byte][]byte{} // the filters this Update built, by content
@@ -292,7 +289,7 @@ func Update(ctx context.Context, root *workspace.Root, db *store.Store, sh store
 			held += todo[hi].size
 			hi++
 		}
-		results, err := readBatch(ctx, root, todo[lo:hi], old, start, sx, sh == nil, &recorded, &parsed)
+		results, err := readBatch(ctx, root, todo[lo:hi], old, start, sx, &recorded, &parsed)
 		if err != nil {
 			return st, err
 		}
@@ -305,16 +302,9 @@ func Update(ctx context.Context, root *workspace.Root, db *store.Store, sh store
 				continue
 			}
 			st.Read++
-			switch {
-			case r.src != nil:
+			if r.src != nil {
 				need = append(need, r)
-			case r.built:
-				if built[r.SHA256] == nil {
-					built[r.SHA256] = r.Filter
-					st.Built++
-				}
-				put = append(put, r.TokenFile)
-			default:
+			} else {
 				put = append(put, r.TokenFile)
 			}
 		}
@@ -368,16 +358,14 @@ var (
 // is known.
 type read struct {
 	store.TokenFile
-	src   []byte // nil once the filter is known
-	built bool   // the filter was built from src, by the reader
+	src []byte // nil once the filter is known
 }
 
 // readBatch reads and hashes the files todo on every core; a file gone,
 // grown past MaxFileBytes or binary since the walk is nil. A file whose
-// content is as old says takes old's filter and syntax; with build, a
-// new one's filter is built by the worker that read it, which keeps no
-// source (and reads every file into one buffer).
-func readBatch(ctx context.Context, root *workspace.Root, todo []cand, old map[string]store.TokenFile, start time.Time, sx *Syntax, build bool, recorded, parsed *atomic.Int64) ([]*read, error) {
+// content is as old says takes old's filter and syntax; a new one keeps
+// its source for filtersOf.
+func readBatch(ctx context.Context, root *workspace.Root, todo []cand, old map[string]store.TokenFile, start time.Time, sx *Syntax, recorded, parsed *atomic.Int64) ([]*read, error) {
 	results := make([]*read, len(todo))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -385,18 +373,16 @@ func readBatch(ctx context.Context, root *workspace.Root, todo []cand, old map[s
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var buf []byte
 			for ctx.Err() == nil {
 				k := int(next.Add(1)) - 1
 				if k >= len(todo) {
 					return
 				}
 				c := todo[k]
-				src, err := root.ReadInto(c.rel, buf, MaxFileBytes)
+				src, err := root.ReadInto(c.rel, nil, MaxFileBytes)
 				if err != nil || workspace.IsBinary(src) {
 					continue // gone, grown, or not text: not indexed
 				}
-				buf = src
 				r := &read{TokenFile: store.TokenFile{Path: c.rel, SHA256: sha256.Sum256(src), Size: c.size, MTime: c.mtime}}
 				if start.Sub(time.Unix(0, c.mtime)) < racyWindow {
 					r.MTime = 0
@@ -418,12 +404,8 @@ func readBatch(ctx context.Context, root *workspace.Root, todo []cand, old map[s
 						parsed.Add(1)
 					}
 				}
-				switch {
-				case r.Filter != nil:
-				case build:
-					r.Filter, r.built = Build(src), true
-				default:
-					r.src = bytes.Clone(src)
+				if r.Filter == nil {
+					r.src = src
 				}
 				results[k] = r
 			}

@@ -102,7 +102,7 @@ func (r *Root) openAtRead(dir *Dir, d fs.DirEntry, rel string, max int64) (Opene
 		return Opened{}, false, nil
 	}
 	name := d.Name()
-	if !d.Type().IsRegular() || !dir.shortReadsEnd() || name == "." || name == ".." || strings.ContainsRune(name, '/') {
+	if !d.Type().IsRegular() || !oneName(name) || !dir.shortReadsEnd() {
 		return openRegular(dir.fd, name, rel, max)
 	}
 	// A file the walk listed as regular, one name in dir: opened with
@@ -126,6 +126,13 @@ func (r *Root) openAtRead(dir *Dir, d fs.DirEntry, rel string, max int64) (Opene
 		}
 		return Opened{rel: rel, size: -1, max: max, src: rawFile(fd)}, true, nil
 	}
+}
+
+// oneName says name is one entry of a directory: no slash, not "." or
+// "..". Opened relative to the directory with O_NOFOLLOW, it cannot lead
+// out of it.
+func oneName(name string) bool {
+	return name != "." && name != ".." && name != "" && !strings.ContainsRune(name, '/')
 }
 
 // openatName is openat of d's name in dirfd; an entry readDirAt listed
@@ -320,14 +327,15 @@ func lstatAt(dir *Dir, name string) (_ fs.FileInfo, ok bool, _ error) {
 }
 
 // readDirAt is readDirHeld of the directory name in parent (a walk's,
-// held), opened relative to it with plain openat and O_NOFOLLOW (one name,
-// no symlink followed: it cannot leave parent) and listed with getdents
-// into a buffer of its own: no path resolved from the root, no *os.File,
-// and one allocation per entry fewer than os's listing. A directory whose
-// path is too long to open from the root (PATH_MAX) is refused as that
-// open refuses it: what the walk lists, every tool can then open by path.
-func (r *Root) readDirAt(parent *Dir, name, rel string) ([]fs.DirEntry, *Dir, error) {
-	if parent == nil || noOpenat2.Load() || name == "." || name == ".." || strings.ContainsRune(name, '/') || len(rel) >= unix.PathMax {
+// held; abs its path), opened relative to it with plain openat and
+// O_NOFOLLOW (oneName, no symlink followed: it cannot leave parent) and
+// listed with getdents into a buffer of its own: no path resolved from the
+// root, no *os.File, and one allocation per entry fewer than os's listing.
+// A directory whose path is too long to open from the root (PATH_MAX) is
+// refused as that open refuses it: what the walk lists, every tool can
+// then open by path.
+func (r *Root) readDirAt(parent *Dir, name, rel, abs string) ([]fs.DirEntry, *Dir, error) {
+	if parent == nil || noOpenat2.Load() || !oneName(name) || len(rel) >= unix.PathMax {
 		return r.readDirHeld(rel)
 	}
 	var fd int
@@ -341,7 +349,7 @@ func (r *Root) readDirAt(parent *Dir, name, rel string) ([]fs.DirEntry, *Dir, er
 	if err != nil {
 		return nil, nil, &fs.PathError{Op: "open", Path: rel, Err: err}
 	}
-	d := &Dir{fd: fd, abs: filepath.Join(parent.abs, name)}
+	d := &Dir{fd: fd, abs: abs}
 	d.Hold()
 	des, err := d.list()
 	return des, d, err

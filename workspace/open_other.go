@@ -40,7 +40,7 @@ func heldEntry(e fs.DirEntry, dir *Dir) fs.DirEntry { return e }
 func (d *Dir) shortReadsEnd() bool { return false }
 
 // readDirAt: the portable way, from the root, is the only way here.
-func (r *Root) readDirAt(parent *Dir, name, rel string) ([]fs.DirEntry, *Dir, error) {
+func (r *Root) readDirAt(parent *Dir, name, rel, abs string) ([]fs.DirEntry, *Dir, error) {
 	return r.readDirHeld(rel)
 }
 

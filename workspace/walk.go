@@ -110,7 +110,7 @@ func (w *walker) dir(ctx context.Context, abs string, comps []string, pats []git
 	if parent == nil {
 		entries, held, err = r.readDirHeld(rel)
 	} else {
-		entries, held, err = r.readDirAt(parent, comps[len(comps)-1], rel)
+		entries, held, err = r.readDirAt(parent, comps[len(comps)-1], rel, abs)
 	}
 	defer held.Release()
 	if err != nil && w.unreadable != nil {
