@@ -27,7 +27,7 @@ const rules = `
 NONE < trust, framing, proc, unidiff;
 # Test support: a private PostgreSQL server (package store/pgtest).
 NONE < pgtest;
-trust < workspace;
+trust, proc < workspace;
 proc < gitcmd;
 workspace < store, wstest;
 store < ledger;

@@ -74,9 +74,16 @@ func startAdapter(ctx context.Context, a *Adapter, bin, dir string) (*started, e
 	if err != nil {
 		return nil, fmt.Errorf("dapsession: find this program to supervise %s: %w", a.Name, err)
 	}
+	// Marked with the hub's run directory, the adapter and all it starts
+	// are ended by the sweep that follows a hub killed together with the
+	// supervisor.
+	mark, err := proc.RunDirEnv()
+	if err != nil {
+		return nil, fmt.Errorf("dapsession: %w", err)
+	}
 	c := proc.Command(exe, append([]string{bin}, args...)...)
 	c.Dir = dir
-	c.Env = append(os.Environ(), supervisorEnv+"=1")
+	c.Env = append(os.Environ(), supervisorEnv+"=1", mark)
 	c.OutliveParent = true    // to end the session's processes when the hub is killed
 	c.ClosePipesAtExit = true // the conversation ends with the adapter
 	var stdin io.WriteCloser

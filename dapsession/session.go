@@ -187,7 +187,13 @@ func (s *Session) launch(ctx context.Context) (*Stop, error) {
 	case "go":
 		args["mode"], args["program"] = "debug", s.opts.Program
 		args["outputMode"] = "remote" // the debuggee's output as output events
-		bin := filepath.Join(os.TempDir(), fmt.Sprintf("cchub-debug-%d", time.Now().UnixNano()))
+		// Built into this process's run directory, which a later cchub
+		// sweeps if both this one and the supervisor are killed.
+		run, err := proc.RunDir()
+		if err != nil {
+			return nil, fmt.Errorf("dapsession: no place to build %s: %w", s.opts.Program, err)
+		}
+		bin := filepath.Join(run, fmt.Sprintf("debug-%d", time.Now().UnixNano()))
 		args["output"] = bin
 		s.proc.remove(bin)
 		s.built = bin

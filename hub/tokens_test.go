@@ -19,17 +19,32 @@ import (
 
 // copyCorpus copies a real source tree into a temp dir whose files are an
 // hour old (the token index does not trust a file written just now), and
-// opens a one-shot hub on it.
+// opens a one-shot hub on it. Symbolic links are copied as links and left
+// as they are: a corpus may hold relative links that dangle in the copy
+// (Debian's Python has config-3.*/libpython3.*.so and sitecustomize.py),
+// so every copy is given such links on purpose, named as sources, and a
+// test sees them on every machine, not only where the corpus has them.
 func copyCorpus(t *testing.T, src string, o Options) *Hub {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), "corpus")
 	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
+	for link, to := range map[string]string{
+		"zz_dangling.py":        "../no/such/dir/sitecustomize.py",
+		"zz_dangling.go":        "no_such_file.go",
+		"zz_dangling_dir/x.txt": "../../nowhere",
+	} {
+		p := filepath.Join(dst, link)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.Symlink(to, p); err != nil {
+			t.Fatal(err)
+		}
+	}
 	old := time.Now().Add(-time.Hour)
 	if err := filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
+		if err != nil || !d.Type().IsRegular() {
+			return err // a link is not followed: its target may not exist
 		}
 		return os.Chtimes(p, old, old)
 	}); err != nil {

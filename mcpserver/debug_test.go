@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 
 	"cchub/dapsession"
 	"cchub/hub"
+	"cchub/proc"
 	"cchub/workspace/wstest"
 )
 
@@ -161,54 +163,167 @@ func descendants(pid int) []int {
 	return out
 }
 
-// A hub killed with SIGKILL mid-session leaves nothing: the adapter dies
-// with it, and the watchdog kills the debuggee.
-func TestKilledHubLeavesNoDebugSession(t *testing.T) {
-	requireDlv(t)
-	ws := copyWorkspace(t, "go")
-	os.MkdirAll(filepath.Join(ws, "hang"), 0o755)
-	os.WriteFile(filepath.Join(ws, "hang", "main.go"), []byte("package main\n\nimport \"time\"\n\nfunc main() {\n\tfor {\n\t\ttime.Sleep(time.Millisecond)\n\t}\n}\n"), 0o644)
-	bin := buildCchub(t)
-	ctx := context.Background()
-	cmd := exec.Command(bin, "mcp", "--root", ws)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+// startHubIn starts `cchub mcp` on ws with the temporary directory tmp
+// and connects to it; closing the session ends the process.
+func startHubIn(t *testing.T, ws, tmp string) (*exec.Cmd, *mcp.ClientSession) {
+	t.Helper()
+	cmd := exec.Command(buildCchub(t), "mcp", "--root", ws)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cs.Close()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "debug", Arguments: map[string]any{"op": "launch", "program": "hang"}})
+	t.Cleanup(func() { cs.Close() })
+	return cmd, cs
+}
+
+// startDebugHub starts `cchub mcp` on ws with its own temporary
+// directory tmp and launches a debug session of a program that never
+// ends; it returns the hub's command and the session's processes (the
+// supervisor, dlv, the debuggee).
+func startDebugHub(t *testing.T, ws, tmp string) (*exec.Cmd, []int) {
+	t.Helper()
+	os.MkdirAll(filepath.Join(ws, "hang"), 0o755)
+	os.WriteFile(filepath.Join(ws, "hang", "main.go"), []byte("package main\n\nimport \"time\"\n\nfunc main() {\n\tfor {\n\t\ttime.Sleep(time.Millisecond)\n\t}\n}\n"), 0o644)
+	cmd, cs := startHubIn(t, ws, tmp)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "debug", Arguments: map[string]any{"op": "launch", "program": "hang"}})
 	if err != nil || res.IsError {
 		t.Fatalf("launch: %v %+v", err, res)
 	}
 	session := descendants(cmd.Process.Pid)
-	if len(session) < 3 { // the watchdog, dlv, the debuggee
+	if len(session) < 3 { // the supervisor, dlv, the debuggee
 		t.Fatalf("session processes: %v", session)
+	}
+	return cmd, session
+}
+
+// runDirs lists the run directories (proc.RunDir) in tmp, and the debug
+// binaries built in them.
+func runDirs(tmp string) (dirs, built []string) {
+	dirs, _ = filepath.Glob(filepath.Join(tmp, "cchub-run-*"))
+	built, _ = filepath.Glob(filepath.Join(tmp, "cchub-run-*", "debug-*"))
+	return dirs, built
+}
+
+// awaitGone waits until every pid has ended, failing the test after 10 s.
+func awaitGone(t *testing.T, pids []int, after string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for _, pid := range pids {
+		for alive(pid) {
+			if time.Now().After(deadline) {
+				cmdline, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+				t.Fatalf("process %d (%s) outlived %s", pid, strings.ReplaceAll(string(cmdline), "\x00", " "), after)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+}
+
+// A hub killed with SIGKILL mid-session leaves nothing: the adapter dies
+// with it, the watchdog kills the debuggee, and the supervisor removes
+// the binary built for the session. The test sees only its own temporary
+// directory, which holds another run's leftover on purpose.
+func TestKilledHubLeavesNoDebugSession(t *testing.T) {
+	requireDlv(t)
+	tmp := t.TempDir()
+	foreign := filepath.Join(tmp, "cchub-debug-1796614271169777405") // not this test's
+	os.WriteFile(foreign, []byte("another run's binary"), 0o755)
+	cmd, session := startDebugHub(t, copyWorkspace(t, "go"), tmp)
+	_, built := runDirs(tmp)
+	if len(built) != 1 {
+		t.Fatalf("binaries built for the session in its run directory: %q", built)
 	}
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	built, _ := filepath.Glob(filepath.Join(os.TempDir(), "cchub-debug-*"))
+	awaitGone(t, session, "the killed hub")
 	deadline := time.Now().Add(10 * time.Second)
-	for _, pid := range session {
-		for alive(pid) {
-			if time.Now().After(deadline) {
-				cmdline, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
-				t.Fatalf("process %d (%s) outlived the killed hub", pid, strings.ReplaceAll(string(cmdline), "\x00", " "))
-			}
-			time.Sleep(50 * time.Millisecond)
+	for {
+		if _, err := os.Stat(built[0]); err != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s outlived the killed hub", built[0])
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if _, err := os.Stat(foreign); err != nil {
+		t.Errorf("another run's file was removed: %v", err)
+	}
+}
+
+// When the hub and its debug supervisor are killed together (an OOM kill
+// of the group, a container stop, kill -9 of every cchub), no process of
+// theirs can remove the binary built for the session; the next cchub mcp
+// sweeps the run directory of an owner that is gone, ends the processes
+// started for it that still run, and keeps a live owner's and anything
+// not its own.
+func TestKilledHubAndSupervisorLeaveNothingForGood(t *testing.T) {
+	requireDlv(t)
+	tmp := t.TempDir()
+	live, err := proc.MakeRunDir(tmp) // owned by this test process, which runs on
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(live, "debug-1"), []byte("a live session's binary"), 0o755)
+	foreign := filepath.Join(tmp, "cchub-debug-1796614271169777405") // young: its session may run
+	os.WriteFile(foreign, []byte("another run's binary"), 0o755)
+	ws := copyWorkspace(t, "go")
+	cmd, session := startDebugHub(t, ws, tmp)
+	dirs, built := runDirs(tmp)
+	if len(dirs) != 2 || len(built) != 2 {
+		t.Fatalf("run directories %q with binaries %q; want the test's and the hub's", dirs, built)
+	}
+	var hubDir string
+	for _, d := range dirs {
+		if d != live {
+			hubDir = d
 		}
 	}
-	// The binary built for the session goes too.
-	for _, b := range built {
-		for {
-			if _, err := os.Stat(b); err != nil {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s outlived the killed hub", b)
-			}
-			time.Sleep(50 * time.Millisecond)
+	exe, _ := filepath.EvalSymlinks(buildCchub(t))
+	cchubs := []int{cmd.Process.Pid}
+	for _, pid := range session {
+		if p, _ := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "exe")); p == exe {
+			cchubs = append(cchubs, pid)
 		}
+	}
+	if len(cchubs) != 2 {
+		t.Fatalf("cchub processes %v: want the hub and its supervisor", cchubs)
+	}
+	// Both stopped first, so that neither cleans up after the other.
+	for _, sig := range []syscall.Signal{syscall.SIGSTOP, syscall.SIGKILL} {
+		for _, pid := range cchubs {
+			syscall.Kill(pid, sig)
+		}
+	}
+	cmd.Wait()
+	if _, err := os.Stat(hubDir); err != nil {
+		t.Fatalf("the killed session's run directory went by itself (%v): nothing is left to sweep", err)
+	}
+
+	// The next hub sweeps it, and only it, and ends what of the session
+	// still ran (the debuggee, which dlv's death left running).
+	_, cs := startHubIn(t, ws, tmp)
+	if _, err := os.Stat(hubDir); err == nil {
+		t.Errorf("%s outlived the next hub's start", hubDir)
+	}
+	awaitGone(t, session, "the killed hub and supervisor, and the next hub's start")
+	for _, p := range []string{filepath.Join(live, "debug-1"), foreign} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("the sweep removed what was not the killed hub's: %v", err)
+		}
+	}
+	// And that hub, closed, leaves nothing of its own.
+	if text, isErr := callText(t, cs, "grep", map[string]any{"pattern": "package"}); isErr {
+		t.Fatalf("grep: %s", text)
+	}
+	if dirs, _ := runDirs(tmp); len(dirs) != 2 {
+		t.Errorf("while the next hub watches files, run directories %q; want the test's and the hub's", dirs)
+	}
+	cs.Close()
+	if dirs, _ := runDirs(tmp); len(dirs) != 1 || dirs[0] != live {
+		t.Errorf("after the next hub ended, run directories %q; want only %s", dirs, live)
 	}
 }
 

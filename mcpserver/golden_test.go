@@ -58,7 +58,8 @@
 //   - the time left of a debug session → $LEFT;
 //   - the seconds a debugged test took (--- PASS: TestX (0.02s)) →
 //     $SECONDS;
-//   - the binary dlv builds, named by the time → $TMPDIR/cchub-debug-$NANOS;
+//   - the binary dlv builds, in the run directory (proc.RunDir) and
+//     named by the time → $RUNDIR/debug-$NANOS;
 //   - the toolchain's root → $GOROOT, and in a file under it (a stack's
 //     runtime frames) the line number → $LINE and the architecture in
 //     the name (asm_amd64.s) → $GOARCH, which change with the Go release
@@ -474,7 +475,7 @@ var (
 	minute     = regexp.MustCompile(`\(\d{4}-\d\d-\d\d \d\d:\d\d\)`)
 	timeLeft   = regexp.MustCompile(`\b(?:\d+h)?(?:\d+m)?\d+s left\b`)
 	testTime   = regexp.MustCompile(`(?m)^(\s*--- (?:PASS|FAIL|SKIP): \S+) \(\d+\.\d+s\)`)
-	debugBin   = regexp.MustCompile(regexp.QuoteMeta(os.TempDir()) + `/cchub-debug-\d+`)
+	debugBin   = regexp.MustCompile(regexp.QuoteMeta(os.TempDir()) + `/cchub-run-\d+-\d+-\d+-\d+/debug-\d+`)
 	gorootFile = regexp.MustCompile(`\$GOROOT/\S+:\d+`)
 	lineNumber = regexp.MustCompile(`:\d+$`)
 )
@@ -510,7 +511,7 @@ func (n *normaliser) normalise(s string) string {
 	s = minute.ReplaceAllString(s, "($$MINUTE)")
 	s = timeLeft.ReplaceAllString(s, "$$LEFT left")
 	s = testTime.ReplaceAllString(s, "$1 ($$SECONDS)")
-	s = debugBin.ReplaceAllString(s, "$$TMPDIR/cchub-debug-$$NANOS")
+	s = debugBin.ReplaceAllString(s, "$$RUNDIR/debug-$$NANOS")
 	if g := goroot(); g != "" && strings.Contains(s, g) {
 		s = strings.ReplaceAll(s, g, "$GOROOT")
 		s = gorootFile.ReplaceAllStringFunc(s, func(f string) string {

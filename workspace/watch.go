@@ -17,6 +17,8 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"cchub/proc"
 )
 
 // ChangeKind is what happened to a file, as the Language Server Protocol
@@ -121,7 +123,14 @@ func (r *Root) Watch(opts WatchOptions, deliver func(context.Context, Batch)) (*
 	if err != nil {
 		return nil, fmt.Errorf("workspace: cannot watch files (%w); raise fs.inotify.max_user_instances, or stop other programs that watch files", err)
 	}
-	sentinel, err := os.MkdirTemp("", "cchub-watch-")
+	// The sentinel lies in this process's run directory, which a later
+	// cchub sweeps if this one is killed before Close removes it.
+	sentinel, err := "", error(nil)
+	if run, rerr := proc.RunDir(); rerr != nil {
+		err = rerr
+	} else {
+		sentinel, err = os.MkdirTemp(run, "watch-")
+	}
 	if err == nil {
 		err = fw.Add(sentinel)
 	}

@@ -20,6 +20,7 @@ import (
 	"cchub/locate"
 	"cchub/mcpserver"
 	"cchub/outline"
+	"cchub/proc"
 	"cchub/structsearch"
 	"cchub/syntax"
 	"cchub/textedit"
@@ -64,6 +65,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := newRootCmd().ExecuteContext(ctx)
 	stop()
+	// What this process made for its sessions goes with it (a process
+	// killed before this is swept by the next cchub mcp).
+	proc.RemoveRunDir()
 	if err != nil {
 		var ee *exitError
 		if errors.As(err, &ee) {
@@ -156,6 +160,9 @@ is not sent (a dropped malformed notification) go to stderr.`,
 			if err != nil {
 				return badInput(err)
 			}
+			// A hub killed outright (with its debug supervisor, say) left
+			// its run directory: the first start after it removes it.
+			proc.SweepRunDirs(os.TempDir())
 			h, err := hub.Open(g.root, hub.Options{ParseCacheBytes: cacheMB << 20, Approval: policy, Store: g.storeSpec(), DiagnosticsTimeout: diagWait})
 			if err != nil {
 				return badInput(err)

@@ -3,6 +3,7 @@ package wstest
 import (
 	"os"
 
+	"cchub/proc"
 	"cchub/trust"
 )
 
@@ -19,10 +20,11 @@ const stateHome = "CCHUB_STATE_HOME"
 // process and the processes it starts, so no test reads or changes the
 // person's own cchub directory (their id, their trust records) or their
 // cache of state kept outside workspaces. It returns the function that
-// removes the directory. A TestMain calls it before m.Run.
+// removes the directory, and the process's run directory (proc.RunDir)
+// if a test made one. A TestMain calls it before m.Run.
 func PrivateConfig() (done func()) {
 	if d := os.Getenv(trust.EnvDir); d != "" && os.Getenv(configFromParent) == d {
-		return func() {}
+		return proc.RemoveRunDir
 	}
 	conf, err := os.MkdirTemp("", "cchub-config-")
 	if err != nil {
@@ -31,7 +33,10 @@ func PrivateConfig() (done func()) {
 	os.Setenv(trust.EnvDir, conf)
 	os.Setenv(configFromParent, conf)
 	os.Unsetenv(stateHome) // state outside workspaces goes under conf
-	return func() { os.RemoveAll(conf) }
+	return func() {
+		os.RemoveAll(conf)
+		proc.RemoveRunDir()
+	}
 }
 
 // Private runs a package's tests with PrivateConfig; a TestMain calls
