@@ -38,7 +38,13 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 			return err
 		}
 	}
-	tmp, err := os.MkdirTemp("", "cchub-demo-*")
+	// In this process's run directory: swept by a later cchub if the
+	// tour is killed before it removes it.
+	run, err := proc.RunDir()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(run, "demo-")
 	if err != nil {
 		return err
 	}

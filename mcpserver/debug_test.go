@@ -297,7 +297,7 @@ func TestKilledHubAndSupervisorLeaveNothingForGood(t *testing.T) {
 			syscall.Kill(pid, sig)
 		}
 	}
-	cmd.Wait()
+	awaitGone(t, cchubs, "SIGKILL") // the client's transport reaps the hub
 	if _, err := os.Stat(hubDir); err != nil {
 		t.Fatalf("the killed session's run directory went by itself (%v): nothing is left to sweep", err)
 	}

@@ -475,7 +475,7 @@ var (
 	minute     = regexp.MustCompile(`\(\d{4}-\d\d-\d\d \d\d:\d\d\)`)
 	timeLeft   = regexp.MustCompile(`\b(?:\d+h)?(?:\d+m)?\d+s left\b`)
 	testTime   = regexp.MustCompile(`(?m)^(\s*--- (?:PASS|FAIL|SKIP): \S+) \(\d+\.\d+s\)`)
-	debugBin   = regexp.MustCompile(regexp.QuoteMeta(os.TempDir()) + `/cchub-run-\d+-\d+-\d+-\d+/debug-\d+`)
+	debugBin   = regexp.MustCompile(`(?:/[^\s/]+)*/cchub-run-\d+-\d+-\d+-\d+/debug-\d+`)
 	gorootFile = regexp.MustCompile(`\$GOROOT/\S+:\d+`)
 	lineNumber = regexp.MustCompile(`:\d+$`)
 )

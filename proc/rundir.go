@@ -33,9 +33,9 @@ const runDirPrefix = "cchub-run-"
 
 // legacyDebugAge is how old a binary that builds before run directories
 // left in the temporary directory ("cchub-debug-NANOS") must be before a
-// sweep removes it: a debug session lives ten minutes at most, so one
-// this old has no session.
-const legacyDebugAge = time.Hour
+// sweep removes it: a debug session lives ten minutes unless configured
+// longer (an hour at most by default), so one this old has no session.
+const legacyDebugAge = 24 * time.Hour
 
 var runDir struct {
 	sync.Mutex
@@ -105,7 +105,7 @@ func MakeRunDir(tmp string) (string, error) {
 // owner no longer runs, after killing the processes still marked with
 // one (EnvRunDir: a debuggee whose adapter and supervisor were killed
 // with the hub), and the debug binaries earlier builds left there
-// ("cchub-debug-NANOS", an hour old or more). It leaves everything else:
+// ("cchub-debug-NANOS", a day old or more). It leaves everything else:
 // another user's directories, a live owner's, a name it cannot read,
 // anything that is not a directory of this user's (a symbolic link is
 // never followed). It returns what it removed.

@@ -52,8 +52,8 @@ func TestSweepRunDirsRemovesOnlyTheGone(t *testing.T) {
 	}
 	old := filepath.Join(tmp, "cchub-debug-1700000000000000000")
 	write(t, old, "an earlier build's binary")
-	hourAgo := time.Now().Add(-2 * time.Hour)
-	os.Chtimes(old, hourAgo, hourAgo)
+	dayAgo := time.Now().Add(-25 * time.Hour)
+	os.Chtimes(old, dayAgo, dayAgo)
 
 	kept := []string{
 		live,
@@ -75,7 +75,7 @@ func TestSweepRunDirsRemovesOnlyTheGone(t *testing.T) {
 	write(t, young, "a running session's binary")
 	notNanos := filepath.Join(tmp, "cchub-debug-x")
 	write(t, notNanos, "someone else's")
-	os.Chtimes(notNanos, hourAgo, hourAgo)
+	os.Chtimes(notNanos, dayAgo, dayAgo)
 	kept = append(kept, asFile, link, target, young, notNanos)
 	if os.Getuid() == 0 { // a directory of another user's, named as ours
 		other := mkdir(fmt.Sprintf("cchub-run-%d-%d-%d-17", uid, dead.Process.Pid, start))

@@ -16,17 +16,27 @@ const configFromParent = "CCHUB_TEST_CONFIG_FROM_PARENT"
 // stateHome is workspace.EnvStateHome (wstest imports no workspace).
 const stateHome = "CCHUB_STATE_HOME"
 
-// PrivateConfig points trust.EnvDir at a fresh directory for this test
-// process and the processes it starts, so no test reads or changes the
-// person's own cchub directory (their id, their trust records) or their
-// cache of state kept outside workspaces. It returns the function that
-// removes the directory, and the process's run directory (proc.RunDir)
-// if a test made one. A TestMain calls it before m.Run.
+// PrivateConfig gives this test process, and the processes it starts, a
+// temporary directory and a cchub directory of their own, removed when
+// the tests end: no test reads or changes the person's own cchub
+// directory (their id, their trust records) or their cache of state kept
+// outside workspaces, and none sees another run's leftovers in the
+// machine's temporary directory or leaves its own there. The temporary
+// directory is a run directory of the test process (proc.MakeRunDir), so
+// a test process killed before it removes it (a timeout, an interrupt)
+// is swept by a later cchub. It returns the function that removes both;
+// a TestMain calls it before m.Run.
 func PrivateConfig() (done func()) {
 	if d := os.Getenv(trust.EnvDir); d != "" && os.Getenv(configFromParent) == d {
-		return proc.RemoveRunDir
+		return proc.RemoveRunDir // the test binary run again: its parent's
 	}
-	conf, err := os.MkdirTemp("", "cchub-config-")
+	machineTmp := os.TempDir()
+	tmp, err := proc.MakeRunDir(machineTmp)
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("TMPDIR", tmp)
+	conf, err := os.MkdirTemp(tmp, "cchub-config-")
 	if err != nil {
 		panic(err)
 	}
@@ -34,8 +44,9 @@ func PrivateConfig() (done func()) {
 	os.Setenv(configFromParent, conf)
 	os.Unsetenv(stateHome) // state outside workspaces goes under conf
 	return func() {
-		os.RemoveAll(conf)
 		proc.RemoveRunDir()
+		os.Setenv("TMPDIR", machineTmp)
+		os.RemoveAll(tmp)
 	}
 }
 

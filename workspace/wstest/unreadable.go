@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // UnreadableDir makes a directory under dir that os.ReadDir cannot list,
@@ -53,7 +55,7 @@ func UnreadableDir(t testing.TB, dir string) (rel, reason string) {
 	}
 	comp := strings.Repeat("d", 200)
 	var comps []string
-	for len(dir)+len(comps)*(len(comp)+1) <= 4200 {
+	for len(comps)*(len(comp)+1) <= 4200 {
 		if err := r.Mkdir(comp, 0o755); err != nil {
 			r.Close()
 			t.Fatal(err)
@@ -72,15 +74,20 @@ func UnreadableDir(t testing.TB, dir string) (rel, reason string) {
 	}
 	f.WriteString("package secret // needle\n")
 	f.Close()
+	// The path from dir is what is too long, as a walk opens it, not the
+	// path from / (which depends on where the temporary directory is).
+	top, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(top)
 	for i := range comps {
 		rel := strings.Join(comps[:i+1], "/")
-		if _, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(rel))); err != nil {
-			var pe *fs.PathError
-			if !errors.As(err, &pe) {
-				t.Fatalf("ReadDir of a deep path: %v", err)
-			}
-			return rel, pe.Err.Error()
+		fd, err := unix.Openat(top, rel, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return rel, err.Error()
 		}
+		unix.Close(fd)
 	}
 	t.Skip("running as root, which reads a mode 000 directory, and this system lists directories deeper than 4,200 bytes too: no way to make ReadDir fail")
 	return "", ""
