@@ -1,10 +1,6 @@
 package syntax
 
 import (
-	"path/filepath"
-	"sort"
-	"strings"
-
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/c"
 	"github.com/smacker/go-tree-sitter/cpp"
@@ -15,69 +11,58 @@ import (
 	"github.com/smacker/go-tree-sitter/rust"
 	"github.com/smacker/go-tree-sitter/typescript/tsx"
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
+
+	"cchub/lang"
 )
 
-// Language is one language cchub can parse: its name as users type it
-// (`-l go`), the extensions that select it, and its tree-sitter grammar.
+// Language is one language cchub can parse: a language of the table
+// (package lang: its name, extensions, line comment) and its tree-sitter
+// grammar.
 type Language struct {
-	Name       string
-	Extensions []string
-	Grammar    *sitter.Language
-	// LineComment starts a comment that runs to the end of the line; tools
-	// that annotate a line of this language's code use it.
-	LineComment string
+	*lang.Language
+	Grammar *sitter.Language
 }
 
-var languages = []*Language{
-	{Name: "go", Extensions: []string{".go"}, Grammar: golang.GetLanguage(), LineComment: "//"},
-	{Name: "python", Extensions: []string{".py", ".pyi", ".pyw"}, Grammar: python.GetLanguage(), LineComment: "#"},
-	{Name: "javascript", Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, Grammar: javascript.GetLanguage(), LineComment: "//"},
-	{Name: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, Grammar: typescript.GetLanguage(), LineComment: "//"},
-	{Name: "tsx", Extensions: []string{".tsx"}, Grammar: tsx.GetLanguage(), LineComment: "//"},
-	{Name: "rust", Extensions: []string{".rs"}, Grammar: rust.GetLanguage(), LineComment: "//"},
-	{Name: "java", Extensions: []string{".java"}, Grammar: java.GetLanguage(), LineComment: "//"},
-	{Name: "c", Extensions: []string{".c", ".h"}, Grammar: c.GetLanguage(), LineComment: "//"},
-	{Name: "cpp", Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp"}, Grammar: cpp.GetLanguage(), LineComment: "//"},
+// grammars are the tree-sitter grammars, by language name.
+var grammars = map[string]*sitter.Language{
+	lang.Go:         golang.GetLanguage(),
+	lang.Python:     python.GetLanguage(),
+	lang.JavaScript: javascript.GetLanguage(),
+	lang.TypeScript: typescript.GetLanguage(),
+	lang.TSX:        tsx.GetLanguage(),
+	lang.Rust:       rust.GetLanguage(),
+	lang.Java:       java.GetLanguage(),
+	lang.C:          c.GetLanguage(),
+	lang.Cpp:        cpp.GetLanguage(),
 }
 
-var (
-	byExt  = map[string]*Language{}
-	byName = map[string]*Language{}
-)
+// parsed are the languages with a grammar, by the table's *Language.
+var parsed = map[*lang.Language]*Language{}
 
 func init() {
-	for _, l := range languages {
-		byName[l.Name] = l
-		for _, e := range l.Extensions {
-			byExt[e] = l
+	for _, l := range lang.All() {
+		if g := grammars[l.Name]; g != nil {
+			parsed[l] = &Language{Language: l, Grammar: g}
 		}
 	}
-	// Names people type for the same thing.
-	byName["golang"] = byName["go"]
-	byName["py"] = byName["python"]
-	byName["js"] = byName["javascript"]
-	byName["ts"] = byName["typescript"]
-	byName["rs"] = byName["rust"]
-	byName["c++"] = byName["cpp"]
 }
 
-// LanguageFor returns the language of a file by its extension, or nil.
-func LanguageFor(path string) *Language {
-	return byExt[strings.ToLower(filepath.Ext(path))]
-}
+// LanguageFor returns the language of a file by its extension, or nil
+// when it has none cchub can parse.
+func LanguageFor(path string) *Language { return parsed[lang.Of(path)] }
 
 // LanguageByName returns the language called name (case-insensitive, common
-// aliases accepted), or nil.
-func LanguageByName(name string) *Language {
-	return byName[strings.ToLower(name)]
-}
+// aliases accepted), or nil when cchub cannot parse it.
+func LanguageByName(name string) *Language { return parsed[lang.ByName(name)] }
 
-// LanguageNames lists the canonical language names, sorted, for messages.
+// LanguageNames lists the canonical names of the languages cchub can
+// parse, sorted, for messages.
 func LanguageNames() []string {
 	var ns []string
-	for _, l := range languages {
-		ns = append(ns, l.Name)
+	for _, n := range lang.Names() {
+		if grammars[n] != nil {
+			ns = append(ns, n)
+		}
 	}
-	sort.Strings(ns)
 	return ns
 }
