@@ -24,10 +24,10 @@ import (
 const rules = `
 # The ground: files and text, processes, framing, diffs. No grammar, no
 # feature, nothing that knows a protocol's meaning.
-NONE < trust, framing, proc, unidiff, lang;
+NONE < trust, framing, proc, unidiff, lang, textfmt;
 # Test support: a private PostgreSQL server (package store/pgtest).
 NONE < pgtest;
-trust, proc < workspace;
+trust, proc, textfmt < workspace;
 proc < gitcmd;
 workspace < store, wstest;
 store < ledger;
@@ -94,7 +94,7 @@ var externals = map[string][]string{
 
 // groundPackages must not link a tree-sitter grammar, directly or through
 // anything they import: they are linked by tools that never parse code.
-var groundPackages = []string{"lang", "trust", "workspace", "store", "lspmux", "dapsession", "locate", "anchor", "ledger", "framing", "proc", "gitcmd", "unidiff", "review"}
+var groundPackages = []string{"lang", "textfmt", "trust", "workspace", "store", "lspmux", "dapsession", "locate", "anchor", "ledger", "framing", "proc", "gitcmd", "unidiff", "review"}
 
 // policy is the parsed rules: for each package, the set it may import.
 type policy struct {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"cchub/textfmt"
 	"cchub/workspace"
 )
 
@@ -260,7 +261,7 @@ func (s *source) regionsOf(rel string) ([]region, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", rel, err)
 	}
-	return []region{{path: rel, first: 1, lines: workspace.SplitLines(string(data))}}, nil
+	return []region{{path: rel, first: 1, lines: textfmt.SplitLines(string(data))}}, nil
 }
 
 // others finds the quote in files other than rel: the diff's other files,
@@ -287,7 +288,7 @@ func (s *source) others(ctx context.Context, rel string, q []string) ([]place, e
 		if err != nil || !mayHold(string(data), q) {
 			return nil
 		}
-		hits = append(hits, find(q, []region{{path: p, first: 1, lines: workspace.SplitLines(string(data))}})...)
+		hits = append(hits, find(q, []region{{path: p, first: 1, lines: textfmt.SplitLines(string(data))}})...)
 		return nil
 	})
 	if err != nil && !errors.Is(err, fs.SkipAll) {

@@ -11,6 +11,7 @@ import (
 
 	"cchub/structsearch"
 	"cchub/syntax"
+	"cchub/textfmt"
 	"cchub/workspace"
 )
 
@@ -111,7 +112,7 @@ func rewriteFile(root *workspace.Root, rel string, ms []structsearch.Match, tmpl
 			continue
 		}
 		edits = append(edits, udiff.Edit{Start: m.StartByte, End: m.EndByte, New: text})
-		locs = append(locs, Location{Path: rel, Line: m.StartLine, Text: workspace.ClipLine(firstLine(m.Text))})
+		locs = append(locs, Location{Path: rel, Line: m.StartLine, Text: textfmt.ClipLine(firstLine(m.Text))})
 	}
 	if len(edits) == 0 {
 		return nil, nil, nil

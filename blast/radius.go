@@ -7,7 +7,7 @@ import (
 	"sort"
 
 	"cchub/codegraph"
-	"cchub/workspace"
+	"cchub/textfmt"
 )
 
 // radius is what each change reaches in the head graph.
@@ -160,4 +160,4 @@ func mergeSameNamed(f *codegraph.File) *codegraph.File {
 }
 
 // place is a definition's path:START-END.
-func place(d codegraph.Def) string { return workspace.Place(d.Path, d.Start, d.End) }
+func place(d codegraph.Def) string { return textfmt.Place(d.Path, d.Start, d.End) }

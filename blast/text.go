@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"cchub/codegraph"
-	"cchub/workspace"
+	"cchub/textfmt"
 )
 
 // DefaultLimit is how many entries of each list the text forms show
@@ -84,7 +84,7 @@ func (r *Report) WriteText(w io.Writer, limit int) error {
 			more(&b, len(r.Changed)-limit, "changed definitions")
 			break
 		}
-		where := workspace.Place(c.Path, c.StartLine, c.EndLine)
+		where := textfmt.Place(c.Path, c.StartLine, c.EndLine)
 		if c.Status == StatusRemoved {
 			where += " (base)"
 		}
@@ -103,7 +103,7 @@ func (r *Report) WriteText(w io.Writer, limit int) error {
 			dist = re.Distance
 			fmt.Fprintf(&b, "  distance %d:\n", dist)
 		}
-		fmt.Fprintf(&b, "    %s\t%s %s [%s] via %s\n", workspace.Place(re.Path, re.StartLine, re.EndLine), re.Kind, re.QualifiedName, re.Confidence, strings.Join(re.Via, " <- "))
+		fmt.Fprintf(&b, "    %s\t%s %s [%s] via %s\n", textfmt.Place(re.Path, re.StartLine, re.EndLine), re.Kind, re.QualifiedName, re.Confidence, strings.Join(re.Via, " <- "))
 	}
 	if len(r.Files) > 0 {
 		shown := r.Files
@@ -112,7 +112,7 @@ func (r *Report) WriteText(w io.Writer, limit int) error {
 		}
 		var ps []string
 		for _, f := range shown {
-			ps = append(ps, workspace.ShowPath(f))
+			ps = append(ps, textfmt.ShowPath(f))
 		}
 		fmt.Fprintf(&b, "files (%d): %s", len(r.Files), strings.Join(ps, ", "))
 		if n := len(r.Files) - len(shown); n > 0 {
@@ -132,7 +132,7 @@ func (r *Report) WriteText(w io.Writer, limit int) error {
 		if t.Distance > 0 {
 			what = fmt.Sprintf("distance %d", t.Distance)
 		}
-		fmt.Fprintf(&b, "  %s\t%s (%s)\n", workspace.Place(t.Path, t.StartLine, t.EndLine), t.QualifiedName, what)
+		fmt.Fprintf(&b, "  %s\t%s (%s)\n", textfmt.Place(t.Path, t.StartLine, t.EndLine), t.QualifiedName, what)
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
@@ -186,7 +186,7 @@ func (c Changed) effect() string {
 		}
 		return fmt.Sprintf("removed; %d caller(s) call its name, by name only; %s", c.Callers, reach)
 	case StatusMoved:
-		return fmt.Sprintf("moved from %s; %s", workspace.Place(c.Was.Path, c.Was.StartLine, c.Was.EndLine), reach)
+		return fmt.Sprintf("moved from %s; %s", textfmt.Place(c.Was.Path, c.Was.StartLine, c.Was.EndLine), reach)
 	}
 	return c.Status + "; " + reach
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"cchub/anchor"
-	"cchub/workspace"
+	"cchub/textfmt"
 )
 
 // AnchorOutcome is a quote's place, or why it has none.
@@ -48,7 +48,7 @@ func (o *AnchorOutcome) Text() string {
 	var b strings.Builder
 	r := o.Result
 	if r.Anchored {
-		fmt.Fprintf(&b, "anchored (%s): %s\n", r.Tier, workspace.Place(r.Path, r.StartLine, r.EndLine))
+		fmt.Fprintf(&b, "anchored (%s): %s\n", r.Tier, textfmt.Place(r.Path, r.StartLine, r.EndLine))
 		if r.MovedFrom != "" {
 			fmt.Fprintf(&b, "moved: the snippet is not in %s but in %s\n", r.MovedFrom, r.Path)
 		}
@@ -56,13 +56,13 @@ func (o *AnchorOutcome) Text() string {
 			b.WriteString("the snippet was replaced by the lines the model chose:\n")
 		}
 		for i, l := range r.Lines {
-			workspace.WriteLine(&b, r.StartLine+i, l)
+			textfmt.WriteLine(&b, r.StartLine+i, l)
 		}
 		return b.String()
 	}
 	fmt.Fprintf(&b, "unplaced: %s\n", r.Reason)
 	for _, c := range r.Candidates {
-		fmt.Fprintf(&b, "  %s\n", workspace.Place(c.Path, c.StartLine, c.EndLine))
+		fmt.Fprintf(&b, "  %s\n", textfmt.Place(c.Path, c.StartLine, c.EndLine))
 	}
 	if o.ModelNote != "" && len(r.Candidates) == 0 {
 		fmt.Fprintf(&b, "(%s)\n", o.ModelNote)

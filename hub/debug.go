@@ -12,7 +12,7 @@ import (
 	"unicode"
 
 	"cchub/dapsession"
-	"cchub/workspace"
+	"cchub/textfmt"
 )
 
 // DebugRequest is one op of a run's debug session.
@@ -352,7 +352,7 @@ func abs64(n int) int {
 
 // clipEcho is a line's text as answers quote it: trimmed, at most 100
 // characters.
-func clipEcho(s string) string { return workspace.Clip(strings.TrimSpace(s), 100) }
+func clipEcho(s string) string { return textfmt.Clip(strings.TrimSpace(s), 100) }
 
 func (h *Hub) breakpoints(ctx context.Context, s *dapsession.Session, in DebugRequest, res *DebugResult) (*DebugResult, error) {
 	bps, refused, err := h.parseBreakpoints(in.Breakpoints)

@@ -10,6 +10,7 @@ import (
 
 	"cchub/ledger"
 	"cchub/lspmux"
+	"cchub/textfmt"
 )
 
 // Diagnostics is every current diagnostic of the files at paths (all
@@ -245,7 +246,7 @@ func (r *DiagnosticsResult) Text() string {
 		}
 		switch {
 		case r.Checked > 0:
-			fmt.Fprintf(&b, "no %s in the %s checked%s\n", what, Count(r.Checked, "file"), left)
+			fmt.Fprintf(&b, "no %s in the %s checked%s\n", what, textfmt.Count(r.Checked, "file"), left)
 		case len(r.Servers) > 0:
 			fmt.Fprintf(&b, "no %s from %s%s\n", what, strings.Join(r.Servers, ", "), left)
 		case len(r.Notes) == 0:
@@ -254,7 +255,7 @@ func (r *DiagnosticsResult) Text() string {
 		return b.String()
 	}
 	paths, files, counts := r.byFile()
-	fmt.Fprintf(&b, "%s: %s in %s%s\n", Count(len(r.Diagnostics), "diagnostic"), severityCounts(counts), Count(len(paths), "file"), left)
+	fmt.Fprintf(&b, "%s: %s in %s%s\n", textfmt.Count(len(r.Diagnostics), "diagnostic"), severityCounts(counts), textfmt.Count(len(paths), "file"), left)
 	// The footer needs room: it is kept out of the budget for the list.
 	limit := r.MaxBytes - diagFooterRoom
 	shown, firstCut := 0, ""
@@ -286,7 +287,7 @@ func (r *DiagnosticsResult) Text() string {
 		}
 	}
 	if n := len(r.Diagnostics) - shown; n > 0 {
-		fmt.Fprintf(&b, "(%d more not shown (%s) in %s: diagnostics paths=%s lists that file's", n, severityCounts(rest), Count(restFiles, "file"), firstCut)
+		fmt.Fprintf(&b, "(%d more not shown (%s) in %s: diagnostics paths=%s lists that file's", n, severityCounts(rest), textfmt.Count(restFiles, "file"), firstCut)
 		if r.Severity != ledger.Error && counts[0] > 0 && counts[0] < len(r.Diagnostics) {
 			b.WriteString("; diagnostics severity=error lists errors only")
 		}
@@ -350,7 +351,7 @@ func (r *DiagnosticsResult) Lines() string {
 		fmt.Fprintf(&b, "not checked: %s (the notes say why)\n", strings.Join(r.Unchecked, ", "))
 	}
 	paths, files, counts := r.byFile()
-	fmt.Fprintf(&b, "%s: %s in %s%s\n", Count(len(r.Diagnostics), "diagnostic"), severityCounts(counts), Count(len(paths), "file"), r.leftOut())
+	fmt.Fprintf(&b, "%s: %s in %s%s\n", textfmt.Count(len(r.Diagnostics), "diagnostic"), severityCounts(counts), textfmt.Count(len(paths), "file"), r.leftOut())
 	for _, p := range paths {
 		for _, d := range files[p] {
 			fmt.Fprintf(&b, "%s:%d:%d: %s", p, d.Line, d.Col, diagBody(d))
@@ -378,7 +379,7 @@ func severityCounts(counts [4]int) string {
 	var parts []string
 	for i, c := range counts {
 		if c > 0 {
-			parts = append(parts, Count(c, names[i]))
+			parts = append(parts, textfmt.Count(c, names[i]))
 		}
 	}
 	return strings.Join(parts, ", ")

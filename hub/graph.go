@@ -11,6 +11,7 @@ import (
 
 	"cchub/blast"
 	"cchub/codegraph"
+	"cchub/textfmt"
 	"cchub/tokenindex"
 )
 
@@ -268,7 +269,7 @@ func (r *GraphResult) TextWithin(maxBytes int) string {
 			for _, e := range r.Edges {
 				byFile[e.Path]++
 			}
-			fmt.Fprintf(&head, "in %s: %s\n", Count(len(byFile), "file"), topCounts(byFile, maxGroups))
+			fmt.Fprintf(&head, "in %s: %s\n", textfmt.Count(len(byFile), "file"), topCounts(byFile, maxGroups))
 		}
 		for _, e := range r.Edges {
 			other := "top level"
@@ -544,7 +545,7 @@ func writeBlastHead(b *strings.Builder, q GraphQuery, starts []codegraph.Def, re
 	}
 	fmt.Fprintf(b, "blast radius of %s: %d definition(s)", strings.Join(names, ", "), len(reached))
 	if len(reached) > 0 {
-		fmt.Fprintf(b, " (%s) in %s, %s", byDistance(byDist), Count(len(files), "file"), Count(len(tests), "test"))
+		fmt.Fprintf(b, " (%s) in %s, %s", byDistance(byDist), textfmt.Count(len(files), "file"), textfmt.Count(len(tests), "test"))
 	}
 	fmt.Fprintf(b, "%s\n", evidence)
 	if len(reached) > groupFrom {

@@ -10,6 +10,7 @@ import (
 	"cchub/astedit"
 	"cchub/lspmux"
 	"cchub/outline"
+	"cchub/textfmt"
 	"cchub/workspace"
 )
 
@@ -98,7 +99,7 @@ func (h *Hub) LSP(ctx context.Context, q LSPQuery) (*LSPAnswer, error) {
 			for _, l := range d.Lines {
 				text := ""
 				if l >= 1 && l <= len(old) {
-					text = workspace.ClipLine(strings.TrimSpace(old[l-1]))
+					text = textfmt.ClipLine(strings.TrimSpace(old[l-1]))
 				}
 				c.Locations = append(c.Locations, astedit.Location{Path: d.Path, Line: l, Text: text})
 			}

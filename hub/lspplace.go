@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"cchub/textfmt"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -8,8 +9,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"cchub/workspace"
 )
 
 // A line and column are the least durable way to name code: the model
@@ -41,13 +40,13 @@ func (h *Hub) checkPlace(ctx context.Context, q LSPQuery, rel string, line, col 
 	if rerr != nil {
 		return "", nil // the server's own read says what is wrong
 	}
-	p := placeCheck{rel: rel, op: q.Op, newName: q.NewName, line: line, col: col, colGiven: q.Col >= 1, cur: workspace.SplitLines(string(data))}
+	p := placeCheck{rel: rel, op: q.Op, newName: q.NewName, line: line, col: col, colGiven: q.Col >= 1, cur: textfmt.SplitLines(string(data))}
 	if q.Run != nil {
 		p.changed = q.Run.Seen.Changed(rel, data)
 		if p.changed {
 			var old string
 			if old, p.haveOld = q.Run.Seen.Text(rel); p.haveOld {
-				p.old = workspace.SplitLines(old)
+				p.old = textfmt.SplitLines(old)
 			}
 		}
 	}
@@ -99,7 +98,7 @@ func (h *Hub) noIdentifier(ctx context.Context, q LSPQuery, rel string, line, co
 	if rerr != nil {
 		return err
 	}
-	p := placeCheck{rel: rel, op: q.Op, newName: q.NewName, line: line, col: col, cur: workspace.SplitLines(string(data))}
+	p := placeCheck{rel: rel, op: q.Op, newName: q.NewName, line: line, col: col, cur: textfmt.SplitLines(string(data))}
 	if q.Run != nil {
 		p.changed = q.Run.Seen.Changed(rel, data)
 	}
@@ -353,7 +352,7 @@ func serverName(msg string) string {
 func leadingBlank(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }
 
 // clipSource is a line as an error quotes it: at most 160 bytes.
-func clipSource(s string) string { return workspace.Clip(strings.TrimRight(s, " \t"), 160) }
+func clipSource(s string) string { return textfmt.Clip(strings.TrimRight(s, " \t"), 160) }
 
 func countOf(n int, what string) string {
 	if n == 1 {

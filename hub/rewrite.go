@@ -8,6 +8,7 @@ import (
 
 	"cchub/astedit"
 	"cchub/lspmux"
+	"cchub/textfmt"
 )
 
 // Rewrite stages a structural rewrite: nothing is written. A pattern that
@@ -86,5 +87,5 @@ func noRewrite(c *astedit.Change, files int, pattern string) error {
 	if c.Unchanged > 0 {
 		return fmt.Errorf("%w: all %d matches of the pattern already read as the template makes them; nothing to stage", astedit.ErrNoMatch, c.Unchanged)
 	}
-	return fmt.Errorf("%w: the pattern `%s` matches nothing in %s searched; nothing was staged. Try it with the search tool first, with fewer literal parts ($X for names that may differ)", astedit.ErrNoMatch, strings.TrimSpace(pattern), Count(files, "file"))
+	return fmt.Errorf("%w: the pattern `%s` matches nothing in %s searched; nothing was staged. Try it with the search tool first, with fewer literal parts ($X for names that may differ)", astedit.ErrNoMatch, strings.TrimSpace(pattern), textfmt.Count(files, "file"))
 }

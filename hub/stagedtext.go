@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"cchub/astedit"
+	"cchub/textfmt"
 )
 
 // The bounds of a staged change's answer. The summary (counts, how to
@@ -29,9 +30,9 @@ const (
 // (an edit is one place the change touches: a rewritten match, a renamed
 // identifier), or, for a change without places, its hunks.
 func EditsInFiles(s *astedit.Staged) string {
-	files := Count(len(s.Files), "file")
+	files := textfmt.Count(len(s.Files), "file")
 	if len(s.Locations) > 0 {
-		return Count(len(s.Locations), "edit") + " in " + files
+		return textfmt.Count(len(s.Locations), "edit") + " in " + files
 	}
 	hunks := 0
 	for _, f := range s.Files {
@@ -41,7 +42,7 @@ func EditsInFiles(s *astedit.Staged) string {
 		}
 	}
 	if hunks > 0 {
-		return Count(hunks, "hunk") + " in " + files
+		return textfmt.Count(hunks, "hunk") + " in " + files
 	}
 	return "changes in " + files
 }
@@ -56,13 +57,13 @@ func (o *StagedOutcome) Text() string {
 	s := o.Staged
 	fmt.Fprintf(&b, "staged %s %s: %s; nothing is written yet.\n", s.Kind, s.ID, EditsInFiles(s))
 	if s.Nested > 0 {
-		fmt.Fprintf(&b, "%s inside rewritten ones %s not rewritten: apply this change, then run the same rewrite again to rewrite them.\n", Count(s.Nested, "nested match"), isAre(s.Nested))
+		fmt.Fprintf(&b, "%s inside rewritten ones %s not rewritten: apply this change, then run the same rewrite again to rewrite them.\n", textfmt.Count(s.Nested, "nested match"), isAre(s.Nested))
 	}
 	if s.Overlapping > 0 {
-		fmt.Fprintf(&b, "%s overlapping rewritten ones %s left out: apply this change and run the rewrite again.\n", Count(s.Overlapping, "match"), isAre(s.Overlapping))
+		fmt.Fprintf(&b, "%s overlapping rewritten ones %s left out: apply this change and run the rewrite again.\n", textfmt.Count(s.Overlapping, "match"), isAre(s.Overlapping))
 	}
 	if s.Unchanged > 0 {
-		fmt.Fprintf(&b, "%s already read as the template makes them.\n", Count(s.Unchanged, "match"))
+		fmt.Fprintf(&b, "%s already read as the template makes them.\n", textfmt.Count(s.Unchanged, "match"))
 	}
 	for lang, why := range o.Invalid {
 		fmt.Fprintf(&b, "not searched in %s: %s\n", lang, why)
@@ -84,7 +85,7 @@ func (o *StagedOutcome) Text() string {
 	if len(pages) > 1 {
 		hunks, files := notShown(pages[1:])
 		fmt.Fprintf(&b, "(%s in %s not shown: resolve action=show id=%s page=2; %s of diff in all)\n",
-			Count(hunks, "more hunk"), Count(files, "file"), s.ID, Count(len(pages), "page"))
+			textfmt.Count(hunks, "more hunk"), textfmt.Count(files, "file"), s.ID, textfmt.Count(len(pages), "page"))
 	}
 	return b.String()
 }
@@ -99,7 +100,7 @@ func (o *StagedOutcome) PageText(n int) (string, error) {
 	headers, pages, total := o.paged()
 	id := o.Staged.ID
 	if n > len(pages) {
-		return "", fmt.Errorf("change %s has %s of diff; page %d is past the end: resolve action=show id=%s page=%d shows the last", id, Count(len(pages), "page"), n, id, len(pages))
+		return "", fmt.Errorf("change %s has %s of diff; page %d is past the end: resolve action=show id=%s page=%d shows the last", id, textfmt.Count(len(pages), "page"), n, id, len(pages))
 	}
 	var b strings.Builder
 	p := pages[n-1]
@@ -114,7 +115,7 @@ func (o *StagedOutcome) PageText(n int) (string, error) {
 	b.WriteString(pageDiff(headers, p))
 	if n < len(pages) {
 		hunks, files := notShown(pages[n:])
-		fmt.Fprintf(&b, "(%s in %s after this page: resolve action=show id=%s page=%d)\n", Count(hunks, "more hunk"), Count(files, "file"), id, n+1)
+		fmt.Fprintf(&b, "(%s in %s after this page: resolve action=show id=%s page=%d)\n", textfmt.Count(hunks, "more hunk"), textfmt.Count(files, "file"), id, n+1)
 	} else {
 		fmt.Fprintf(&b, "(last page; to apply or drop the change: resolve action=show id=%s says how)\n", id)
 	}
@@ -130,12 +131,12 @@ func (o *StagedOutcome) writeFiles(b *strings.Builder) {
 	}
 	for i, f := range s.Files {
 		if i == maxFileRows {
-			fmt.Fprintf(b, "  and %s (each in the diff's pages)\n", Count(len(s.Files)-i, "more file"))
+			fmt.Fprintf(b, "  and %s (each in the diff's pages)\n", textfmt.Count(len(s.Files)-i, "more file"))
 			break
 		}
 		what := ""
 		if n := edits[f.Path]; n > 0 {
-			what = Count(n, "edit") + ", "
+			what = textfmt.Count(n, "edit") + ", "
 		}
 		status := ""
 		if f.Status != "modified" {
@@ -150,7 +151,7 @@ func (o *StagedOutcome) writePlaces(b *strings.Builder) {
 	ls := o.Staged.Locations
 	for i, l := range ls {
 		if i == maxPlaces {
-			fmt.Fprintf(b, "  and %s (each in the diff)\n", Count(len(ls)-i, "more place"))
+			fmt.Fprintf(b, "  and %s (each in the diff)\n", textfmt.Count(len(ls)-i, "more place"))
 			break
 		}
 		text := l.Text

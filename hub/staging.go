@@ -10,7 +10,7 @@ import (
 	"cchub/astedit"
 	"cchub/lspmux"
 	"cchub/textedit"
-	"cchub/workspace"
+	"cchub/textfmt"
 )
 
 // StagedOutcome is a staged change as its stager sees it.
@@ -35,7 +35,7 @@ type StagedOutcome struct {
 func (o *StagedOutcome) ImportsText() string {
 	var b strings.Builder
 	if o.ImportsOrganized > 0 {
-		fmt.Fprintf(&b, "imports organized by the language server in %s; that is part of the diff.\n", Count(o.ImportsOrganized, "file"))
+		fmt.Fprintf(&b, "imports organized by the language server in %s; that is part of the diff.\n", textfmt.Count(o.ImportsOrganized, "file"))
 	}
 	if o.ImportsNote != "" {
 		b.WriteString(o.ImportsNote + "\n")
@@ -86,10 +86,10 @@ func (l StagedList) Text() string {
 		return "no staged changes: rewrite (or an lsp rename) stages one.\n"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s staged:\n", Count(len(l), "change"))
+	fmt.Fprintf(&b, "%s staged:\n", textfmt.Count(len(l), "change"))
 	for i, s := range l {
 		if i == maxListed {
-			fmt.Fprintf(&b, "  and %s, newer (discard the ones you no longer need: resolve action=discard id=ID)\n", Count(len(l)-i, "more change"))
+			fmt.Fprintf(&b, "  and %s, newer (discard the ones you no longer need: resolve action=discard id=ID)\n", textfmt.Count(len(l)-i, "more change"))
 			break
 		}
 		fmt.Fprintf(&b, "  %s  %s  %s  (%s)\n", s.ID, EditsInFiles(s), s.Title, s.Created.Format("2006-01-02 15:04"))
@@ -143,7 +143,7 @@ type AppliedOutcome struct {
 // Text says what was written.
 func (o *AppliedOutcome) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "applied %s: %s written.\n", o.ID, Count(len(o.Files), "file"))
+	fmt.Fprintf(&b, "applied %s: %s written.\n", o.ID, textfmt.Count(len(o.Files), "file"))
 	for _, f := range o.Files {
 		fmt.Fprintf(&b, "  %s (%s, +%d -%d)\n", f.Path, f.Status, f.Added, f.Removed)
 	}
@@ -247,18 +247,7 @@ func (h *Hub) recoverCommits(ctx context.Context) error {
 	}
 	if ignored > 0 {
 		fmt.Fprintf(os.Stderr, "cchub: ignored %s not written by your cchub (a database copied or cloned into %s): nothing it names was touched\n",
-			Count(ignored, "commit journal row"), h.Root.StateShow())
+			textfmt.Count(ignored, "commit journal row"), h.Root.StateShow())
 	}
 	return err
-}
-
-// Count is n things: "1 file", "1,204 files".
-func Count(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	if strings.HasSuffix(what, "ch") {
-		return workspace.Thousands(n) + " " + what + "es"
-	}
-	return workspace.Thousands(n) + " " + what + "s"
 }

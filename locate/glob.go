@@ -13,6 +13,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"cchub/textfmt"
 	"cchub/workspace"
 )
 
@@ -119,12 +120,12 @@ func (r *GlobResult) Text() string {
 		return b.String()
 	}
 	for _, f := range r.Files {
-		b.WriteString(workspace.ShowPath(f))
+		b.WriteString(textfmt.ShowPath(f))
 		b.WriteByte('\n')
 	}
 	if r.Truncated {
 		fmt.Fprintf(&b, "[showing %s of %s files, newest first; narrow the pattern or path]\n",
-			workspace.Thousands(len(r.Files)), workspace.Thousands(r.Total))
+			textfmt.Thousands(len(r.Files)), textfmt.Thousands(r.Total))
 	}
 	b.WriteString(r.Unreadable.Note("their files are not listed"))
 	return b.String()
@@ -195,7 +196,7 @@ func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return workspace.Thousands(n) + " " + many
+	return textfmt.Thousands(n) + " " + many
 }
 
 // displayDir names a root-relative directory in messages.

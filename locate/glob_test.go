@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"cchub/textfmt"
 	"cchub/workspace"
 )
 
@@ -242,8 +243,8 @@ func TestGlobOnGOROOT(t *testing.T) {
 
 func TestGlobThousands(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 2345: "2,345", 1234567: "1,234,567", -1234: "-1,234"} {
-		if got := workspace.Thousands(n); got != want {
-			t.Errorf("workspace.Thousands(%d) = %q, want %q", n, got, want)
+		if got := textfmt.Thousands(n); got != want {
+			t.Errorf("textfmt.Thousands(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"cchub/textfmt"
 	"cchub/workspace"
 )
 
@@ -133,7 +134,7 @@ func Grep(ctx context.Context, root *workspace.Root, opts GrepOptions) (*GrepRes
 		o, err := root.OpenRead(rel, MaxGrepFileBytes)
 		switch {
 		case errors.Is(err, workspace.ErrTooLarge):
-			return nil, fmt.Errorf("grep: %s is %s bytes, over grep's limit of %s", rel, workspace.Thousands(int(st.Size())), workspace.Thousands(MaxGrepFileBytes))
+			return nil, fmt.Errorf("grep: %s is %s bytes, over grep's limit of %s", rel, textfmt.Thousands(int(st.Size())), textfmt.Thousands(MaxGrepFileBytes))
 		case errors.Is(err, workspace.ErrNotRegular):
 			return nil, fmt.Errorf("grep: %s is not a regular file (%v); grep searches files and directories", rel, st.Mode().Type())
 		case err != nil:
@@ -383,7 +384,7 @@ func (w *grepWorker) search(ctx context.Context, seq int, rel string, src *works
 			}
 			// The byte-order mark is not text: ^ matches after it, as
 			// read shows.
-			if text, ok := workspace.CutBOM(buf); ok {
+			if text, ok := textfmt.CutBOM(buf); ok {
 				start = len(buf) - len(text)
 				counted = start
 			}
@@ -432,7 +433,7 @@ func (w *grepWorker) search(ctx context.Context, seq int, rel string, src *works
 }
 
 func newGrepMatch(rel string, line int, text []byte) GrepMatch {
-	text = workspace.TrimCR(text)
+	text = textfmt.TrimCR(text)
 	g := GrepMatch{Path: rel, Line: line}
 	if len(text) > MaxLineChars {
 		if n := utf8.RuneCount(text); n > MaxLineChars {
@@ -493,7 +494,7 @@ func (r *GrepResult) Text() string {
 	prev := ""
 	for _, m := range r.Matches {
 		if m.Path != prev {
-			b.WriteString(workspace.ShowPath(m.Path) + "\n")
+			b.WriteString(textfmt.ShowPath(m.Path) + "\n")
 			prev = m.Path
 		}
 		b.WriteString(ReadLine{Line: m.Line, Text: m.Text, Chars: m.Chars}.text())

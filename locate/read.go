@@ -12,13 +12,14 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"cchub/textfmt"
 	"cchub/workspace"
 )
 
 // Read pages; the defaults keep one page inside the result bound.
 const (
 	DefaultReadLimit = 2000
-	MaxLineChars     = workspace.MaxLineChars // longer lines are cut, in read and grep alike
+	MaxLineChars     = textfmt.MaxLineChars // longer lines are cut, in read and grep alike
 )
 
 // ReadOptions says what Read shows.
@@ -200,7 +201,7 @@ func (r *ReadResult) Text() string {
 
 // header names the lines shown, offset..last, as a place.
 func (r *ReadResult) header(last int) string {
-	return fmt.Sprintf("%s (of %s)\n", workspace.Place(r.Path, r.Offset, last), plural(r.Total, "line", "lines"))
+	return fmt.Sprintf("%s (of %s)\n", textfmt.Place(r.Path, r.Offset, last), plural(r.Total, "line", "lines"))
 }
 
 // text is the line as shown: "N\ttext\n", with a note when it was cut.
@@ -208,9 +209,9 @@ func (l ReadLine) text() string {
 	var b strings.Builder
 	t := l.Text
 	if l.Chars > 0 {
-		t += workspace.LineCutNote(l.Chars)
+		t += textfmt.LineCutNote(l.Chars)
 	}
-	workspace.WriteLine(&b, l.Line, t)
+	textfmt.WriteLine(&b, l.Line, t)
 	return b.String()
 }
 
@@ -218,7 +219,7 @@ func (r *ReadResult) invalidNote(line int) string {
 	if line <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("[note: %s has bytes that are not valid UTF-8 (first shown at %s); they are shown as \uFFFD]\n", r.Path, workspace.Place(r.Path, line, line))
+	return fmt.Sprintf("[note: %s has bytes that are not valid UTF-8 (first shown at %s); they are shown as \uFFFD]\n", r.Path, textfmt.Place(r.Path, line, line))
 }
 
 // footer says how to go on from next (0: the end was shown).
@@ -289,7 +290,7 @@ func (r *ReadResult) fit(maxBytes int) {
 // byteSize writes a size for a message: "48 KB" or "300 bytes".
 func byteSize(n int) string {
 	if n >= 1024 && n%1024 == 0 {
-		return workspace.Thousands(n/1024) + " KB"
+		return textfmt.Thousands(n/1024) + " KB"
 	}
 	return plural(n, "byte", "bytes")
 }
@@ -320,10 +321,10 @@ func pageLines(r io.Reader, offset, limit int) (page, error) {
 		text, full := cur, chars
 		if lastc == '\r' {
 			full--
-			text = workspace.TrimCR(text)
+			text = textfmt.TrimCR(text)
 		}
 		if line == 1 {
-			if t, ok := workspace.CutBOM(text); ok {
+			if t, ok := textfmt.CutBOM(text); ok {
 				text = t
 				full--
 			}
@@ -518,7 +519,7 @@ func (r *ReadResult) dirFooter(last, next int) string {
 	if r.Offset <= 1 && next == 0 {
 		return fmt.Sprintf("[end of directory %s, %s]\n", displayDir(r.Path), plural(r.Total, "entry", "entries"))
 	}
-	return fmt.Sprintf("[entries %d-%d of %s; %s", r.Offset, last, workspace.Thousands(r.Total), r.footer(next)[1:])
+	return fmt.Sprintf("[entries %d-%d of %s; %s", r.Offset, last, textfmt.Thousands(r.Total), r.footer(next)[1:])
 }
 
 func (r *ReadResult) dirHeader() string {

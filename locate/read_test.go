@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"cchub/textfmt"
 	"cchub/workspace/wstest"
 	"context"
 	"errors"
@@ -332,7 +333,7 @@ func TestReadMaxBytesPagesThroughTheFile(t *testing.T) {
 			got.WriteString(rest + "\n")
 			n++
 		}
-		if want := fmt.Sprintf("big.txt:%s (of 5,000 lines)", workspace.Span(offset, n-1)); lines[0] != want {
+		if want := fmt.Sprintf("big.txt:%s (of 5,000 lines)", textfmt.Span(offset, n-1)); lines[0] != want {
 			t.Fatalf("header %q, want %q", lines[0], want)
 		}
 		if strings.HasSuffix(text, "\n[end of file]\n") {

@@ -16,7 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"cchub/hub"
-	"cchub/workspace"
+	"cchub/textfmt"
 )
 
 // toolSpec is one MCP tool: its name, what it tells a model, how it may be
@@ -163,7 +163,7 @@ func clipError(err error) error {
 	for from < len(msg) && !isRuneStart(msg[from]) {
 		from++
 	}
-	return errors.New(msg[:head] + fmt.Sprintf(" [… %s bytes of this error cut …] ", workspace.Thousands(from-head)) + msg[from:])
+	return errors.New(msg[:head] + fmt.Sprintf(" [… %s bytes of this error cut …] ", textfmt.Thousands(from-head)) + msg[from:])
 }
 
 // noAdditional drops additionalProperties:false from s and the object
@@ -381,7 +381,7 @@ func meantField(k string, fields []field, given map[string]json.RawMessage) stri
 		return a
 	}
 	for _, f := range fields {
-		if workspace.EditDistance(strings.ToLower(k), f.name, 2) <= 2 && has(f.name) {
+		if textfmt.EditDistance(strings.ToLower(k), f.name, 2) <= 2 && has(f.name) {
 			return f.name
 		}
 	}

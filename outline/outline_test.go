@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"cchub/syntax"
+	"cchub/textfmt"
 	"cchub/workspace"
 	"cchub/workspace/wstest"
 )
@@ -34,7 +35,7 @@ func outlineFixture(t *testing.T, ws, rel string, opts Options) *File {
 
 // symbolLine renders one symbol as its outline line, without indentation.
 func symbolLine(s *Symbol) string {
-	l := workspace.Span(s.StartLine, s.EndLine) + " "
+	l := textfmt.Span(s.StartLine, s.EndLine) + " "
 	for _, d := range s.Decorators {
 		l += d + " "
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"cchub/syntax"
+	"cchub/textfmt"
 	"cchub/workspace"
 )
 
@@ -155,7 +156,7 @@ func ReadSymbol(ctx context.Context, root *workspace.Root, cache *syntax.ParseCa
 		return nil, err
 	}
 	st := &SymbolText{Path: rel, Symbol: sym, FileLines: f.Lines, ShownEnd: sym.EndLine, Source: src}
-	st.Body = workspace.NumberedLines(src, sym.StartLine, sym.EndLine)
+	st.Body = textfmt.NumberedLines(src, sym.StartLine, sym.EndLine)
 	st.Body, st.ShownEnd = cutLines(st.Body, budget, sym.StartLine)
 	return st, nil
 }
@@ -248,7 +249,7 @@ func symbolMissing(f *File, want symbolID) error {
 // nearName reports whether a is a typo of b: a few edits apart.
 func nearName(a, b string) bool {
 	limit := max(1, min(len(b)/4, 3))
-	return workspace.EditDistance(a, b, limit) <= limit
+	return textfmt.EditDistance(a, b, limit) <= limit
 }
 
 func lastPart(name string) string {
@@ -278,7 +279,7 @@ func symbolMoved(f *File, want symbolID, matches []*Symbol) error {
 		m := matches[0]
 		id, _ := idFor(f.Symbols, m)
 		return fmt.Errorf("read_symbol: %s does not start at %s:%d (the file may have changed); it is now at %s: read_symbol id=%s:%s",
-			want.name, f.Path, want.line, workspace.Place(f.Path, m.StartLine, m.EndLine), f.Path, id)
+			want.name, f.Path, want.line, textfmt.Place(f.Path, m.StartLine, m.EndLine), f.Path, id)
 	}
 	return fmt.Errorf("read_symbol: %s does not start at %s:%d (the file may have changed); %d symbols are named %s now:%s",
 		want.name, f.Path, want.line, len(matches), want.name, candidateIDs(f, matches))
@@ -434,7 +435,7 @@ func (s *SymbolText) Text() string {
 	var b strings.Builder
 	sym := s.Symbol
 	n := sym.EndLine - sym.StartLine + 1
-	fmt.Fprintf(&b, "%s %s (%s of %d)\n", workspace.Place(s.Path, sym.StartLine, sym.EndLine), head(sym), plural(n, "line", "lines"), s.FileLines)
+	fmt.Fprintf(&b, "%s %s (%s of %d)\n", textfmt.Place(s.Path, sym.StartLine, sym.EndLine), head(sym), plural(n, "line", "lines"), s.FileLines)
 	b.WriteString(s.Body)
 	if s.ShownEnd < sym.EndLine {
 		fmt.Fprintf(&b, "[cut at line %d to fit the result; continue with read path=%s offset=%d limit=%d]\n",

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"cchub/syntax"
-	"cchub/workspace"
+	"cchub/textfmt"
 )
 
 // maxLeanLine bounds a symbol's line in the lean form; the detail form
@@ -71,7 +71,7 @@ func (f *File) text(detail bool) string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(workspace.Span(r.Start, r.End))
+			b.WriteString(textfmt.Span(r.Start, r.End))
 		}
 		b.WriteString("\n")
 	}
@@ -165,7 +165,7 @@ func (w *symbolWriter) folded(run []*Symbol, depth int) {
 	for i, s := range run {
 		names[i] = s.Name
 	}
-	fmt.Fprintf(w.b, "%s %s %s\n", workspace.Span(run[0].StartLine, run[len(run)-1].EndLine), run[0].Kind, foldNames(names))
+	fmt.Fprintf(w.b, "%s %s %s\n", textfmt.Span(run[0].StartLine, run[len(run)-1].EndLine), run[0].Kind, foldNames(names))
 }
 
 func foldNames(names []string) string {
@@ -177,7 +177,7 @@ func foldNames(names []string) string {
 
 func (w *symbolWriter) line(s *Symbol, depth int) {
 	w.indent(depth)
-	w.b.WriteString(workspace.Span(s.StartLine, s.EndLine))
+	w.b.WriteString(textfmt.Span(s.StartLine, s.EndLine))
 	w.b.WriteByte(' ')
 	if w.detail {
 		for _, d := range s.Decorators {

@@ -1,14 +1,13 @@
 package structsearch
 
 import (
+	"cchub/textfmt"
 	"context"
 	"errors"
 	"fmt"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
-
-	"cchub/workspace"
 )
 
 // ErrTooComplex is wrapped by the error for a file that matching would
@@ -132,15 +131,15 @@ func (e *budgetError) Error() string {
 	fmt.Fprintf(&b, "%v: ", ErrTooComplex)
 	if e.matched {
 		fmt.Fprintf(&b, "the matches of `%s` would hold more than %s bytes of text, the budget for a file of %s bytes",
-			e.pattern, workspace.Thousands(e.limit), workspace.Thousands(e.size))
+			e.pattern, textfmt.Thousands(e.limit), textfmt.Thousands(e.size))
 	} else {
 		fmt.Fprintf(&b, "matching `%s` takes more than %s steps, the budget for a file of %s bytes",
-			e.pattern, workspace.Thousands(e.limit), workspace.Thousands(e.size))
+			e.pattern, textfmt.Thousands(e.limit), textfmt.Thousands(e.size))
 	}
 	switch {
 	case e.depth >= deepNesting:
 		fmt.Fprintf(&b, ", because its code nests %s levels deep (at line %d; real code stays under %s): the file is most likely generated, or made to stress tools; search its text with grep",
-			workspace.Thousands(e.depth), e.line, workspace.Thousands(deepNesting))
+			textfmt.Thousands(e.depth), e.line, textfmt.Thousands(deepNesting))
 	case e.matched:
 		b.WriteString(", because they nest inside each other; give a pattern that matches less, or ask for counts")
 	default:

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"cchub/syntax"
-	"cchub/workspace"
+	"cchub/textfmt"
 )
 
 // hostile lists the inputs of a security probe that found the memory of a
@@ -197,7 +197,7 @@ func TestBudgetErrorsSayWhy(t *testing.T) {
 		want               []string
 	}{
 		{"steps", twice, many, meter{limit: 10000, matchedLimit: 1 << 30},
-			[]string{"too complex for structural search: matching `" + twice + "` takes more than 10,000 steps, the budget for a file of " + workspace.Thousands(len(many)) + " bytes",
+			[]string{"too complex for structural search: matching `" + twice + "` takes more than 10,000 steps, the budget for a file of " + textfmt.Thousands(len(many)) + " bytes",
 				"because its lists can be shared out among the pattern's $$$ in too many ways; give a pattern with fewer $$$ or without a name used twice"}},
 		{"matched", "($X)", deep, meter{limit: 1 << 30, matchedLimit: 100000},
 			[]string{"the matches of `($X)` would hold more than 100,000 bytes of text, the budget for a file of 6,022 bytes",

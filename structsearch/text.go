@@ -1,14 +1,13 @@
 package structsearch
 
 import (
+	"cchub/textfmt"
 	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
 	"unicode"
-
-	"cchub/workspace"
 )
 
 // matchLines is how many lines of each match the text form shows.
@@ -98,7 +97,7 @@ func (m Match) writeLines(b *strings.Builder) {
 		default:
 			line = rest[:nl]
 		}
-		workspace.WriteLine(b, m.StartLine+i, workspace.ClipLine(strings.TrimSuffix(line, "\r")))
+		textfmt.WriteLine(b, m.StartLine+i, textfmt.ClipLine(strings.TrimSuffix(line, "\r")))
 		if nl < 0 {
 			return
 		}

@@ -1,14 +1,13 @@
 package textedit
 
 import (
+	"cchub/textfmt"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"cchub/workspace"
 )
 
 // The closest text to an old_string that is not in the file is chosen by
@@ -349,7 +348,7 @@ const (
 func (c closest) hint(body, path string) string {
 	lines := splitLines(body)
 	var b strings.Builder
-	fmt.Fprintf(&b, ". The closest text is at %s (read path=%s offset=%d limit=%d)", workspace.Place(path, c.first, c.last), path, c.first, c.last-c.first+1)
+	fmt.Fprintf(&b, ". The closest text is at %s (read path=%s offset=%d limit=%d)", textfmt.Place(path, c.first, c.last), path, c.first, c.last-c.first+1)
 	if c.whole {
 		fmt.Fprintf(&b, ", which holds %d of old_string's %d distinctive lines", c.shared, c.telling)
 	}
@@ -396,7 +395,7 @@ func (c closest) hint(body, path string) string {
 			fmt.Fprintf(&b, "...\t(%s)\n", plural(gap, "line"))
 			gap = 0
 		}
-		workspace.WriteLine(&b, c.first+i, clipText(lines[c.first+i-1].text, hintMaxLineLen))
+		textfmt.WriteLine(&b, c.first+i, clipText(lines[c.first+i-1].text, hintMaxLineLen))
 		listed++
 	}
 	if gap > 0 {
@@ -415,7 +414,7 @@ func spanList(ns []int) string {
 		for j+1 < len(ns) && ns[j+1] == ns[j]+1 {
 			j++
 		}
-		parts = append(parts, workspace.Span(ns[i], ns[j]))
+		parts = append(parts, textfmt.Span(ns[i], ns[j]))
 		if len(parts) == 10 && j+1 < len(ns) {
 			parts = append(parts, fmt.Sprintf("and %d more", len(ns)-j-1))
 			break

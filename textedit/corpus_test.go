@@ -16,7 +16,7 @@ import (
 	"unicode/utf8"
 
 	"cchub/syntax"
-	"cchub/workspace"
+	"cchub/textfmt"
 )
 
 // The near-miss corpus: edits generated over real files (Go from GOROOT,
@@ -923,9 +923,9 @@ func firstDiff(want, got string) string {
 // intentBreaks says whether the intended result of c has more syntax
 // errors than its file.
 func intentBreaks(c corpusCase) bool {
-	g := newGuard(context.Background(), c.file, []byte(workspace.ToLF(c.data)))
+	g := newGuard(context.Background(), c.file, []byte(textfmt.ToLF(c.data)))
 	defer g.close()
-	broke, err := g.breaks([]byte(workspace.ToLF(c.want)))
+	broke, err := g.breaks([]byte(textfmt.ToLF(c.want)))
 	return err == nil && broke
 }
 

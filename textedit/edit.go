@@ -9,7 +9,7 @@ import (
 	"unicode"
 
 	"cchub/syntax"
-	"cchub/workspace"
+	"cchub/textfmt"
 )
 
 // Errors an edit can fail with; each is wrapped in a message that says what
@@ -79,8 +79,8 @@ func ApplyContext(ctx context.Context, data []byte, path string, ch Change) (*Ap
 // before from parses, when it is not nil (path is then the file's path in
 // the workspace, the cache's key).
 func applyEdit(ctx context.Context, data []byte, path string, ch Change, parses *syntax.ParseCache) (*Applied, error) {
-	ft := workspace.DecodeText(data)
-	old, repl := workspace.ToLF(ch.Old), workspace.ToLF(ch.New)
+	ft := textfmt.DecodeText(data)
+	old, repl := textfmt.ToLF(ch.Old), textfmt.ToLF(ch.New)
 	if old == "" {
 		return nil, failf(ErrEmptyOld, "old_string is empty: give the text to replace, or use write to replace all of %s", path)
 	}
@@ -255,7 +255,7 @@ func guarded(g *guard, body, path, repl, old string, cs []candidate, tabs func()
 		first := lineAt(body, c.start)
 		last := first + strings.Count(strings.TrimSuffix(body[c.start:c.end], "\n"), "\n")
 		return "", "", failf(ErrTooLarge, "old_string is not in %s as given; it matched %s loosely, but the file is %v, so the change cannot be checked as loose matches are. Nothing was changed. Send old_string exactly as these lines are:\n%s",
-			path, workspace.Place(path, first, last), err, snippet(body, first, last))
+			path, textfmt.Place(path, first, last), err, snippet(body, first, last))
 	}
 	if err != nil || !broke {
 		return newBody, firstRep, err
@@ -279,7 +279,7 @@ func guarded(g *guard, body, path, repl, old string, cs []candidate, tabs func()
 	first := lineAt(body, c.start)
 	last := first + strings.Count(strings.TrimSuffix(body[c.start:c.end], "\n"), "\n")
 	return "", "", failf(ErrBreaksSyntax, "old_string is not in %s as given; it matched %s loosely, and new_string put there, read either way, leaves a syntax error the file does not have. Nothing was changed. Send old_string exactly as these lines are, and new_string in the same form:\n%s",
-		path, workspace.Place(path, first, last), snippet(body, first, last))
+		path, textfmt.Place(path, first, last), snippet(body, first, last))
 }
 
 // replacement is new_string as it must land at c, in the reading given:
@@ -310,7 +310,7 @@ func replacement(body, path, repl string, c candidate, tabs func() bool, reading
 	if !ok {
 		first := lineAt(body, c.start)
 		last := first + strings.Count(strings.TrimSuffix(span, "\n"), "\n")
-		return "", failf(ErrNotFound, "old_string differs from %s in lines that new_string changes; read them again (read path=%s offset=%d limit=%d) and copy them exactly", workspace.Place(path, first, last), path, first, last-first+1)
+		return "", failf(ErrNotFound, "old_string differs from %s in lines that new_string changes; read them again (read path=%s offset=%d limit=%d) and copy them exactly", textfmt.Place(path, first, last), path, first, last-first+1)
 	}
 	return rep, nil
 }
@@ -402,7 +402,7 @@ func proportionate(body, path, old string, c candidate) error {
 	gotLines := strings.Count(strings.TrimSuffix(span, "\n"), "\n") + 1
 	if gotLines > wantLines+max(2, wantLines/4) || len(span) > 3*len(old)+200 {
 		first := lineAt(body, c.start)
-		return failf(ErrSpanTooLarge, "old_string is not in the file as given, and the closest match spans %s (%d lines) for an old_string of %d lines; re-read the file (read path=%s offset=%d limit=%d) and give the exact text", workspace.Place(path, first, first+gotLines-1), gotLines, wantLines, path, first, gotLines)
+		return failf(ErrSpanTooLarge, "old_string is not in the file as given, and the closest match spans %s (%d lines) for an old_string of %d lines; re-read the file (read path=%s offset=%d limit=%d) and give the exact text", textfmt.Place(path, first, first+gotLines-1), gotLines, wantLines, path, first, gotLines)
 	}
 	return nil
 }
@@ -420,7 +420,7 @@ func placeList(body, path string, cs []candidate) string {
 			break
 		}
 		l := lineAt(body, c.start)
-		ns = append(ns, workspace.Place(path, l, l))
+		ns = append(ns, textfmt.Place(path, l, l))
 	}
 	return strings.Join(ns, ", ")
 }
@@ -483,7 +483,7 @@ func snippet(body string, first, last int) string {
 			n += skip
 			continue
 		}
-		workspace.WriteLine(&b, n, lineText())
+		textfmt.WriteLine(&b, n, lineText())
 	}
 	return b.String()
 }

@@ -2,6 +2,7 @@ package textedit
 
 import (
 	"bytes"
+	"cchub/textfmt"
 	"cchub/workspace/wstest"
 	"errors"
 	"fmt"
@@ -557,8 +558,8 @@ func FuzzApply(f *testing.F) {
 		if err != nil {
 			return
 		}
-		ft := workspace.DecodeText([]byte(body))
-		o, n := workspace.ToLF(old), workspace.ToLF(nw)
+		ft := textfmt.DecodeText([]byte(body))
+		o, n := textfmt.ToLF(old), textfmt.ToLF(nw)
 		if strings.Count(ft.Body, o) == 1 && !strings.Contains(o, "\r") {
 			i := strings.Index(ft.Body, o)
 			inRun := isSpaceByte(o[0]) && i > 0 && isSpaceByte(ft.Body[i-1]) ||

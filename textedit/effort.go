@@ -1,11 +1,10 @@
 package textedit
 
 import (
+	"cchub/textfmt"
 	"context"
 	"errors"
 	"strings"
-
-	"cchub/workspace"
 )
 
 // ErrTooLarge is the kind of error for an old_string or hunk that was not
@@ -74,7 +73,7 @@ func (e *effort) stopped(body, path, old string) error {
 		lines++
 	}
 	return failf(ErrTooLarge, "old_string (%s lines) is not in %s exactly, and looking for it loosely among the file's %s lines would take too long. Read the lines again with read (offset/limit) and copy them exactly, or replace fewer lines at a time (a few hundred)",
-		workspace.Thousands(len(want)), path, workspace.Thousands(lines))
+		textfmt.Thousands(len(want)), path, textfmt.Thousands(lines))
 }
 
 // ok says the search has not stopped.

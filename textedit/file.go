@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"cchub/syntax"
+	"cchub/textfmt"
 	"cchub/workspace"
 )
 
@@ -339,7 +340,7 @@ func (f *Files) Write(ctx context.Context, path, content string, opts WriteOptio
 			return nil, err
 		}
 		if opts.KeepStyle {
-			data = workspace.DecodeText(old).Encode(workspace.ToLF(content))
+			data = textfmt.DecodeText(old).Encode(textfmt.ToLF(content))
 		}
 	}
 	if _, err := f.root.WriteFile(rel, data, 0o644); err != nil {
@@ -361,7 +362,7 @@ func (f *Files) Write(ctx context.Context, path, content string, opts WriteOptio
 // show the first.
 func (r *EditResult) Text() string {
 	var b strings.Builder
-	b.WriteString("Edited " + workspace.Place(r.Path, r.FirstLine, r.LastLine))
+	b.WriteString("Edited " + textfmt.Place(r.Path, r.FirstLine, r.LastLine))
 	var notes []string
 	if r.LastLine < r.FirstLine {
 		notes = append(notes, "deleted text")

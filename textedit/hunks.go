@@ -1,11 +1,10 @@
 package textedit
 
 import (
+	"cchub/textfmt"
 	"context"
 	"fmt"
 	"strings"
-
-	"cchub/workspace"
 )
 
 // applyHunks applies hunks in order to body; each hunk's old lines are
@@ -29,7 +28,7 @@ func applyHunks(ctx context.Context, body string, hunks []Hunk, rel string) (str
 			if idx < 0 {
 				where := "in the file"
 				if cursor > 0 {
-					where = "after " + workspace.Place(rel, cursor, cursor)
+					where = "after " + textfmt.Place(rel, cursor, cursor)
 				}
 				return "", 0, 0, fmt.Errorf("%w: Update File %s: hunk %d (patch line %d): its @@ line %q was not found %s; read the file again and regenerate the hunk",
 					ErrPatchDoesNotFit, rel, hi+1, h.line, h.Context, where)
@@ -145,7 +144,7 @@ func hunkMismatch(rel string, hi int, h Hunk, cursor int) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Update File %s: hunk %d (patch line %d) did not fit: its context and removed lines were not found", rel, hi+1, h.line)
 	if cursor > 0 {
-		fmt.Fprintf(&b, " after %s", workspace.Place(rel, cursor, cursor))
+		fmt.Fprintf(&b, " after %s", textfmt.Place(rel, cursor, cursor))
 	}
 	if h.AtEOF {
 		b.WriteString(" at the end of the file")

@@ -51,7 +51,7 @@ func checkRescue(t *testing.T, r rescue) {
 	t.Helper()
 	at := mustOnce(t, r.body, r.from)
 	want := r.body[:at] + r.to + r.body[at+len(r.from):]
-	li, cs := decidingLayer(r.body, strings.ReplaceAll(r.old, "\r\n", "\n")) // as Apply sees it (workspace.ToLF)
+	li, cs := decidingLayer(r.body, strings.ReplaceAll(r.old, "\r\n", "\n")) // as Apply sees it (textfmt.ToLF)
 	if li < 0 {
 		t.Errorf("%s: no layer found old_string", r.name)
 		return

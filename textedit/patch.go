@@ -1,11 +1,10 @@
 package textedit
 
 import (
+	"cchub/textfmt"
 	"errors"
 	"fmt"
 	"strings"
-
-	"cchub/workspace"
 )
 
 // The patch format coding agents write:
@@ -70,7 +69,7 @@ const (
 // the line and what was expected there) and tolerant of what models add
 // around it: surrounding blank lines, CRLF, a heredoc wrapper.
 func ParsePatch(text string) ([]FileOp, error) {
-	lines := strings.Split(workspace.ToLF(text), "\n")
+	lines := strings.Split(textfmt.ToLF(text), "\n")
 	// Trim everything before Begin and after End (models wrap patches in
 	// shell heredocs or prose).
 	start, end := -1, -1
@@ -83,7 +82,7 @@ func ParsePatch(text string) ([]FileOp, error) {
 		}
 	}
 	if start < 0 {
-		if conv, isDiff := fromUnifiedDiff(workspace.ToLF(text)); isDiff {
+		if conv, isDiff := fromUnifiedDiff(textfmt.ToLF(text)); isDiff {
 			return nil, &UnifiedDiffError{Converted: conv}
 		}
 		return nil, fmt.Errorf("%w: the patch must start with %q on a line of its own", ErrPatchSyntax, beginPatch)
@@ -252,4 +251,4 @@ func (p *patchParser) hunk(first bool) (Hunk, error) {
 	return h, nil
 }
 
-func clip(s string) string { return workspace.Clip(s, 80) }
+func clip(s string) string { return textfmt.Clip(s, 80) }

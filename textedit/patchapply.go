@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"cchub/textfmt"
 	"cchub/workspace"
 )
 
@@ -141,7 +142,7 @@ func (f *Files) ApplyPatch(ctx context.Context, patch string, seen *Seen) (*Patc
 			if err := seen.Fresh(r.rel, data); err != nil {
 				return nil, err
 			}
-			ft := workspace.DecodeText(data)
+			ft := textfmt.DecodeText(data)
 			body, added, removed, err := applyHunks(ctx, ft.Body, op.Hunks, r.rel)
 			if err != nil {
 				return nil, err

@@ -1,10 +1,9 @@
 package textedit
 
 import (
+	"cchub/textfmt"
 	"strings"
 	"unicode/utf8"
-
-	"cchub/workspace"
 )
 
 // similarity is 1 - Levenshtein(a, b) / max(len(a), len(b)) over runes: 1
@@ -19,7 +18,7 @@ func similarity(a, b string) float64 {
 	if len(ra)*len(rb) > maxSimilarityCells {
 		return lineSimilarity(a, b)
 	}
-	d := workspace.Levenshtein(ra, rb)
+	d := textfmt.Levenshtein(ra, rb)
 	return 1 - float64(d)/float64(max(len(ra), len(rb)))
 }
 
@@ -43,7 +42,7 @@ func lineSimilarity(a, b string) float64 {
 		return t
 	}
 	ta, tb := total(la, wa), total(lb, wb)
-	return 1 - float64(workspace.WeightedLevenshtein(la, lb, wa, wb))/float64(max(ta, tb))
+	return 1 - float64(textfmt.WeightedLevenshtein(la, lb, wa, wb))/float64(max(ta, tb))
 }
 
 // similarityBound is an upper bound of similarity(a, b) from the lengths

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"cchub/textfmt"
 	"cchub/unidiff"
-	"cchub/workspace"
 )
 
 // maxShownPatch bounds the converted patch an error shows.
@@ -111,7 +111,7 @@ func (f *Files) checkConverted(ud *UnifiedDiffError) {
 		if err != nil {
 			continue
 		}
-		body := workspace.DecodeText(data).Body
+		body := textfmt.DecodeText(data).Body
 		for _, h := range op.Hunks {
 			var old []string
 			for _, l := range h.Lines {
@@ -162,6 +162,6 @@ func asUnifiedDiff(err error) *UnifiedDiffError {
 // call. ok is false when text is not a unified diff or a hunk cannot be
 // read whole.
 func PatchFromUnifiedDiff(text string) (patch string, ok bool) {
-	patch, isDiff := fromUnifiedDiff(workspace.ToLF(text))
+	patch, isDiff := fromUnifiedDiff(textfmt.ToLF(text))
 	return patch, isDiff && patch != ""
 }

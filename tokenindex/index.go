@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"cchub/store"
+	"cchub/textfmt"
 	"cchub/workspace"
 )
 
@@ -488,7 +489,7 @@ func decodes(b []byte) bool {
 // String says what Update did, in one line.
 func (s Stats) String() string {
 	out := fmt.Sprintf("token index: %d files (%d read, %d filters built, %d from the shared store, %d forgotten), %s bytes",
-		s.Files, s.Read, s.Built, s.Fetched, s.Removed, workspace.Thousands(int(s.Bytes)))
+		s.Files, s.Read, s.Built, s.Fetched, s.Removed, textfmt.Thousands(int(s.Bytes)))
 	if s.Syntax > 0 {
 		out += fmt.Sprintf("; the syntax of %d files recorded (%d parsed for it)", s.Syntax, s.Parsed)
 	}

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"bytes"
+	"cchub/textfmt"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -41,7 +42,7 @@ func classifyText(rel string, data []byte) error {
 	}
 	if !utf8.Valid(data) {
 		line := 1 + bytes.Count(data[:firstInvalidUTF8(data)], []byte{'\n'})
-		return fmt.Errorf("%w: %s has bytes that are not UTF-8 (first at %s)", ErrInvalidUTF8, rel, Place(rel, line, line))
+		return fmt.Errorf("%w: %s has bytes that are not UTF-8 (first at %s)", ErrInvalidUTF8, rel, textfmt.Place(rel, line, line))
 	}
 	return nil
 }

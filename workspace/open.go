@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"cchub/textfmt"
 	"errors"
 	"fmt"
 	"io"
@@ -134,7 +135,7 @@ func dirError(rel string) error {
 }
 
 func tooLarge(rel string, size, max int64) error {
-	return fmt.Errorf("%w: %s is %s bytes (limit %s)", ErrTooLarge, rel, Thousands(int(size)), Thousands(int(max)))
+	return fmt.Errorf("%w: %s is %s bytes (limit %s)", ErrTooLarge, rel, textfmt.Thousands(int(size)), textfmt.Thousands(int(max)))
 }
 
 // OpenRegular opens rel for reading and returns it with its metadata, or an
@@ -258,7 +259,7 @@ func (o *Opened) ReadMore(buf []byte) (_ []byte, end bool, err error) {
 	case err != nil:
 		return buf, false, err
 	case o.got > o.max:
-		return buf, false, fmt.Errorf("%w: %s grew past %s bytes while it was read", ErrTooLarge, o.rel, Thousands(int(o.max)))
+		return buf, false, fmt.Errorf("%w: %s grew past %s bytes while it was read", ErrTooLarge, o.rel, textfmt.Thousands(int(o.max)))
 	case o.size < 0 && n < want:
 		return buf, true, nil
 	case o.size < 0:
@@ -302,7 +303,7 @@ func ShowArg(p string) string {
 		for cut > 0 && !isRuneStart(p[cut]) {
 			cut--
 		}
-		return fmt.Sprintf("%q… (%s bytes)", p[:cut], Thousands(len(p)))
+		return fmt.Sprintf("%q… (%s bytes)", p[:cut], textfmt.Thousands(len(p)))
 	}
 	return fmt.Sprintf("%q", p)
 }

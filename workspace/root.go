@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"cchub/textfmt"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -82,7 +83,7 @@ func (r *Root) Resolve(p string) (abs, rel string, err error) {
 	if p == "" {
 		p = "."
 	}
-	p = unquotePath(p)
+	p = textfmt.UnquotePath(p)
 	var joined string
 	if filepath.IsAbs(p) {
 		joined = filepath.Clean(p)

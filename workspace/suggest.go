@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"cchub/textfmt"
 	"context"
 	"errors"
 	"io/fs"
@@ -68,11 +69,11 @@ func (root *Root) NotFound(ctx context.Context, rel string, dirs bool) error {
 		}
 		// The file name must be close, and so must the whole path: a
 		// typo in a name, or the right name in a nearby directory.
-		bd := EditDistance(base, wantBase, maxDist(wantBase))
+		bd := textfmt.EditDistance(base, wantBase, maxDist(wantBase))
 		if bd > maxDist(wantBase) {
 			return nil
 		}
-		c.dist = EditDistance(lp, want, maxDist(want)+bd)
+		c.dist = textfmt.EditDistance(lp, want, maxDist(want)+bd)
 		if c.dist <= maxDist(want)+bd {
 			cands = append(cands, c)
 		}

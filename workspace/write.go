@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"cchub/textfmt"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -155,11 +156,11 @@ func checkWritablePath(rel string) error {
 		return fmt.Errorf("the workspace root is a directory; give a file path")
 	}
 	if len(rel) > maxPathBytes {
-		return fmt.Errorf("path of %s bytes is longer than the file system allows (%s); give a shorter path", Thousands(len(rel)), Thousands(maxPathBytes))
+		return fmt.Errorf("path of %s bytes is longer than the file system allows (%s); give a shorter path", textfmt.Thousands(len(rel)), textfmt.Thousands(maxPathBytes))
 	}
 	for _, c := range strings.Split(rel, "/") {
 		if len(c) > maxNameBytes {
-			return fmt.Errorf("a name in %s is %s bytes, longer than the file system allows (%d); give a shorter name", ShowArg(rel), Thousands(len(c)), maxNameBytes)
+			return fmt.Errorf("a name in %s is %s bytes, longer than the file system allows (%d); give a shorter name", ShowArg(rel), textfmt.Thousands(len(c)), maxNameBytes)
 		}
 	}
 	if name := protectedIn(rel); name != "" {

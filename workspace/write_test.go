@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"cchub/textfmt"
 	"errors"
 	"io/fs"
 	"os"
@@ -277,8 +278,8 @@ func TestShowPathQuotesControlCharacters(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "a\nb.go"), "package a\n", 0o644)
 	r := openTestRoot(t, dir)
-	shown := ShowPath("a\nb.go")
-	if shown != `"a\nb.go"` || ShowPath("plain/a.go") != "plain/a.go" {
+	shown := textfmt.ShowPath("a\nb.go")
+	if shown != `"a\nb.go"` || textfmt.ShowPath("plain/a.go") != "plain/a.go" {
 		t.Fatalf("ShowPath = %s", shown)
 	}
 	_, rel, err := r.Resolve(shown)

@@ -12,6 +12,7 @@ import (
 	"cchub/astedit"
 	"cchub/hub"
 	"cchub/review"
+	"cchub/textfmt"
 )
 
 func rewriteCmds(g *globals) []*cobra.Command {
@@ -147,10 +148,10 @@ func decide(c *cobra.Command, g *globals, h *hub.Hub, s *hub.StagedOutcome) erro
 		var notes strings.Builder
 		notes.WriteString(s.ImportsText())
 		if s.Nested > 0 {
-			fmt.Fprintf(&notes, "%s inside rewritten ones not rewritten: apply, then run the same rewrite again.\n", hub.Count(s.Nested, "nested match"))
+			fmt.Fprintf(&notes, "%s inside rewritten ones not rewritten: apply, then run the same rewrite again.\n", textfmt.Count(s.Nested, "nested match"))
 		}
 		if s.Overlapping > 0 {
-			fmt.Fprintf(&notes, "%s overlapping rewritten ones left out: apply, then run the rewrite again.\n", hub.Count(s.Overlapping, "match"))
+			fmt.Fprintf(&notes, "%s overlapping rewritten ones left out: apply, then run the rewrite again.\n", textfmt.Count(s.Overlapping, "match"))
 		}
 		_, err := fmt.Fprintf(out, "\nstaged %s: %s; nothing is written yet.\n%sapply: cchub apply %s    discard: cchub discard %s    review: cchub review %s\n",
 			s.ID, hub.EditsInFiles(s.Staged), notes.String(), s.ID, s.ID, s.ID)

@@ -1,4 +1,4 @@
-package workspace
+package textfmt
 
 import (
 	"bytes"
@@ -144,13 +144,24 @@ func ShowPath(rel string) string {
 	return rel
 }
 
-// unquotePath undoes ShowPath: a path given in double quotes that is a
+// UnquotePath undoes ShowPath: a path given in double quotes that is a
 // valid Go string stands for its unquoted text.
-func unquotePath(p string) string {
+func UnquotePath(p string) string {
 	if len(p) >= 2 && p[0] == '"' && p[len(p)-1] == '"' {
 		if u, err := strconv.Unquote(p); err == nil {
 			return u
 		}
 	}
 	return p
+}
+
+// Count is n things: "1 file", "1,204 files".
+func Count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	if strings.HasSuffix(what, "ch") {
+		return Thousands(n) + " " + what + "es"
+	}
+	return Thousands(n) + " " + what + "s"
 }

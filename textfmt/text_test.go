@@ -1,10 +1,9 @@
-package workspace_test
+package textfmt_test
 
 import (
+	"cchub/textfmt"
 	"strings"
 	"testing"
-
-	"cchub/workspace"
 )
 
 func TestDecodeText(t *testing.T) {
@@ -26,8 +25,8 @@ func TestDecodeText(t *testing.T) {
 		// A BOM later in the file is text.
 		{"inner BOM", "a\n\uFEFFb\n", "a\n\uFEFFb\n", false, false, true},
 	} {
-		got := workspace.DecodeText([]byte(c.data))
-		want := workspace.Text{Body: c.body, BOM: c.bom, CRLF: c.crlf, FinalNewline: c.finalNL}
+		got := textfmt.DecodeText([]byte(c.data))
+		want := textfmt.Text{Body: c.body, BOM: c.bom, CRLF: c.crlf, FinalNewline: c.finalNL}
 		if got != want {
 			t.Errorf("%s: DecodeText(%q) = %+v, want %+v", c.name, c.data, got, want)
 		}
@@ -40,11 +39,11 @@ func TestDecodeText(t *testing.T) {
 
 // An edited body is written in the file's own style.
 func TestTextEncodeKeepsStyle(t *testing.T) {
-	crlf := workspace.DecodeText([]byte("\uFEFFone\r\ntwo\r\n"))
+	crlf := textfmt.DecodeText([]byte("\uFEFFone\r\ntwo\r\n"))
 	if got := string(crlf.Encode("one\nTWO\nthree\n")); got != "\uFEFFone\r\nTWO\r\nthree\r\n" {
 		t.Errorf("CRLF with BOM: %q", got)
 	}
-	lf := workspace.DecodeText([]byte("one\n"))
+	lf := textfmt.DecodeText([]byte("one\n"))
 	if got := string(lf.Encode("x\ny")); got != "x\ny" {
 		t.Errorf("Encode adds nothing: %q", got)
 	}
@@ -54,27 +53,27 @@ func TestTextEncodeKeepsStyle(t *testing.T) {
 	if got := lf.KeepFinalNewline(""); got != "" {
 		t.Errorf("KeepFinalNewline of an empty body: %q", got)
 	}
-	if got := workspace.DecodeText([]byte("x")).KeepFinalNewline("y"); got != "y" {
+	if got := textfmt.DecodeText([]byte("x")).KeepFinalNewline("y"); got != "y" {
 		t.Errorf("a file without a final newline gets none: %q", got)
 	}
 }
 
 func TestLineEndingHelpers(t *testing.T) {
-	if got := workspace.ToLF("a\r\nb\rc\n"); got != "a\nb\rc\n" {
+	if got := textfmt.ToLF("a\r\nb\rc\n"); got != "a\nb\rc\n" {
 		t.Errorf("ToLF: %q", got)
 	}
-	if b, ok := workspace.CutBOM([]byte("\uFEFFx")); !ok || string(b) != "x" {
+	if b, ok := textfmt.CutBOM([]byte("\uFEFFx")); !ok || string(b) != "x" {
 		t.Errorf("CutBOM: %q %v", b, ok)
 	}
-	if b, ok := workspace.CutBOM([]byte("x\uFEFF")); ok || string(b) != "x\uFEFF" {
+	if b, ok := textfmt.CutBOM([]byte("x\uFEFF")); ok || string(b) != "x\uFEFF" {
 		t.Errorf("CutBOM of a late BOM: %q %v", b, ok)
 	}
 	for in, want := range map[string]string{"a\r": "a", "a\r\r": "a\r", "a": "a", "": "", "\r": ""} {
-		if got := string(workspace.TrimCR([]byte(in))); got != want {
+		if got := string(textfmt.TrimCR([]byte(in))); got != want {
 			t.Errorf("TrimCR(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if !strings.HasPrefix(workspace.BOM, "\xEF\xBB\xBF") || len(workspace.BOM) != 3 {
-		t.Errorf("BOM = %q", workspace.BOM)
+	if !strings.HasPrefix(textfmt.BOM, "\xEF\xBB\xBF") || len(textfmt.BOM) != 3 {
+		t.Errorf("BOM = %q", textfmt.BOM)
 	}
 }
