@@ -1,27 +1,25 @@
-package hub
+package codegraph
 
 import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"cchub/codegraph"
 )
 
 // A blast's text for the CLI (Text) lists every definition reached; for a
 // model (TextWithin) the counts come first, the nearest entries that fit,
 // and the call that lists the rest, which pages through all of them.
 func TestGraphTextWithinPagesABlast(t *testing.T) {
-	r := &GraphResult{Op: "blast", query: GraphQuery{Op: "blast", Name: "Target", Depth: 2},
-		Definitions: []codegraph.Def{{Name: "Target", Kind: "func", Path: "a/a.go", Start: 3, End: 3}},
+	r := &Answer{Op: "blast", Query: Query{Op: "blast", Name: "Target", Depth: 2},
+		Definitions: []Def{{Name: "Target", Kind: "func", Path: "a/a.go", Start: 3, End: 3}},
 		Counts:      map[string]int{"exact": 320}}
 	for i := 0; i < 320; i++ {
 		d := 1
 		if i >= 300 {
 			d = 2
 		}
-		r.Reached = append(r.Reached, codegraph.Reached{Distance: d, Confidence: "exact", Via: []string{"Target", fmt.Sprintf("C%03d", i)},
-			Def: codegraph.Def{Name: fmt.Sprintf("C%03d", i), Kind: "func", Path: fmt.Sprintf("p%d/f.go", i%7), Start: i + 1, End: i + 1, Test: i%100 == 0}})
+		r.Reached = append(r.Reached, Reached{Distance: d, Confidence: "exact", Via: []string{"Target", fmt.Sprintf("C%03d", i)},
+			Def: Def{Name: fmt.Sprintf("C%03d", i), Kind: "func", Path: fmt.Sprintf("p%d/f.go", i%7), Start: i + 1, End: i + 1, Test: i%100 == 0}})
 	}
 	all := r.Text()
 	if n := strings.Count(all, "\tC"); n != 320 || strings.Contains(all, "[showing") {
@@ -48,7 +46,7 @@ func TestGraphTextWithinPagesABlast(t *testing.T) {
 		if i < 0 {
 			break
 		}
-		fmt.Sscanf(text[i+len(": graph op=blast name=Target depth=2 offset="):], "%d", &r.query.Offset)
+		fmt.Sscanf(text[i+len(": graph op=blast name=Target depth=2 offset="):], "%d", &r.Query.Offset)
 	}
 	if len(seen) != 320 {
 		t.Errorf("the pages list %d of 320", len(seen))
