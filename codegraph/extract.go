@@ -13,6 +13,7 @@ import (
 
 	sitter "github.com/smacker/go-tree-sitter"
 
+	"cchub/lang"
 	"cchub/outline"
 	"cchub/syntax"
 )
@@ -115,39 +116,39 @@ type queryCheck struct {
 var queries sync.Map // language name → *langQuery or error
 
 // queryName is the query file of a language: TSX is TypeScript's.
-func queryName(lang string) string {
-	if lang == "tsx" {
+func queryName(language string) string {
+	if language == lang.TSX {
 		return "typescript"
 	}
-	return lang
+	return language
 }
 
-func queryFor(lang *syntax.Language) (*langQuery, error) {
-	if q, ok := queries.Load(lang.Name); ok {
+func queryFor(language *syntax.Language) (*langQuery, error) {
+	if q, ok := queries.Load(language.Name); ok {
 		if err, isErr := q.(error); isErr {
 			return nil, err
 		}
 		return q.(*langQuery), nil
 	}
-	name := queryName(lang.Name)
+	name := queryName(language.Name)
 	src, err := queryFiles.ReadFile("queries/" + name + ".scm")
 	if err != nil {
-		return nil, fmt.Errorf("codegraph: no queries for %s", lang.Name)
+		return nil, fmt.Errorf("codegraph: no queries for %s", language.Name)
 	}
 	if base, ok := queryIncludes[name]; ok {
 		b, err := queryFiles.ReadFile("queries/" + base + ".scm")
 		if err != nil {
-			return nil, fmt.Errorf("codegraph: queries for %s: %w", lang.Name, err)
+			return nil, fmt.Errorf("codegraph: queries for %s: %w", language.Name, err)
 		}
 		src = append(append(b, '\n'), src...)
 	}
-	lq, err := compileQuery(src, lang.Grammar)
+	lq, err := compileQuery(src, language.Grammar)
 	if err != nil {
-		err = fmt.Errorf("codegraph: queries for %s: %w", lang.Name, err)
-		queries.Store(lang.Name, err)
+		err = fmt.Errorf("codegraph: queries for %s: %w", language.Name, err)
+		queries.Store(language.Name, err)
 		return nil, err
 	}
-	actual, _ := queries.LoadOrStore(lang.Name, lq)
+	actual, _ := queries.LoadOrStore(language.Name, lq)
 	if q, ok := actual.(*langQuery); ok {
 		return q, nil
 	}
@@ -245,24 +246,12 @@ func goModFile(rel string, src []byte) *File {
 	return f
 }
 
-func Supported(lang *syntax.Language) bool {
-	if lang == nil {
+func Supported(language *syntax.Language) bool {
+	if language == nil {
 		return false
 	}
-	_, err := queryFiles.ReadFile("queries/" + queryName(lang.Name) + ".scm")
+	_, err := queryFiles.ReadFile("queries/" + queryName(language.Name) + ".scm")
 	return err == nil
-}
-
-// family groups the languages that call one another's definitions:
-// JavaScript, TypeScript and TSX; C and C++.
-func family(lang string) string {
-	switch lang {
-	case "typescript", "tsx":
-		return "javascript"
-	case "cpp":
-		return "c"
-	}
-	return lang
 }
 
 // captured is what one query match captured, by capture name.
@@ -367,7 +356,7 @@ func extractQuery(ctx context.Context, f *File, tree *syntax.Tree) (*File, error
 			f.Imports = append(f.Imports, f.readImports(cp, src)...)
 		}
 	}
-	if family(f.Language) == "c" {
+	if lang.Family(f.Language) == "c" {
 		f.keepDefinitions(bodies)
 	}
 	f.setIn(heads)
@@ -422,13 +411,13 @@ func (f *File) addDefs(syms []*outline.Symbol, class string) {
 				if r := strings.Fields(strings.Trim(s.Receiver, "()")); len(r) == 2 {
 					d.recv = r[0]
 				}
-			case f.Language == "rust":
+			case f.Language == lang.Rust:
 				d.Type = class // an associated function of an impl: Stack::new
 			}
-			switch family(f.Language) {
-			case "javascript":
+			switch lang.Family(f.Language) {
+			case lang.JavaScript:
 				jsDef(&d)
-			case "c":
+			case lang.C:
 				cDef(&d, s)
 			}
 			d.Test = isTest(d, s, f.Path)
@@ -507,17 +496,17 @@ func (f *File) readImports(cp captured, src []byte) []Import {
 		}
 		return n.Content(src)
 	}
-	switch family(f.Language) {
-	case "javascript":
+	switch lang.Family(f.Language) {
+	case lang.JavaScript:
 		return []Import{jsImport(cp, src)}
-	case "rust":
+	case lang.Rust:
 		return rustUses(cp.imp, src)
-	case "java":
+	case lang.Java:
 		if imp, ok := javaImport(text(cp.imp)); ok {
 			return []Import{imp}
 		}
 		return nil
-	case "c":
+	case lang.C:
 		t := text(cp.imp)
 		if !strings.HasPrefix(t, `"`) {
 			return nil // <system> headers are not in the workspace
@@ -530,7 +519,7 @@ func (f *File) readImports(cp captured, src []byte) []Import {
 
 // importOf is the import of a Go or Python file from the text of its
 // captures: alias, import and from ("" when not captured).
-func importOf(lang, alias, target, from string) Import {
+func importOf(language, alias, target, from string) Import {
 	imp := Import{Alias: alias, Target: strings.Trim(target, "\"`")}
 	if from != "" {
 		if imp.Alias == "" {
@@ -538,7 +527,7 @@ func importOf(lang, alias, target, from string) Import {
 		}
 		imp.Target = strings.TrimLeft(from, ".") + "." + imp.Target
 	} else if imp.Alias == "" {
-		imp.Alias = defaultAlias(lang, imp.Target)
+		imp.Alias = defaultAlias(language, imp.Target)
 	}
 	return imp
 }
@@ -582,8 +571,8 @@ func receiverType(recv, class string) string {
 
 // defaultAlias is the name an import without an alias is known by: a Go
 // package's last path element; a Python module's whole dotted name.
-func defaultAlias(lang, target string) string {
-	if lang == "go" {
+func defaultAlias(language, target string) string {
+	if language == lang.Go {
 		return path.Base(target)
 	}
 	return target
@@ -595,23 +584,23 @@ func defaultAlias(lang, target string) string {
 // *Test class); a C or C++ test_* function or GoogleTest TEST. JavaScript
 // tests are the callbacks of it, test and describe (jsTestDef).
 func isTest(d Def, s *outline.Symbol, rel string) bool {
-	switch family(d.Language) {
-	case "go":
+	switch lang.Family(d.Language) {
+	case lang.Go:
 		return strings.HasSuffix(rel, "_test.go") && d.Type == "" && d.Kind == "func" && goTestName(d.Name)
-	case "python":
+	case lang.Python:
 		if pyTestPath(rel) {
 			// unittest runs every test* method of a TestCase, whatever
 			// the class is called; pytest every test* function.
 			return strings.HasPrefix(d.Name, "test")
 		}
 		return strings.HasPrefix(d.Name, "test_") || strings.HasPrefix(d.Name, "test") && strings.HasPrefix(d.Type, "Test")
-	case "javascript":
+	case lang.JavaScript:
 		return false
-	case "rust":
+	case lang.Rust:
 		return rustIsTest(s.Decorators)
-	case "java":
+	case lang.Java:
 		return javaIsTest(d, s.Decorators)
-	case "c":
+	case lang.C:
 		return strings.HasPrefix(d.Name, "test_") || strings.HasPrefix(d.Name, "TEST")
 	}
 	return strings.HasPrefix(d.Name, "test")
@@ -644,11 +633,11 @@ func Extract(ctx context.Context, cache *syntax.ParseCache, rel string, src []by
 	if path.Base(rel) == "go.mod" {
 		return goModFile(rel, src), nil
 	}
-	lang := syntax.LanguageFor(rel)
-	if !Supported(lang) {
+	language := syntax.LanguageFor(rel)
+	if !Supported(language) {
 		return nil, nil
 	}
-	tree, err := cache.ParseUncached(ctx, lang, src)
+	tree, err := cache.ParseUncached(ctx, language, src)
 	if tb := (*syntax.TooBigError)(nil); errors.As(err, &tb) {
 		return nil, fmt.Errorf("%s is %w", rel, tb)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/dominikbraun/graph"
 
+	"cchub/lang"
 	"cchub/store"
 	"cchub/syntax"
 	"cchub/workspace"
@@ -321,21 +322,21 @@ func variantFor(rel string) string {
 	if path.Base(rel) == "go.mod" {
 		return "go.mod"
 	}
-	lang := syntax.LanguageFor(rel)
-	if lang == nil {
+	language := syntax.LanguageFor(rel)
+	if language == nil {
 		return ""
 	}
-	switch family(lang.Name) {
-	case "go":
+	switch lang.Family(language.Name) {
+	case lang.Go:
 		if strings.HasSuffix(rel, "_test.go") {
-			return lang.Name + "/test"
+			return language.Name + "/test"
 		}
-	case "python":
+	case lang.Python:
 		if pyTestPath(rel) {
-			return lang.Name + "/test"
+			return language.Name + "/test"
 		}
 	}
-	return lang.Name
+	return language.Name
 }
 
 // reading is what an update read, to save.

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"cchub/lang"
 	"cchub/outline"
 )
 
@@ -60,13 +61,7 @@ func (f *File) keepDefinitions(bodies []lineSpan) {
 }
 
 // cHeader says whether p is a header by its extension.
-func cHeader(p string) bool {
-	switch path.Ext(p) {
-	case ".h", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".inl":
-		return true
-	}
-	return false
-}
+func cHeader(p string) bool { return lang.IsHeader(p) }
 
 // maxIncluded bounds the headers one file's includes are followed to.
 const maxIncluded = 256
@@ -150,7 +145,7 @@ func (r *resolver) cHeaderFile(from, name string) string {
 	}
 	isC := func(p string) bool {
 		f := r.files[p]
-		return f != nil && family(f.Language) == "c"
+		return f != nil && lang.Family(f.Language) == "c"
 	}
 	found := ""
 	if p := path.Join(path.Dir(from), name); isC(p) {
@@ -173,7 +168,7 @@ func (r *resolver) declaredIn(name string) []string {
 	if ix.declared == nil {
 		ix.declared = map[string][]string{}
 		for p, f := range r.files {
-			if family(f.Language) != "c" {
+			if lang.Family(f.Language) != "c" {
 				continue
 			}
 			for _, imp := range f.Imports {
@@ -193,7 +188,7 @@ func (r *resolver) declaredIn(name string) []string {
 // (exact); defined in a header f includes, or declared in one and defined
 // in a source file (import); else by name.
 func (r *resolver) cFree(f *File, name string) []target {
-	free := func(d *Def) bool { return family(d.Language) == "c" && d.Type == "" && callable(d) }
+	free := func(d *Def) bool { return lang.Family(d.Language) == "c" && d.Type == "" && callable(d) }
 	if ts := r.pick(name, Exact, func(d *Def) bool { return free(d) && d.Path == f.Path }); len(ts) > 0 {
 		return ts
 	}
@@ -223,7 +218,7 @@ func (r *resolver) cFree(f *File, name string) []target {
 // elsewhere (name-only).
 func (r *resolver) cClassFound(f *File, name string) string {
 	class := func(d *Def) bool {
-		return family(d.Language) == "c" && d.Type == "" && (d.Kind == "class" || d.Kind == "struct")
+		return lang.Family(d.Language) == "c" && d.Type == "" && (d.Kind == "class" || d.Kind == "struct")
 	}
 	if len(r.pick(name, Exact, func(d *Def) bool { return class(d) && d.Path == f.Path })) > 0 {
 		return Exact
@@ -240,7 +235,7 @@ func (r *resolver) cClassFound(f *File, name string) string {
 // the class, x.m() and p->m() by name among methods; Type::m() among the
 // type's methods, as sure as the type is found; ns::f() as a function.
 func (r *resolver) cTargets(f *File, in *Def, c Call) []target {
-	isC := func(d *Def) bool { return family(d.Language) == "c" }
+	isC := func(d *Def) bool { return lang.Family(d.Language) == "c" }
 	inClass := func(d *Def) bool { return isC(d) && in != nil && in.Type != "" && d.Type == in.Type }
 	scope, scoped := strings.CutSuffix(c.Qualifier, "::")
 	switch {
@@ -283,8 +278,8 @@ func (r *resolver) constructors(ts []target) []target {
 			out = append(out, t)
 			continue
 		}
-		fam := family(d.Language)
-		if cs := r.pick(d.Name, t.confidence, func(m *Def) bool { return m.Type == d.Name && m.Kind == "method" && family(m.Language) == fam }); len(cs) > 0 {
+		fam := lang.Family(d.Language)
+		if cs := r.pick(d.Name, t.confidence, func(m *Def) bool { return m.Type == d.Name && m.Kind == "method" && lang.Family(m.Language) == fam }); len(cs) > 0 {
 			out = append(out, cs...)
 		} else {
 			out = append(out, t)

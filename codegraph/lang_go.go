@@ -3,6 +3,8 @@ package codegraph
 import (
 	"path"
 	"strings"
+
+	"cchub/lang"
 )
 
 // goModule is a go.mod of the workspace: the directory it is in and the
@@ -25,7 +27,7 @@ func (r *resolver) goPackageDir(importPath string) string {
 		r.goDirs = map[string]string{}
 		r.goPkgs = map[string]bool{}
 		for _, f := range r.files {
-			if f.Language == "go" {
+			if f.Language == lang.Go {
 				r.goPkgs[path.Dir(f.Path)] = true
 			}
 		}
@@ -69,7 +71,7 @@ func (r *resolver) goPackageDir(importPath string) string {
 func (r *resolver) goTargets(f *File, in *Def, c Call) []target {
 	dir := path.Dir(f.Path)
 	funcIn := func(d *Def, dir string) bool {
-		return d.Language == "go" && d.dir == dir && d.Type == "" && callable(d)
+		return d.Language == lang.Go && d.dir == dir && d.Type == "" && callable(d)
 	}
 	if c.Qualifier == "" {
 		if ts := r.pick(c.Name, Exact, func(d *Def) bool { return funcIn(d, dir) }); len(ts) > 0 {
@@ -87,7 +89,7 @@ func (r *resolver) goTargets(f *File, in *Def, c Call) []target {
 		return nil
 	}
 	if in != nil && in.Type != "" && in.recv != "" && c.Qualifier == in.recv && r.binds(f, c.In, in.recv) <= 1 {
-		if ts := r.pick(c.Name, Exact, func(d *Def) bool { return d.Type == in.Type && d.Language == "go" && d.dir == dir }); len(ts) > 0 {
+		if ts := r.pick(c.Name, Exact, func(d *Def) bool { return d.Type == in.Type && d.Language == lang.Go && d.dir == dir }); len(ts) > 0 {
 			return ts
 		}
 	}
@@ -111,7 +113,7 @@ func (r *resolver) goTargets(f *File, in *Def, c Call) []target {
 	if ts := r.typedTargets(f, c); len(ts) > 0 {
 		return ts
 	}
-	return r.pick(c.Name, NameOnly, func(d *Def) bool { return d.Language == "go" && d.Type != "" })
+	return r.pick(c.Name, NameOnly, func(d *Def) bool { return d.Language == lang.Go && d.Type != "" })
 }
 
 // noDef is a definition index no binding has: a lookup there sees no

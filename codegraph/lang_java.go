@@ -3,6 +3,8 @@ package codegraph
 import (
 	"path"
 	"strings"
+
+	"cchub/lang"
 )
 
 // Java: a package is a directory (a.b is …/a/b/), a class is found
@@ -62,9 +64,9 @@ func javaPackageDir(p string) string {
 		}
 		rest := segs[i+1:]
 		switch {
-		case len(rest) >= 2 && (rest[1] == "java" || rest[1] == "kotlin"):
+		case len(rest) >= 2 && (rest[1] == lang.Java || rest[1] == "kotlin"):
 			rest = rest[2:]
-		case len(rest) >= 1 && rest[0] == "java":
+		case len(rest) >= 1 && rest[0] == lang.Java:
 			rest = rest[1:]
 		}
 		return strings.Join(rest, "/")
@@ -80,7 +82,7 @@ func javaSamePackage(a, b string) bool {
 func javaClassKind(d *Def) bool {
 	switch d.Kind {
 	case "class", "interface", "enum", "record":
-		return d.Language == "java"
+		return d.Language == lang.Java
 	}
 	return false
 }
@@ -131,7 +133,7 @@ func (r *resolver) javaMethods(cs []target, name string) []target {
 // this.m() within the class; C.m() on a class its imports or package
 // name; obj.m() by name among methods.
 func (r *resolver) javaTargets(f *File, in *Def, c Call) []target {
-	method := func(d *Def) bool { return d.Language == "java" && d.Kind == "method" }
+	method := func(d *Def) bool { return d.Language == lang.Java && d.Kind == "method" }
 	if c.Qualifier == "" {
 		if in != nil && in.Type != "" {
 			if ts := r.pick(c.Name, Exact, func(d *Def) bool { return method(d) && d.Path == f.Path && d.Type == in.Type }); len(ts) > 0 {

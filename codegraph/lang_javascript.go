@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"cchub/lang"
 )
 
 // JavaScript, TypeScript and TSX: ES and CommonJS imports, re-exports
@@ -122,10 +124,6 @@ func (h testHead) holds(c *Call) bool {
 	return h.from <= p && p < h.to
 }
 
-// jsExtensions are the files a module specifier may name without its
-// extension, in the order they are tried.
-var jsExtensions = []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"}
-
 // jsModule is the workspace file that the module specifier spec, written
 // in the file from, names: ./a is a.ts (or .tsx, .js, …) or a/index.ts.
 // It is "" for a package (react) or a file the workspace does not have.
@@ -149,24 +147,23 @@ func (r *resolver) jsModule(from, spec string) string {
 func (r *resolver) jsFile(base string) string {
 	isJS := func(p string) bool {
 		f := r.files[p]
-		return f != nil && family(f.Language) == "javascript"
+		return f != nil && lang.Family(f.Language) == lang.JavaScript
 	}
 	if isJS(base) {
 		return base
 	}
 	stem := base
-	switch path.Ext(base) {
-	case ".js", ".jsx", ".mjs", ".cjs": // TypeScript's ESM names the compiled file: ./a.js is a.ts
+	if lang.NameOf(base) == lang.JavaScript { // TypeScript's ESM names the compiled file: ./a.js is a.ts
 		stem = strings.TrimSuffix(base, path.Ext(base))
 	}
-	for _, ext := range jsExtensions {
-		if isJS(stem + ext) {
-			return stem + ext
+	for _, c := range lang.ModuleCandidates(stem) {
+		if isJS(c) {
+			return c
 		}
 	}
-	for _, ext := range jsExtensions {
-		if isJS(base + "/index" + ext) {
-			return base + "/index" + ext
+	for _, c := range lang.ModuleCandidates(base + "/index") {
+		if isJS(c) {
+			return c
 		}
 	}
 	return ""
@@ -261,7 +258,7 @@ func (r *resolver) jsImported(f *File, j jsImp) []target {
 	if len(ks) == 0 {
 		// The module is the workspace's, but how it exports the name is
 		// beyond these rules.
-		return r.pick(name, NameOnly, func(d *Def) bool { return family(d.Language) == "javascript" && d.Type == "" && callable(d) })
+		return r.pick(name, NameOnly, func(d *Def) bool { return lang.Family(d.Language) == lang.JavaScript && d.Type == "" && callable(d) })
 	}
 	return asTargets(ks, Imported)
 }
@@ -279,7 +276,7 @@ func asTargets(keys []string, conf string) []target {
 // through a namespace import; Store.create() on an imported class; any
 // other obj.m() by name.
 func (r *resolver) jsTargets(f *File, in *Def, c Call) []target {
-	js := func(d *Def) bool { return family(d.Language) == "javascript" }
+	js := func(d *Def) bool { return lang.Family(d.Language) == lang.JavaScript }
 	if c.Qualifier == "" {
 		if ts := r.pick(c.Name, Exact, func(d *Def) bool { return d.Path == f.Path && d.Type == "" && callable(d) }); len(ts) > 0 {
 			return ts

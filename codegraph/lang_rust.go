@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"cchub/lang"
 )
 
 // Rust: use trees flattened into imports, calls written in macro
@@ -171,7 +173,7 @@ func (r *resolver) rustIdx() *rustIndex {
 	}
 	ix := &rustIndex{crates: map[string]string{}, modules: map[string][]string{}, keyOf: map[string]string{}}
 	for p, f := range r.files {
-		if f.Language != "rust" {
+		if f.Language != lang.Rust {
 			continue
 		}
 		crate, mod := rustModule(p)
@@ -254,7 +256,7 @@ func (r *resolver) rustFns(modKey, name string, hops int) []string {
 	ix := r.rustIdx()
 	var out []string
 	for _, d := range r.byName[name] {
-		if d.Language == "rust" && d.Type == "" && callable(d) && ix.keyOf[d.Path] == modKey {
+		if d.Language == lang.Rust && d.Type == "" && callable(d) && ix.keyOf[d.Path] == modKey {
 			out = append(out, d.key)
 		}
 	}
@@ -309,7 +311,7 @@ func rustSameCrate(a, b string) bool {
 // path to its module (import), or not known (name-only).
 func (r *resolver) rustTypeBound(f *File, segs []string, T string) string {
 	isType := func(d *Def) bool {
-		return d.Language == "rust" && d.Type == "" && (d.Kind == "struct" || d.Kind == "enum" || d.Kind == "trait" || d.Kind == "type")
+		return d.Language == lang.Rust && d.Type == "" && (d.Kind == "struct" || d.Kind == "enum" || d.Kind == "trait" || d.Kind == "type")
 	}
 	if len(r.pick(T, Exact, func(d *Def) bool { return isType(d) && d.Path == f.Path })) > 0 {
 		return Exact
@@ -342,7 +344,7 @@ func (r *resolver) rustTypeBound(f *File, segs []string, T string) string {
 // (or a glob use), then by name; Type::f() among the type's functions;
 // a::b::f() in the module the path names.
 func (r *resolver) rustTargets(f *File, in *Def, c Call) []target {
-	rust := func(d *Def) bool { return d.Language == "rust" }
+	rust := func(d *Def) bool { return d.Language == lang.Rust }
 	scope, scoped := strings.CutSuffix(c.Qualifier, "::")
 	if c.Qualifier != "" && !scoped {
 		if c.Qualifier == "self" && in != nil && in.Type != "" {

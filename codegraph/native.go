@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"sync"
 
+	"cchub/lang"
 	"cchub/syntax"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -39,8 +40,8 @@ type nativeLang struct {
 
 // natives are the languages read natively, by query file name.
 var natives = map[string]*nativeLang{
-	"go":     &goNative,
-	"python": &pythonNative,
+	lang.Go:     &goNative,
+	lang.Python: &pythonNative,
 }
 
 // nativeIDs are a native reader's symbols and fields in one language.
@@ -53,12 +54,12 @@ var nativeIDCache sync.Map // language name → *nativeIDs
 
 // nativeFor returns the native reader of tree's language and the ids it
 // needs, or nil when the language is read with its query.
-func nativeFor(lang string, root *sitter.Node) (*nativeLang, *nativeIDs) {
-	nl := natives[queryName(lang)]
-	if nl == nil || !nativeCurrent(queryName(lang)) {
+func nativeFor(language string, root *sitter.Node) (*nativeLang, *nativeIDs) {
+	nl := natives[queryName(language)]
+	if nl == nil || !nativeCurrent(queryName(language)) {
 		return nil, nil
 	}
-	if ids, ok := nativeIDCache.Load(lang); ok {
+	if ids, ok := nativeIDCache.Load(language); ok {
 		return nl, ids.(*nativeIDs)
 	}
 	if !syntax.CanRead(root) {
@@ -91,7 +92,7 @@ func nativeFor(lang string, root *sitter.Node) (*nativeLang, *nativeIDs) {
 		}
 		ids.fieldsIn[id] = true
 	}
-	actual, _ := nativeIDCache.LoadOrStore(lang, ids)
+	actual, _ := nativeIDCache.LoadOrStore(language, ids)
 	return nl, actual.(*nativeIDs)
 }
 

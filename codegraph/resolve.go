@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/dominikbraun/graph"
+
+	"cchub/lang"
 )
 
 // maxNameOnly is the most definitions a call is linked to by name alone;
@@ -129,16 +131,16 @@ func (r *resolver) targets(f *File, in *Def, c Call) []target {
 	if c.Ref {
 		return r.refTargets(f, in, c)
 	}
-	switch family(f.Language) {
-	case "javascript":
+	switch lang.Family(f.Language) {
+	case lang.JavaScript:
 		return r.jsTargets(f, in, c)
-	case "rust":
+	case lang.Rust:
 		return r.rustTargets(f, in, c)
-	case "java":
+	case lang.Java:
 		return r.javaTargets(f, in, c)
-	case "c":
+	case lang.C:
 		return r.cTargets(f, in, c)
-	case "go":
+	case lang.Go:
 		return r.goTargets(f, in, c)
 	}
 	return r.goPythonTargets(f, in, c)
@@ -149,22 +151,22 @@ func (r *resolver) targets(f *File, in *Def, c Call) []target {
 // package, a method of the receiver's or a known type); a name that may
 // be anything (a variable, a field) links nothing.
 func (r *resolver) refTargets(f *File, in *Def, c Call) []target {
-	if f.Language == "python" {
+	if f.Language == lang.Python {
 		return r.pyRefTargets(f, in, c)
 	}
-	if f.Language != "go" {
+	if f.Language != lang.Go {
 		return nil
 	}
 	dir := path.Dir(f.Path)
 	funcIn := func(d *Def, dir string) bool {
-		return d.Language == "go" && d.dir == dir && d.Type == "" && d.Kind == "func"
+		return d.Language == lang.Go && d.dir == dir && d.Type == "" && d.Kind == "func"
 	}
 	if c.Qualifier == "" {
 		return r.pick(c.Name, Exact, func(d *Def) bool { return funcIn(d, dir) })
 	}
 	if in != nil && in.Type != "" && in.recv != "" && c.Qualifier == in.recv {
 		return r.pick(c.Name, Exact, func(d *Def) bool {
-			return d.Type == in.Type && d.Language == "go" && d.dir == dir && d.Kind == "method"
+			return d.Type == in.Type && d.Language == lang.Go && d.dir == dir && d.Kind == "method"
 		})
 	}
 	if imp, ok := r.goImport(f, c.In, c.Qualifier); ok {
@@ -354,8 +356,8 @@ func (r *resolver) inModule(mod, name string) []target {
 
 // byNameOnly links a call by name alone to the definitions of lang in m;
 // too many is a crowd, kept unlinked, without listing them.
-func (r *resolver) byNameOnly(m map[string][]*Def, lang, name string) []target {
-	ds := m[lang+"\x00"+name]
+func (r *resolver) byNameOnly(m map[string][]*Def, language, name string) []target {
+	ds := m[language+"\x00"+name]
 	if len(ds) > maxNameOnly {
 		r.crowd = len(ds)
 		return nil

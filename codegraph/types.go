@@ -3,6 +3,8 @@ package codegraph
 import (
 	"path"
 	"strings"
+
+	"cchub/lang"
 )
 
 // Type facts: what a file says about the types of names, read without a
@@ -225,7 +227,7 @@ func (r *resolver) typeIndex() *typeIndex {
 				k := typeScope(d) + "\x00" + d.Name
 				ix.types[k] = append(ix.types[k], d)
 			}
-			if d.Language == "go" && d.Type != "" && d.Kind == "method" {
+			if d.Language == lang.Go && d.Type != "" && d.Kind == "method" {
 				k := d.dir + "\x00" + d.Type
 				ix.methodNames[k] = append(ix.methodNames[k], d.Name)
 			}
@@ -237,7 +239,7 @@ func (r *resolver) typeIndex() *typeIndex {
 			switch bd.Kind {
 			case 'f', 'e':
 				for _, td := range ix.types[scopeOf(f)+"\x00"+bd.Owner] {
-					if f.Language == "python" && td.Path != f.Path {
+					if f.Language == lang.Python && td.Path != f.Path {
 						continue
 					}
 					if bd.Kind == 'f' {
@@ -255,7 +257,7 @@ func (r *resolver) typeIndex() *typeIndex {
 					ix.pkgNames[path.Dir(f.Path)] = bd.Name
 				}
 			case 'v':
-				if bd.In < 0 && f.Language == "go" {
+				if bd.In < 0 && f.Language == lang.Go {
 					k := path.Dir(f.Path) + "\x00" + bd.Name
 					ix.pkgVars[k] = append(ix.pkgVars[k], ft)
 				}
@@ -269,14 +271,14 @@ func (r *resolver) typeIndex() *typeIndex {
 // typeScope is where a type's name is looked up: a Go package's
 // directory, a Python file.
 func typeScope(d *Def) string {
-	if d.Language == "go" {
+	if d.Language == lang.Go {
 		return d.dir
 	}
 	return d.Path
 }
 
 func scopeOf(f *File) string {
-	if f.Language == "go" {
+	if f.Language == lang.Go {
 		return path.Dir(f.Path)
 	}
 	return f.Path
@@ -414,7 +416,7 @@ func (t tref) chain(r *resolver, f *File, in int, parts []string, depth int) tre
 // returns its scope (a Go package's directory, a Python module's name
 // prefixed "py:").
 func (r *resolver) moduleAlias(f *File, in int, name string) (string, bool) {
-	if f.Language == "go" {
+	if f.Language == lang.Go {
 		imp, ok := r.goImport(f, in, name)
 		if !ok {
 			return "", false
@@ -425,7 +427,7 @@ func (r *resolver) moduleAlias(f *File, in int, name string) (string, bool) {
 		if imp.Alias != name {
 			continue
 		}
-		if f.Language == "go" {
+		if f.Language == lang.Go {
 			return r.goPackageDir(imp.Target), true
 		}
 		return "py:" + strings.TrimLeft(imp.Target, "."), true
@@ -434,7 +436,7 @@ func (r *resolver) moduleAlias(f *File, in int, name string) (string, bool) {
 }
 
 // typeIn is the type named name in scope mod (see moduleAlias).
-func (r *resolver) typeIn(lang, mod, name string) *Def {
+func (r *resolver) typeIn(language, mod, name string) *Def {
 	if mod == "" {
 		return nil
 	}
@@ -471,7 +473,7 @@ func (r *resolver) namedType(f *File, text string) tref {
 		if mod, ok := r.moduleAlias(f, noDef, t[:i]); ok { // a type: no variable shadows its package
 			d = r.typeIn(f.Language, mod, t[i+1:])
 		}
-	} else if d = one(r.typeIndex().types[scopeOf(f)+"\x00"+t]); d == nil && f.Language == "python" {
+	} else if d = one(r.typeIndex().types[scopeOf(f)+"\x00"+t]); d == nil && f.Language == lang.Python {
 		d = r.pyImportedType(f, t)
 	}
 	if d == nil {
@@ -494,7 +496,7 @@ func (r *resolver) pyImportedType(f *File, name string) *Def {
 // called is the type of calling name in scope (a function's result, or a
 // type: a conversion in Go, a construction in Python).
 func (r *resolver) called(f *File, scope, name string, depth int) tref {
-	if f.Language == "python" && scope == scopeOf(f) {
+	if f.Language == lang.Python && scope == scopeOf(f) {
 		if t := r.namedType(f, name); t.d != nil {
 			return t
 		}
@@ -504,10 +506,10 @@ func (r *resolver) called(f *File, scope, name string, depth int) tref {
 	var fn *Def
 	if strings.HasPrefix(scope, "py:") {
 		fn = one(r.pyIndex().byModule[scope[3:]+"\x00"+name])
-	} else if f.Language == "go" {
+	} else if f.Language == lang.Go {
 		var ds []*Def
 		for _, d := range r.byName[name] {
-			if d.Language == "go" && d.dir == scope && d.Type == "" && d.Kind == "func" {
+			if d.Language == lang.Go && d.dir == scope && d.Type == "" && d.Kind == "func" {
 				ds = append(ds, d)
 			}
 		}
@@ -527,7 +529,7 @@ func (r *resolver) called(f *File, scope, name string, depth int) tref {
 		return tref{}
 	}
 	if isTypeDef(fn) {
-		if f.Language != "python" {
+		if f.Language != lang.Python {
 			return tref{}
 		}
 		return tref{d: fn}
@@ -555,7 +557,7 @@ func (r *resolver) variable(f *File, in int, name string, depth int) tref {
 				return tref{d: t}
 			}
 		}
-		if (name == "self" || name == "cls") && d.Type != "" && f.Language == "python" {
+		if (name == "self" || name == "cls") && d.Type != "" && f.Language == lang.Python {
 			return r.namedType(f, d.Type)
 		}
 	}
@@ -577,7 +579,7 @@ func (r *resolver) variable(f *File, in int, name string, depth int) tref {
 	if len(facts) == 0 && in >= 0 {
 		facts = ix.localsOf(f)[localKey(-1, name)]
 	}
-	if len(facts) == 0 && f.Language == "go" {
+	if len(facts) == 0 && f.Language == lang.Go {
 		facts = ix.pkgVars[path.Dir(f.Path)+"\x00"+name]
 	}
 	var t tref
@@ -621,7 +623,7 @@ func (r *resolver) methodsOf(t *Def, name string, depth int) []*Def {
 	}
 	var out []*Def
 	for _, d := range r.pyIndex().members[t.dir+"\x00"+t.Name+"\x00"+name] {
-		if d.Language == t.Language && (t.Language == "go" || d.Path == t.Path) && d.Kind != "class" {
+		if d.Language == t.Language && (t.Language == lang.Go || d.Path == t.Path) && d.Kind != "class" {
 			out = append(out, d)
 		}
 	}
@@ -689,7 +691,7 @@ func (r *resolver) typedTargets(f *File, c Call) []target {
 	for _, d := range ms {
 		out = append(out, target{d.key, Exact})
 	}
-	if t.Kind == "interface" && (len(out) == 0 || t.Language != "go") {
+	if t.Kind == "interface" && (len(out) == 0 || t.Language != lang.Go) {
 		return nil
 	}
 	// A method of an interface (the type's, or one it embeds) dispatches
@@ -697,7 +699,7 @@ func (r *resolver) typedTargets(f *File, c Call) []target {
 	seen := map[string]bool{}
 	for _, d := range ms {
 		owner := one(r.typeIndex().types[d.dir+"\x00"+d.Type])
-		if d.Language != "go" || owner == nil || owner.Kind != "interface" {
+		if d.Language != lang.Go || owner == nil || owner.Kind != "interface" {
 			continue
 		}
 		for _, m := range r.implementers(owner, c.Name) {
@@ -807,13 +809,13 @@ func (f *File) keepRefs(in []int32, passed map[int]bool) {
 			}
 			switch {
 			case c.Qualifier == "":
-				if bound[localKey(def, c.Name)] || bound[localKey(-1, c.Name)] && f.Language == "python" {
+				if bound[localKey(def, c.Name)] || bound[localKey(-1, c.Name)] && f.Language == lang.Python {
 					continue
 				}
 			case imported[c.Qualifier]:
-			case def >= 0 && (c.Qualifier == f.Defs[def].recv && c.Qualifier != "" || c.Qualifier == "self" && f.Language == "python"):
+			case def >= 0 && (c.Qualifier == f.Defs[def].recv && c.Qualifier != "" || c.Qualifier == "self" && f.Language == lang.Python):
 			default:
-				if f.Language == "go" && isIdent(c.Qualifier) && !bound[localKey(def, c.Qualifier)] {
+				if f.Language == lang.Go && isIdent(c.Qualifier) && !bound[localKey(def, c.Qualifier)] {
 					break // pkg.F of a package imported under its declared name
 				}
 				continue

@@ -2,7 +2,6 @@ package dapsession
 
 import (
 	"bufio"
-	"cchub/workspace/wstest"
 	"context"
 	"fmt"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"cchub/workspace/wstest"
 )
 
 // hubEnv makes the test binary a hub that owns one debug session of

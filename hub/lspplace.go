@@ -1,7 +1,6 @@
 package hub
 
 import (
-	"cchub/textfmt"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"cchub/textfmt"
 )
 
 // A line and column are the least durable way to name code: the model

@@ -55,6 +55,9 @@ var languages = []*Language{
 	{Name: Ruby, Aliases: []string{"rb"}, Extensions: []string{".rb"}, LineComment: "#"},
 }
 
+// headers are the C and C++ files that are included, not compiled.
+var headers = map[string]bool{".h": true, ".hh": true, ".hpp": true, ".hxx": true, ".h++": true, ".ipp": true, ".inl": true}
+
 // lspIDs are the extensions whose language id is not their language's.
 var lspIDs = map[string]string{".jsx": "javascriptreact"}
 
@@ -171,6 +174,9 @@ func LSPLanguages(names ...string) map[string]string {
 	}
 	return m
 }
+
+// IsHeader says the file at p is a C or C++ header by its extension.
+func IsHeader(p string) bool { return headers[Ext(p)] }
 
 // IsSource says p has the extension of a language in the table.
 func IsSource(p string) bool { return Of(p) != nil }

@@ -79,6 +79,14 @@ func TestTestFiles(t *testing.T) {
 	}
 }
 
+func TestHeaders(t *testing.T) {
+	for p, want := range map[string]bool{"a.h": true, "b/c.HPP": true, "x.inl": true, "a.c": false, "a.cc": false, "a.go": false} {
+		if IsHeader(p) != want {
+			t.Errorf("IsHeader(%q) = %v", p, !want)
+		}
+	}
+}
+
 func TestModuleCandidates(t *testing.T) {
 	got := ModuleCandidates("src/a")
 	if len(got) != 8 || got[0] != "src/a.ts" || got[1] != "src/a.tsx" || got[2] != "src/a.js" {

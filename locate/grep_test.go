@@ -2,7 +2,6 @@ package locate
 
 import (
 	"bytes"
-	"cchub/workspace/wstest"
 	"context"
 	"errors"
 	"fmt"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"cchub/workspace"
+	"cchub/workspace/wstest"
 )
 
 var gorootOnce = sync.OnceValue(func() string {

@@ -1,7 +1,6 @@
 package locate
 
 import (
-	"cchub/workspace/wstest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"cchub/workspace/wstest"
 )
 
 // referenceLines is the definition the matcher must agree with: the lines

@@ -1,8 +1,6 @@
 package locate
 
 import (
-	"cchub/textfmt"
-	"cchub/workspace/wstest"
 	"context"
 	"errors"
 	"fmt"
@@ -14,7 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"cchub/textfmt"
 	"cchub/workspace"
+	"cchub/workspace/wstest"
 )
 
 func read(t *testing.T, root *workspace.Root, opts ReadOptions) *ReadResult {

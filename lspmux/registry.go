@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"cchub/lang"
 )
 
 // Spec says how to run one language server and which files it owns.
@@ -96,7 +98,7 @@ func Builtin() []Spec {
 	return []Spec{
 		{
 			Name: "gopls", Command: "gopls",
-			Languages:   map[string]string{".go": "go"},
+			Languages:   lang.LSPLanguages(lang.Go),
 			RootMarkers: []string{"go.work", "go.mod"},
 			InitOptions: map[string]any{
 				// Progress for every diagnostic pass is how the Mux
@@ -111,7 +113,7 @@ func Builtin() []Spec {
 		},
 		{
 			Name: "pyright", Command: "pyright-langserver", Args: []string{"--stdio"},
-			Languages:   map[string]string{".py": "python", ".pyi": "python"},
+			Languages:   lang.LSPLanguages(lang.Python),
 			RootMarkers: []string{"pyrightconfig.json", "pyproject.toml", "setup.py", "setup.cfg", "requirements.txt"},
 			Install:     "npm install -g pyright",
 			// pyright checks only open files unless told otherwise: a
@@ -131,10 +133,7 @@ func Builtin() []Spec {
 		},
 		{
 			Name: "typescript-language-server", Command: "typescript-language-server", Args: []string{"--stdio"},
-			Languages: map[string]string{
-				".ts": "typescript", ".tsx": "typescriptreact", ".js": "javascript", ".jsx": "javascriptreact",
-				".mts": "typescript", ".cts": "typescript", ".mjs": "javascript", ".cjs": "javascript",
-			},
+			Languages:      lang.LSPLanguages(lang.JavaScript, lang.TypeScript, lang.TSX),
 			RootMarkers:    []string{"tsconfig.json", "jsconfig.json", "package.json"},
 			Install:        "npm install -g typescript-language-server typescript",
 			PinsTypeScript: true,
@@ -144,7 +143,7 @@ func Builtin() []Spec {
 		},
 		{
 			Name: "rust-analyzer", Command: "rust-analyzer",
-			Languages:   map[string]string{".rs": "rust"},
+			Languages:   lang.LSPLanguages(lang.Rust),
 			RootMarkers: []string{"Cargo.toml"},
 			Install:     "rustup component add rust-analyzer",
 			// cargo metadata obeys the workspace's .cargo/config.toml
@@ -154,9 +153,7 @@ func Builtin() []Spec {
 		},
 		{
 			Name: "clangd", Command: "clangd",
-			Languages: map[string]string{
-				".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp",
-			},
+			Languages:   lang.LSPLanguages(lang.C, lang.Cpp),
 			RootMarkers: []string{"compile_commands.json", "compile_flags.txt", ".clangd"},
 			Install:     "apt-get install clangd",
 		},

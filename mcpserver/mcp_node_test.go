@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"bufio"
-	"cchub/workspace/wstest"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -10,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"cchub/workspace/wstest"
 )
 
 // mcpClientDir holds the independent MCP client: a driver on the official

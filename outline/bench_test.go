@@ -1,7 +1,6 @@
 package outline
 
 import (
-	"cchub/workspace/wstest"
 	"context"
 	"fmt"
 	"os"
@@ -11,6 +10,7 @@ import (
 
 	"cchub/syntax"
 	"cchub/workspace"
+	"cchub/workspace/wstest"
 )
 
 // BenchmarkOutlineNetHTTP outlines every .go file of GOROOT's net/http:

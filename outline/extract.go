@@ -25,11 +25,11 @@ const (
 // live in lang_<name>.go, each registering a langSpec; this file holds what
 // they share, and knows no language by name.
 type extractor struct {
-	src   []byte
-	lang  string
-	spec  langSpec
-	long  int // functions longer than this list their blocks
-	nodes syntax.Nodes
+	src      []byte
+	language string
+	spec     langSpec
+	long     int // functions longer than this list their blocks
+	nodes    syntax.Nodes
 }
 
 // langSpec is what the shared code needs to know of one language.
@@ -50,8 +50,8 @@ type langSpec struct {
 // its own in an init function.
 var langSpecs = map[string]langSpec{}
 
-func newExtractor(src []byte, lang string, long int) *extractor {
-	return &extractor{src: src, lang: lang, spec: langSpecs[lang], long: long}
+func newExtractor(src []byte, language string, long int) *extractor {
+	return &extractor{src: src, language: language, spec: langSpecs[language], long: long}
 }
 
 func (x *extractor) close() { x.nodes.Close() }

@@ -1,7 +1,6 @@
 package outline
 
 import (
-	"cchub/workspace/wstest"
 	"context"
 	"fmt"
 	"go/ast"
@@ -15,6 +14,7 @@ import (
 
 	"cchub/syntax"
 	"cchub/workspace"
+	"cchub/workspace/wstest"
 )
 
 // goASTSymbols lists what the outline must show for a Go file, computed

@@ -3,12 +3,13 @@ package outline
 import (
 	"strings"
 
+	"cchub/lang"
 	"cchub/syntax"
 )
 
 func init() {
-	for _, lang := range []string{"c", "cpp"} {
-		langSpecs[lang] = langSpec{
+	for _, language := range []string{lang.C, lang.Cpp} {
+		langSpecs[language] = langSpec{
 			walk: func(x *extractor, top []*syntax.Node) []*Symbol { return x.cDecls(top, false) },
 		}
 	}
@@ -192,7 +193,7 @@ func (x *extractor) cTypeSpec(t, span *syntax.Node, inClass bool) *Symbol {
 	}
 	// C structs are records: their fields are the body a reader sees.
 	// C++ classes and structs have members worth listing.
-	if x.lang == "cpp" && kind != "enum" {
+	if x.language == lang.Cpp && kind != "enum" {
 		s.Children = x.cDecls(x.kids(body), true)
 	}
 	return s

@@ -1,9 +1,12 @@
 package outline
 
-import "cchub/syntax"
+import (
+	"cchub/lang"
+	"cchub/syntax"
+)
 
 func init() {
-	langSpecs["go"] = langSpec{
+	langSpecs[lang.Go] = langSpec{
 		walk:       (*extractor).goDecls,
 		directives: []string{"//go:", "//line ", "//nolint", "//export ", "//lint:"},
 	}

@@ -3,11 +3,12 @@ package outline
 import (
 	"strings"
 
+	"cchub/lang"
 	"cchub/syntax"
 )
 
 func init() {
-	langSpecs["java"] = langSpec{walk: (*extractor).javaDecls}
+	langSpecs[lang.Java] = langSpec{walk: (*extractor).javaDecls}
 }
 
 // javaDecls outlines the declarations of a Java file or of a type body.

@@ -3,12 +3,13 @@ package outline
 import (
 	"strings"
 
+	"cchub/lang"
 	"cchub/syntax"
 )
 
 func init() {
-	for _, lang := range []string{"javascript", "typescript", "tsx"} {
-		langSpecs[lang] = langSpec{walk: (*extractor).jsStatements}
+	for _, language := range []string{lang.JavaScript, lang.TypeScript, lang.TSX} {
+		langSpecs[language] = langSpec{walk: (*extractor).jsStatements}
 	}
 }
 

@@ -3,11 +3,12 @@ package outline
 import (
 	"strings"
 
+	"cchub/lang"
 	"cchub/syntax"
 )
 
 func init() {
-	langSpecs["python"] = langSpec{
+	langSpecs[lang.Python] = langSpec{
 		walk:      func(x *extractor, top []*syntax.Node) []*Symbol { return x.pyBlock(top, false) },
 		headerEnd: ":",
 		blockEnd:  (*extractor).lastCodeLine,

@@ -3,11 +3,12 @@ package outline
 import (
 	"strings"
 
+	"cchub/lang"
 	"cchub/syntax"
 )
 
 func init() {
-	langSpecs["rust"] = langSpec{
+	langSpecs[lang.Rust] = langSpec{
 		walk: func(x *extractor, top []*syntax.Node) []*Symbol { return x.rustItems(top, "") },
 	}
 }

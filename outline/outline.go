@@ -159,8 +159,8 @@ func errTooBig(rel string, tooBig error) error {
 // outlineFile reads, parses and outlines one file, and returns its
 // source too.
 func fileOutline(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, rel string, opts Options) (*File, []byte, error) {
-	lang := syntax.LanguageFor(rel)
-	if lang == nil {
+	language := syntax.LanguageFor(rel)
+	if language == nil {
 		if _, err := root.ReadText(rel); errors.Is(err, workspace.ErrBinary) {
 			return nil, nil, err // "use read" would not help
 		}
@@ -170,7 +170,7 @@ func fileOutline(ctx context.Context, root *workspace.Root, cache *syntax.ParseC
 	if err != nil {
 		return nil, nil, err
 	}
-	tree, err := cache.Parse(ctx, rel, lang, src)
+	tree, err := cache.Parse(ctx, rel, language, src)
 	if tb := (*syntax.TooBigError)(nil); errors.As(err, &tb) {
 		return nil, nil, errTooBig(rel, tb)
 	}

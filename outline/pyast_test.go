@@ -1,7 +1,6 @@
 package outline
 
 import (
-	"cchub/workspace/wstest"
 	"context"
 	"fmt"
 	"os/exec"
@@ -11,6 +10,7 @@ import (
 
 	"cchub/syntax"
 	"cchub/workspace"
+	"cchub/workspace/wstest"
 )
 
 // pyASTScript prints, for each file given, the functions and classes of

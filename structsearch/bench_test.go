@@ -1,7 +1,6 @@
 package structsearch
 
 import (
-	"cchub/workspace/wstest"
 	"context"
 	"fmt"
 	"os/exec"
@@ -11,6 +10,7 @@ import (
 
 	"cchub/syntax"
 	"cchub/workspace"
+	"cchub/workspace/wstest"
 )
 
 // goroot is the Go source tree, the largest real corpus every machine that
@@ -52,15 +52,15 @@ func BenchmarkSearchGoroot(b *testing.B) {
 // pattern matched against each of them.
 func BenchmarkMatchParsed(b *testing.B) {
 	files := corpus(b, filepath.Join(goroot(b), "net", "http"), "go")
-	lang := syntax.LanguageByName("go")
-	p, err := Compile(context.Background(), `if $X != nil { return $X }`, lang)
+	language := syntax.LanguageByName("go")
+	p, err := Compile(context.Background(), `if $X != nil { return $X }`, language)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer p.Close()
 	var trees []*syntax.Tree
 	for _, f := range files {
-		tr, err := syntax.ParseOnce(context.Background(), lang, f.src)
+		tr, err := syntax.ParseOnce(context.Background(), language, f.src)
 		if err != nil {
 			b.Fatal(err)
 		}

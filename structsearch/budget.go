@@ -1,13 +1,14 @@
 package structsearch
 
 import (
-	"cchub/textfmt"
 	"context"
 	"errors"
 	"fmt"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"cchub/textfmt"
 )
 
 // ErrTooComplex is wrapped by the error for a file that matching would

@@ -244,8 +244,8 @@ func TestBudgetFitsRealCode(t *testing.T) {
 	}
 	gosrc := goroot(t)
 	for _, c := range []struct {
-		lang, path string
-		patterns   []string
+		language, path string
+		patterns       []string
 	}{
 		// 947 levels deep; 381 KB of one expression.
 		{"go", filepath.Join(gosrc, "cmd/vendor/golang.org/x/text/unicode/norm/tables13.0.0.go"), []string{"$X", "$A + $B", "$A + $A"}},
@@ -265,14 +265,14 @@ func TestBudgetFitsRealCode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lang := syntax.LanguageByName(c.lang)
-		tree, err := syntax.ParseOnce(context.Background(), lang, src)
+		language := syntax.LanguageByName(c.language)
+		tree, err := syntax.ParseOnce(context.Background(), language, src)
 		if err != nil {
 			t.Fatal(err)
 		}
 		depth, _ := deepest(context.Background(), tree.RootNode())
 		for _, pattern := range c.patterns {
-			p := compile(t, c.lang, pattern)
+			p := compile(t, c.language, pattern)
 			cands, err := p.candidates(context.Background(), tree.RootNode(), src)
 			if err != nil {
 				t.Fatal(err)

@@ -38,31 +38,31 @@ func (c *looksCtx) Err() error {
 func TestCompileStopsWhenCancelled(t *testing.T) {
 	pattern := "x" + strings.Repeat(" + $X", 20000)
 	type cut struct {
-		lang  string
-		after int64 // the look at the context that cancels it
+		language string
+		after    int64 // the look at the context that cancels it
 	}
 	var cuts []cut
-	for _, lang := range []string{"go", "python"} {
+	for _, language := range []string{"go", "python"} {
 		// How often a whole compile looks (it is deterministic); then cut
 		// it early (reading the pattern), midway, and at its last look.
 		lc := &looksCtx{Context: context.Background(), cancel: func() {}}
-		p, err := Compile(lc, pattern, syntax.LanguageByName(lang))
+		p, err := Compile(lc, pattern, syntax.LanguageByName(language))
 		if err != nil {
 			t.Fatal(err)
 		}
 		p.Close()
 		n := lc.looks.Load()
-		t.Logf("%s: %d looks at the context", lang, n)
-		cuts = append(cuts, cut{lang, 5}, cut{lang, n / 2}, cut{lang, n - 1})
+		t.Logf("%s: %d looks at the context", language, n)
+		cuts = append(cuts, cut{language, 5}, cut{language, n / 2}, cut{language, n - 1})
 	}
 	for _, c := range cuts {
-		lang := c.lang
-		t.Run(fmt.Sprintf("%s/%d", lang, c.after), func(t *testing.T) {
+		language := c.language
+		t.Run(fmt.Sprintf("%s/%d", language, c.after), func(t *testing.T) {
 			base := runtime.NumGoroutine()
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			lc := &looksCtx{Context: ctx, cancel: cancel, after: c.after}
-			p, err := Compile(lc, pattern, syntax.LanguageByName(lang))
+			p, err := Compile(lc, pattern, syntax.LanguageByName(language))
 			if err == nil {
 				p.Close()
 				t.Fatalf("Compile ran to its end, %d looks at its context, after it was cancelled at look %d", lc.looks.Load(), c.after)
@@ -146,7 +146,7 @@ func freeByCounting(root *pnode) map[*pnode][]bool {
 
 // The linear markFree marks what counting did, node by node.
 func TestMarkFreeAgreesWithCounting(t *testing.T) {
-	for _, c := range []struct{ lang, pattern string }{
+	for _, c := range []struct{ language, pattern string }{
 		{"go", `if $X != nil { return $X }`},
 		{"go", `$A + $B + $A`},
 		{"go", `f($$$ARGS, $X, $$$ARGS)`},
@@ -161,15 +161,15 @@ func TestMarkFreeAgreesWithCounting(t *testing.T) {
 		{"c", `memcpy($D, $S, sizeof($D))`},
 		{"go", "x" + strings.Repeat(" + $X + $Y", 50)},
 	} {
-		p, err := Compile(context.Background(), c.pattern, syntax.LanguageByName(c.lang))
+		p, err := Compile(context.Background(), c.pattern, syntax.LanguageByName(c.language))
 		if err != nil {
-			t.Fatalf("%s %q: %v", c.lang, c.pattern, err)
+			t.Fatalf("%s %q: %v", c.language, c.pattern, err)
 		}
 		want := freeByCounting(p.root)
 		var walk func(n *pnode)
 		walk = func(n *pnode) {
 			if w, ok := want[n]; ok && fmt.Sprint(w) != fmt.Sprint(n.free) {
-				t.Errorf("%s %q: node %s: free %v, counting says %v", c.lang, c.pattern, n.kind, n.free, w)
+				t.Errorf("%s %q: node %s: free %v, counting says %v", c.language, c.pattern, n.kind, n.free, w)
 			}
 			for _, k := range n.kids {
 				walk(k)

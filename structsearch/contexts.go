@@ -7,6 +7,7 @@ import (
 
 	sitter "github.com/smacker/go-tree-sitter"
 
+	"cchub/lang"
 	"cchub/syntax"
 )
 
@@ -24,7 +25,7 @@ type wrap struct {
 // stand (a Go type or switch case, a Rust struct field). Compile says which
 // reading wins.
 var contexts = map[string][]wrap{
-	"go": {
+	lang.Go: {
 		{name: "expression", prefix: "package cchub\nvar _ = ", suffix: "\n"},
 		{name: "statement", prefix: "package cchub\nfunc cchub() {\n", suffix: "\n}\n"},
 		{name: "type", prefix: "package cchub\nvar _ ", suffix: "\n"},
@@ -33,23 +34,23 @@ var contexts = map[string][]wrap{
 		{name: "file", prefix: "", suffix: "\n"},
 		{name: "switch case", prefix: "package cchub\nfunc cchub() {\nswitch {\n", suffix: "\n}\n}\n"},
 	},
-	"python": {
+	lang.Python: {
 		{name: "expression", prefix: "_ = ", suffix: "\n"},
 		{name: "statement", prefix: "", suffix: "\n"},
 		{name: "function body", prefix: "def cchub():\n", suffix: "\n", indent: "    "},
 		{name: "class member", prefix: "class cchub:\n", suffix: "\n", indent: "    "},
 	},
-	"javascript": jsContexts,
-	"typescript": jsContexts,
-	"tsx":        jsContexts,
-	"rust": {
+	lang.JavaScript: jsContexts,
+	lang.TypeScript: jsContexts,
+	lang.TSX:        jsContexts,
+	lang.Rust: {
 		{name: "expression", prefix: "fn cchub() { let _ = ", suffix: "; }\n"},
 		{name: "statement", prefix: "fn cchub() {\n", suffix: "\n}\n"},
 		{name: "impl member", prefix: "impl cchub {\n", suffix: "\n}\n"},
 		{name: "struct member", prefix: "struct Cchub {\n", suffix: "\n}\n"},
 		{name: "top level", prefix: "", suffix: "\n"},
 	},
-	"java": {
+	lang.Java: {
 		{name: "expression", prefix: "class Cchub { Object cchub = ", suffix: "; }\n"},
 		{name: "statement", prefix: "class Cchub { void cchub() {\n", suffix: "\n} }\n"},
 		{name: "class member", prefix: "class Cchub {\n", suffix: "\n}\n"},
@@ -61,7 +62,7 @@ var contexts = map[string][]wrap{
 		{name: "struct member", prefix: "struct cchub {\n", suffix: "\n};\n"},
 		{name: "top level", prefix: "", suffix: "\n"},
 	},
-	"cpp": {
+	lang.Cpp: {
 		{name: "expression", prefix: "void cchub() { cchub_ = ", suffix: "; }\n"},
 		{name: "statement", prefix: "void cchub() {\n", suffix: "\n}\n"},
 		{name: "class member", prefix: "class cchub {\n", suffix: "\n};\n"},
@@ -82,10 +83,10 @@ var jsContexts = []wrap{
 // function expression). A context that yields one is used only if no other
 // context parses.
 var misreadKinds = map[string]map[string]bool{
-	"go":         {"type_conversion_expression": true},
-	"javascript": jsMisreads,
-	"typescript": jsMisreads,
-	"tsx":        jsMisreads,
+	lang.Go:         {"type_conversion_expression": true},
+	lang.JavaScript: jsMisreads,
+	lang.TypeScript: jsMisreads,
+	lang.TSX:        jsMisreads,
 }
 
 var jsMisreads = map[string]bool{
@@ -100,8 +101,8 @@ var jsMisreads = map[string]bool{
 // what can only be a class member, with the keywords that give it away:
 // `private int $X;` is a field, not a local variable.
 var memberOnly = map[string]map[string][]string{
-	"java": {"local_variable_declaration": {"private", "public", "protected", "static", "abstract"}},
-	"cpp":  {"declaration": {"virtual"}},
+	lang.Java: {"local_variable_declaration": {"private", "public", "protected", "static", "abstract"}},
+	lang.Cpp:  {"declaration": {"virtual"}},
 }
 
 // place puts fragment into w, returning the source and the byte range the
@@ -129,18 +130,18 @@ type reading struct {
 // compileIn parses the fragment in one wrapping context. A fragment with a
 // line that is only a $$$ is read first with that line ended by a `;` (see
 // terminateGaps), and as written if that does not parse.
-func compileIn(st *steps, frag string, w wrap, lang *syntax.Language, g *grammar) reading {
-	if v := terminateGaps(frag, lang.Name); v != frag {
-		if r := readIn(st, v, w, lang, g); r.p != nil && r.misread == "" || st.stopped() {
+func compileIn(st *steps, frag string, w wrap, language *syntax.Language, g *grammar) reading {
+	if v := terminateGaps(frag, language.Name); v != frag {
+		if r := readIn(st, v, w, language, g); r.p != nil && r.misread == "" || st.stopped() {
 			return r
 		}
 	}
-	return readIn(st, frag, w, lang, g)
+	return readIn(st, frag, w, language, g)
 }
 
 // readIn parses the fragment in one wrapping context: as one node, or as
 // a sequence of statements.
-func readIn(st *steps, frag string, w wrap, lang *syntax.Language, g *grammar) reading {
+func readIn(st *steps, frag string, w wrap, language *syntax.Language, g *grammar) reading {
 	if st.stopped() {
 		return reading{why: st.err.Error()}
 	}
@@ -150,7 +151,7 @@ func readIn(st *steps, frag string, w wrap, lang *syntax.Language, g *grammar) r
 	// would refuse this parser's next parse, and there is none.
 	parser := sitter.NewParser()
 	defer parser.Close()
-	parser.SetLanguage(lang.Grammar)
+	parser.SetLanguage(language.Grammar)
 	tree, err := parser.ParseCtx(st.ctx, nil, []byte(src))
 	if err != nil {
 		st.stopped()
@@ -167,34 +168,34 @@ func readIn(st *steps, frag string, w wrap, lang *syntax.Language, g *grammar) r
 	}
 	n, exact := spanning(root, []byte(src), start, end)
 	var p *Pattern
-	switch _, run, why := siblingRun(st, root, n, []byte(src), start, end, lang.Name, g); {
+	switch _, run, why := siblingRun(st, root, n, []byte(src), start, end, language.Name, g); {
 	case st.stopped():
 		return reading{why: st.err.Error()}
 	case run != nil:
-		p = &Pattern{Lang: lang, Context: w.name, seq: true, root: buildSequence(st, run, []byte(src), g)}
+		p = &Pattern{Lang: language, Context: w.name, seq: true, root: buildSequence(st, run, []byte(src), g)}
 	case why != "":
 		return reading{why: why}
 	case n == nil:
 		return reading{why: "not one node, nor statements of one block"}
 	default:
 		loose = loose || !exact
-		p = &Pattern{Lang: lang, Context: w.name, root: build(st, n, []byte(src), g)}
+		p = &Pattern{Lang: language, Context: w.name, root: build(st, n, []byte(src), g)}
 	}
 	if st.stopped() {
 		return reading{why: st.err.Error()}
 	}
-	if kw := keywordAsName(p.root, g); kw != "" && reservedWords[lang.Name] {
+	if kw := keywordAsName(p.root, g); kw != "" && reservedWords[language.Name] {
 		return reading{why: fmt.Sprintf("read the keyword `%s` as a name", kw)}
 	}
 	r := reading{p: p, loose: loose}
 	if p.seq {
 		for _, el := range p.root.kids {
-			if r.misread = misreading(lang.Name, el, g); r.misread != "" {
+			if r.misread = misreading(language.Name, el, g); r.misread != "" {
 				break
 			}
 		}
 	} else {
-		r.misread = misreading(lang.Name, p.root, g)
+		r.misread = misreading(language.Name, p.root, g)
 	}
 	return r
 }
@@ -300,11 +301,11 @@ func deepestAt(n *sitter.Node, start, lo, hi uint32) *sitter.Node {
 
 // misreading says why a parse is probably not the fragment's intended
 // shape, or "" if nothing suggests so.
-func misreading(lang string, root *pnode, g *grammar) string {
-	if misreadKinds[lang][root.kind] {
+func misreading(language string, root *pnode, g *grammar) string {
+	if misreadKinds[language][root.kind] {
 		return "read as " + root.kind
 	}
-	if words := memberOnly[lang][root.kind]; words != nil {
+	if words := memberOnly[language][root.kind]; words != nil {
 		for _, k := range root.kids {
 			for _, leaf := range append([]*pnode{k}, k.kids...) {
 				if leaf.leaf && slices.Contains(words, leaf.text) {

@@ -1,7 +1,6 @@
 package structsearch
 
 import (
-	"cchub/workspace/wstest"
 	"fmt"
 	"io/fs"
 	"os"
@@ -11,6 +10,7 @@ import (
 
 	"cchub/syntax"
 	"cchub/workspace"
+	"cchub/workspace/wstest"
 )
 
 // file is one real source file: its path relative to the corpus
@@ -26,7 +26,7 @@ const corpusHow = "GOROOT/src comes with Go; Python's standard library with pyth
 // corpus reads every file of lang under dir (recursively), skipping files
 // workspace would not hand out as text. A missing dir, or one without such
 // files, is a missing peer.
-func corpus(tb testing.TB, dir, lang string) []file {
+func corpus(tb testing.TB, dir, language string) []file {
 	tb.Helper()
 	_, err := os.Stat(dir)
 	wstest.RequirePeer(tb, fmt.Sprintf("corpus directory: %v; %s", err, corpusHow), err == nil)
@@ -35,7 +35,7 @@ func corpus(tb testing.TB, dir, lang string) []file {
 		if err != nil || d.IsDir() {
 			return nil
 		}
-		if l := syntax.LanguageFor(p); l == nil || l.Name != lang {
+		if l := syntax.LanguageFor(p); l == nil || l.Name != language {
 			return nil
 		}
 		rel, _ := filepath.Rel(dir, p)
@@ -49,6 +49,6 @@ func corpus(tb testing.TB, dir, lang string) []file {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	wstest.RequirePeer(tb, fmt.Sprintf("%s files under %s; %s", lang, dir, corpusHow), len(out) > 0)
+	wstest.RequirePeer(tb, fmt.Sprintf("%s files under %s; %s", language, dir, corpusHow), len(out) > 0)
 	return out
 }

@@ -12,8 +12,8 @@ import (
 // Errors teach: each names what was wrong and what to write instead.
 func TestCompileErrors(t *testing.T) {
 	for _, c := range []struct {
-		lang, pattern string
-		want          []string
+		language, pattern string
+		want              []string
 	}{
 		{"go", `$x.Close()`, []string{"`$x`", "upper case", "write $X"}},
 		{"javascript", `$$$args`, []string{"upper case", "write $$$ARGS"}},
@@ -39,8 +39,8 @@ func TestCompileErrors(t *testing.T) {
 		if len(name) > 40 {
 			name = name[:40] + "…"
 		}
-		t.Run(c.lang+"/"+name, func(t *testing.T) {
-			p, err := Compile(context.Background(), c.pattern, syntax.LanguageByName(c.lang))
+		t.Run(c.language+"/"+name, func(t *testing.T) {
+			p, err := Compile(context.Background(), c.pattern, syntax.LanguageByName(c.language))
 			if err == nil {
 				t.Fatalf("Compile(%q) = %s, want an error", c.pattern, p)
 			}

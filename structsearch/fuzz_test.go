@@ -42,17 +42,17 @@ func FuzzCompile(f *testing.F) {
 		f.Add(s, uint8(i))
 	}
 	type tree struct {
-		lang *syntax.Language
-		t    *syntax.Tree
+		language *syntax.Language
+		t        *syntax.Tree
 	}
 	var trees []tree
 	for _, l := range fuzzLangs {
-		lang := syntax.LanguageByName(l.name)
-		t, err := syntax.ParseOnce(context.Background(), lang, []byte(l.src))
+		language := syntax.LanguageByName(l.name)
+		t, err := syntax.ParseOnce(context.Background(), language, []byte(l.src))
 		if err != nil {
 			f.Fatal(err)
 		}
-		trees = append(trees, tree{lang, t})
+		trees = append(trees, tree{language, t})
 	}
 	f.Cleanup(func() {
 		for _, t := range trees {
@@ -61,42 +61,42 @@ func FuzzCompile(f *testing.F) {
 	})
 	f.Fuzz(func(t *testing.T, pattern string, which uint8) {
 		tr := trees[int(which)%len(trees)]
-		p, err := Compile(context.Background(), pattern, tr.lang)
+		p, err := Compile(context.Background(), pattern, tr.language)
 		if err != nil {
 			if !strings.Contains(err.Error(), "bad pattern") {
-				t.Fatalf("Compile(%q, %s): an error that is not ErrBadPattern: %v", pattern, tr.lang.Name, err)
+				t.Fatalf("Compile(%q, %s): an error that is not ErrBadPattern: %v", pattern, tr.language.Name, err)
 			}
 			return
 		}
 		defer p.Close()
 		if p.String() == "" {
-			t.Fatalf("Compile(%q, %s): empty String()", pattern, tr.lang.Name)
+			t.Fatalf("Compile(%q, %s): empty String()", pattern, tr.language.Name)
 		}
 		src := tr.t.Source
 		ms := matchOf(t, p, tr.t.RootNode(), src)
 		if len(ms) > 0 && !p.MayMatch(src) {
-			t.Fatalf("Compile(%q, %s): %d matches in a source MayMatch refuses", pattern, tr.lang.Name, len(ms))
+			t.Fatalf("Compile(%q, %s): %d matches in a source MayMatch refuses", pattern, tr.language.Name, len(ms))
 		}
 		for i, m := range ms {
 			if m.StartByte < 0 || m.EndByte > len(src) || m.StartByte > m.EndByte || m.StartLine < 1 || m.StartCol < 1 {
-				t.Fatalf("Compile(%q, %s): a match out of range: %+v", pattern, tr.lang.Name, m)
+				t.Fatalf("Compile(%q, %s): a match out of range: %+v", pattern, tr.language.Name, m)
 			}
 			// Matches come in document order; those of a sequence are
 			// disjoint or one inside a statement of the other, never
 			// the same run twice or two runs that cross.
 			if i > 0 && m.StartByte < ms[i-1].StartByte {
-				t.Fatalf("Compile(%q, %s): matches out of order: %d after %d", pattern, tr.lang.Name, m.StartByte, ms[i-1].StartByte)
+				t.Fatalf("Compile(%q, %s): matches out of order: %d after %d", pattern, tr.language.Name, m.StartByte, ms[i-1].StartByte)
 			}
 			if p.seq {
 				for _, o := range ms[:i] {
 					if m.StartByte == o.StartByte && m.EndByte == o.EndByte || m.StartByte < o.EndByte && m.EndByte > o.EndByte {
-						t.Fatalf("Compile(%q, %s): runs %d-%d and %d-%d overlap", pattern, tr.lang.Name, o.StartByte, o.EndByte, m.StartByte, m.EndByte)
+						t.Fatalf("Compile(%q, %s): runs %d-%d and %d-%d overlap", pattern, tr.language.Name, o.StartByte, o.EndByte, m.StartByte, m.EndByte)
 					}
 				}
 			}
 		}
 		if all := everyCandidate(t, p, tr.t.RootNode(), src); !sameMatches(ms, all) {
-			t.Fatalf("Compile(%q, %s): anchored search found %d matches, every candidate %d", pattern, tr.lang.Name, len(ms), len(all))
+			t.Fatalf("Compile(%q, %s): anchored search found %d matches, every candidate %d", pattern, tr.language.Name, len(ms), len(all))
 		}
 	})
 }
@@ -135,15 +135,15 @@ func FuzzPatternLines(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, lang := range syntax.LanguageNames() {
-			g := terminateGaps(frag, lang)
+		for _, language := range syntax.LanguageNames() {
+			g := terminateGaps(frag, language)
 			in, out := strings.Split(frag, "\n"), strings.Split(g, "\n")
 			if len(in) != len(out) {
-				t.Fatalf("terminateGaps(%q, %s) = %q: %d lines, want %d", frag, lang, g, len(out), len(in))
+				t.Fatalf("terminateGaps(%q, %s) = %q: %d lines, want %d", frag, language, g, len(out), len(in))
 			}
 			for i := range in {
 				if out[i] != in[i] && strings.Replace(out[i], ";", "", 1) != in[i] {
-					t.Fatalf("terminateGaps(%q, %s): line %d %q became %q", frag, lang, i+1, in[i], out[i])
+					t.Fatalf("terminateGaps(%q, %s): line %d %q became %q", frag, language, i+1, in[i], out[i])
 				}
 			}
 		}
@@ -182,11 +182,11 @@ func FuzzPrefilter(f *testing.F) {
 	f.Add("package p\nfunc f() { a.Lock() /* c */ ; defer a.Unlock(); b.Lock(); x(); b.Unlock(); return x }\n")
 	f.Add("package p\nfunc f() { if diff != nil { return nil, diff }; if m[\"//\"] /* c */ != nil { return m[ \"//\" ] } }\n")
 	f.Add("package p\nvar ok = len(a /* ) */) == len(a) || len(g(x,\n y)) == len(g(x, y,))\n")
-	lang := syntax.LanguageByName("go")
+	language := syntax.LanguageByName("go")
 	var patterns []*Pattern
 	for _, src := range []string{`if $X != nil { return $X }`, `$A.Lock()`, `fmt.Println($$$)`, `os.Getenv("HOME")`, `"$S"`, `$X = $X + $Y`, `$F($$$)`, `len($X) == len($X)`, `if $X == nil { $X = $Y }`,
 		"$A.Lock()\ndefer $A.Unlock()", "$A.Lock()\n$$$\n$A.Unlock()", "$$$\nreturn x"} {
-		p, err := Compile(context.Background(), src, lang)
+		p, err := Compile(context.Background(), src, language)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -198,7 +198,7 @@ func FuzzPrefilter(f *testing.F) {
 		}
 	})
 	f.Fuzz(func(t *testing.T, src string) {
-		tree, err := syntax.ParseOnce(context.Background(), lang, []byte(src))
+		tree, err := syntax.ParseOnce(context.Background(), language, []byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}

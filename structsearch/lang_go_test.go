@@ -87,59 +87,59 @@ func misc(x, y int, env map[string]string) {
 func TestGo(t *testing.T) {
 	runLangCases(t, []langCase{
 		// fmt.Println($A) is a call, never a type conversion.
-		{name: "call", lang: "go", pattern: `fmt.Println($A)`, src: goCalls, context: "expression",
+		{name: "call", language: "go", pattern: `fmt.Println($A)`, src: goCalls, context: "expression",
 			want: []string{"6:2 $A=a", "9:2 $A=long", "12:2 $A=b", "17:2 $A=fmt.Sprint(a)"}},
-		{name: "args", lang: "go", pattern: `fmt.Println($$$ARGS)`, src: goCalls,
+		{name: "args", language: "go", pattern: `fmt.Println($$$ARGS)`, src: goCalls,
 			want: []string{"6:2 $$$ARGS=a", "7:2 $$$ARGS=a, b", "9:2 $$$ARGS=long", "12:2 $$$ARGS=b", "13:2 $$$ARGS=", "17:2 $$$ARGS=fmt.Sprint(a)"}},
-		{name: "args around", lang: "go", pattern: `fmt.Println($A, $$$REST)`, src: goCalls,
+		{name: "args around", language: "go", pattern: `fmt.Println($A, $$$REST)`, src: goCalls,
 			want: []string{"6:2 $A=a $$$REST=", "7:2 $A=a $$$REST=b", "9:2 $A=long $$$REST=", "12:2 $A=b $$$REST=", "17:2 $A=fmt.Sprint(a) $$$REST="}},
-		{name: "wildcard", lang: "go", pattern: `fmt.$_($$$)`, src: goCalls,
+		{name: "wildcard", language: "go", pattern: `fmt.$_($$$)`, src: goCalls,
 			want: []string{"6:2", "7:2", "8:2", "9:2", "12:2", "13:2", "17:2", "17:14"}},
-		{name: "string arg", lang: "go", pattern: `fmt.Printf("%d", $A)`, src: goCalls, want: []string{"8:2 $A=a"}},
+		{name: "string arg", language: "go", pattern: `fmt.Printf("%d", $A)`, src: goCalls, want: []string{"8:2 $A=a"}},
 
 		// A repeated name must capture the same tokens; the block must
 		// hold exactly the one statement; init, else and parentheses
 		// are extra children.
-		{name: "guard", lang: "go", pattern: `if $X != nil { return $X }`, src: goGuards, context: "statement",
+		{name: "guard", language: "go", pattern: `if $X != nil { return $X }`, src: goGuards, context: "statement",
 			want: []string{"4:2 $X=err", "5:2 $X=b.err"}},
-		{name: "guard spread", lang: "go", pattern: "if $X != nil {\n\treturn $X\n}", src: goGuards,
+		{name: "guard spread", language: "go", pattern: "if $X != nil {\n\treturn $X\n}", src: goGuards,
 			want: []string{"4:2 $X=err", "5:2 $X=b.err"}},
-		{name: "guard with more", lang: "go", pattern: `if $X != nil { $$$; return $X }`, src: goGuards,
+		{name: "guard with more", language: "go", pattern: `if $X != nil { $$$; return $X }`, src: goGuards,
 			want: []string{"4:2 $X=err", "5:2 $X=b.err", "19:2 $X=err"}},
-		{name: "any guard", lang: "go", pattern: `if $X != nil { $$$BODY }`, src: goGuards,
+		{name: "any guard", language: "go", pattern: `if $X != nil { $$$BODY }`, src: goGuards,
 			want: []string{"4:2 $X=err $$$BODY=return err", "5:2 $X=b.err $$$BODY=return b.err",
 				"8:2 $X=err $$$BODY=return other", "19:2 $X=err $$$BODY=log(err) return err",
 				"23:2 $X=err $$$BODY=return nil, err", "24:2 $X=(err) $$$BODY=return err"}},
-		{name: "guard with init", lang: "go", pattern: `if $I; $X != nil { return $X }`, src: goGuards,
+		{name: "guard with init", language: "go", pattern: `if $I; $X != nil { return $X }`, src: goGuards,
 			want: []string{"11:2 $I=err := g() $X=err"}},
-		{name: "guard with else", lang: "go", pattern: `if $X != nil { return $X } else { $$$ }`, src: goGuards,
+		{name: "guard with else", language: "go", pattern: `if $X != nil { return $X } else { $$$ }`, src: goGuards,
 			want: []string{"14:2 $X=err"}},
 
 		// Parentheses are tokens.
-		{name: "parens", lang: "go", pattern: `$X = $X + $Y`, src: goMisc, want: []string{"14:2 $X=x $Y=y"}},
-		{name: "parens written", lang: "go", pattern: `$X = ($X + $Y)`, src: goMisc, want: []string{"15:2 $X=x $Y=y"}},
+		{name: "parens", language: "go", pattern: `$X = $X + $Y`, src: goMisc, want: []string{"14:2 $X=x $Y=y"}},
+		{name: "parens written", language: "go", pattern: `$X = ($X + $Y)`, src: goMisc, want: []string{"15:2 $X=x $Y=y"}},
 
 		// Strings are compared by content; a metavariable that is a
 		// string's whole content captures it.
-		{name: "string", lang: "go", pattern: `os.Getenv("HOME")`, src: goMisc, want: []string{"17:6"}},
-		{name: "string with space", lang: "go", pattern: `os.Getenv("PA TH")`, src: goMisc, want: []string{"19:6"}},
-		{name: "string content", lang: "go", pattern: `os.Getenv("$K")`, src: goMisc,
+		{name: "string", language: "go", pattern: `os.Getenv("HOME")`, src: goMisc, want: []string{"17:6"}},
+		{name: "string with space", language: "go", pattern: `os.Getenv("PA TH")`, src: goMisc, want: []string{"19:6"}},
+		{name: "string content", language: "go", pattern: `os.Getenv("$K")`, src: goMisc,
 			want: []string{"17:6 $K=HOME", "18:6 $K=HOMEDIR", "19:6 $K=PA TH"}},
-		{name: "string pieces", lang: "go", pattern: `os.Getenv("$$$K")`, src: goMisc,
+		{name: "string pieces", language: "go", pattern: `os.Getenv("$$$K")`, src: goMisc,
 			want: []string{"17:6 $$$K=HOME", "18:6 $$$K=HOMEDIR", "19:6 $$$K=PA TH", `21:6 $$$K=a\tb`}},
 
-		{name: "method", lang: "go", pattern: `$A.Lock()`, src: goMisc, want: []string{"29:2 $A=mu", "31:2 $A=t.mu"}},
-		{name: "defer", lang: "go", pattern: `defer $A.Unlock()`, src: goMisc, context: "statement", want: []string{"30:2 $A=mu"}},
+		{name: "method", language: "go", pattern: `$A.Lock()`, src: goMisc, want: []string{"29:2 $A=mu", "31:2 $A=t.mu"}},
+		{name: "defer", language: "go", pattern: `defer $A.Unlock()`, src: goMisc, context: "statement", want: []string{"30:2 $A=mu"}},
 
 		// Each wrapping context, with a pattern that needs it.
-		{name: "type", lang: "go", pattern: `map[string]$T`, src: goMisc, context: "type",
+		{name: "type", language: "go", pattern: `map[string]$T`, src: goMisc, context: "type",
 			want: []string{"6:7 $T=int", "13:25 $T=string", "27:8 $T=int"}},
-		{name: "struct member", lang: "go", pattern: `$F $T`, src: goMisc, context: "struct member",
+		{name: "struct member", language: "go", pattern: `$F $T`, src: goMisc, context: "struct member",
 			want: []string{"4:2 $F=n $T=int", "6:2 $F=m $T=map[string]int"}},
-		{name: "top level", lang: "go", pattern: `func ($R *$T) Close() error { $$$ }`, src: goMisc, context: "top level",
+		{name: "top level", language: "go", pattern: `func ($R *$T) Close() error { $$$ }`, src: goMisc, context: "top level",
 			want: []string{"9:1 $R=t $T=T"}},
-		{name: "package", lang: "go", pattern: `package $P`, src: goMisc, want: []string{"1:1 $P=p"}},
-		{name: "switch case", lang: "go", pattern: `case $$$V: $$$`, src: goMisc, context: "switch case",
+		{name: "package", language: "go", pattern: `package $P`, src: goMisc, want: []string{"1:1 $P=p"}},
+		{name: "switch case", language: "go", pattern: `case $$$V: $$$`, src: goMisc, context: "switch case",
 			want: []string{"23:2 $$$V=1", "25:2 $$$V=2, 3"}},
 	})
 }

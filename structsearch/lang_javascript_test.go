@@ -48,26 +48,26 @@ if (a != null) a.dispose();
 func TestJavaScript(t *testing.T) {
 	guard := `if ($X != null) $X.dispose()`
 	runLangCases(t, []langCase{
-		{name: "guard", lang: "javascript", pattern: guard, src: jsSrc, context: "statement",
+		{name: "guard", language: "javascript", pattern: guard, src: jsSrc, context: "statement",
 			want: []string{"3:1 $X=a", "5:1 $X=a.b"}},
-		{name: "guard block", lang: "javascript", pattern: `if ($X != null) { $X.dispose() }`, src: jsSrc,
+		{name: "guard block", language: "javascript", pattern: `if ($X != null) { $X.dispose() }`, src: jsSrc,
 			want: []string{"6:1 $X=a"}},
-		{name: "call", lang: "javascript", pattern: `console.log($A)`, src: jsSrc, context: "expression",
+		{name: "call", language: "javascript", pattern: `console.log($A)`, src: jsSrc, context: "expression",
 			want: []string{"7:1 $A=a"}},
-		{name: "args", lang: "javascript", pattern: `console.log($$$ARGS)`, src: jsSrc,
+		{name: "args", language: "javascript", pattern: `console.log($$$ARGS)`, src: jsSrc,
 			want: []string{"7:1 $$$ARGS=a", "8:1 $$$ARGS=a, b"}},
-		{name: "two args", lang: "javascript", pattern: `console.log($A, $B)`, src: jsSrc,
+		{name: "two args", language: "javascript", pattern: `console.log($A, $B)`, src: jsSrc,
 			want: []string{"8:1 $A=a $B=b"}},
 		// A function pattern is a declaration, not a function expression.
-		{name: "function", lang: "javascript", pattern: `function $F($$$P) { $$$ }`, src: jsSrc, context: "statement",
+		{name: "function", language: "javascript", pattern: `function $F($$$P) { $$$ }`, src: jsSrc, context: "statement",
 			want: []string{"14:1 $F=named $$$P=a, b"}},
-		{name: "anonymous function", lang: "javascript", pattern: `function ($A) { $$$ }`, src: jsSrc, context: "expression",
+		{name: "anonymous function", language: "javascript", pattern: `function ($A) { $$$ }`, src: jsSrc, context: "expression",
 			want: []string{"15:14 $A=a"}},
-		{name: "object", lang: "javascript", pattern: `{ a: $X }`, src: jsSrc, context: "expression",
+		{name: "object", language: "javascript", pattern: `{ a: $X }`, src: jsSrc, context: "expression",
 			want: []string{"16:11 $X=1"}},
-		{name: "method", lang: "javascript", pattern: `async $M() { $$$ }`, src: jsSrc, context: "class member",
+		{name: "method", language: "javascript", pattern: `async $M() { $$$ }`, src: jsSrc, context: "class member",
 			want: []string{"18:3 $M=load"}},
-		{name: "import", lang: "javascript", pattern: `import $X from '$S'`, src: jsSrc,
+		{name: "import", language: "javascript", pattern: `import $X from '$S'`, src: jsSrc,
 			want: []string{"1:1 $X=x $S=./x.js"}},
 	})
 }
@@ -75,27 +75,27 @@ func TestJavaScript(t *testing.T) {
 func TestTypeScript(t *testing.T) {
 	runLangCases(t, []langCase{
 		// An object literal, not a block holding a labelled statement.
-		{name: "object", lang: "typescript", pattern: `{ a: $X }`, src: tsSrc, context: "expression",
+		{name: "object", language: "typescript", pattern: `{ a: $X }`, src: tsSrc, context: "expression",
 			want: []string{"2:11 $X=1"}},
-		{name: "guard", lang: "typescript", pattern: `if ($X != null) $X.dispose()`, src: tsSrc,
+		{name: "guard", language: "typescript", pattern: `if ($X != null) $X.dispose()`, src: tsSrc,
 			want: []string{"6:1 $X=a"}},
-		{name: "typed let", lang: "typescript", pattern: `let $X: $T = $V`, src: tsSrc, context: "statement",
+		{name: "typed let", language: "typescript", pattern: `let $X: $T = $V`, src: tsSrc, context: "statement",
 			want: []string{"1:1 $X=n $T=number $V=1"}},
-		{name: "field", lang: "typescript", pattern: `private $F: $T;`, src: tsSrc, context: "class member",
+		{name: "field", language: "typescript", pattern: `private $F: $T;`, src: tsSrc, context: "class member",
 			want: []string{"9:3 $F=n $T=number"}},
-		{name: "interface", lang: "typescript", pattern: `interface $I { $$$M }`, src: tsSrc,
+		{name: "interface", language: "typescript", pattern: `interface $I { $$$M }`, src: tsSrc,
 			want: []string{"12:1 $I=I $$$M=a: number; b: string"}},
-		{name: "as", lang: "typescript", pattern: `$X as string`, src: tsSrc, want: []string{"13:11 $X=x"}},
+		{name: "as", language: "typescript", pattern: `$X as string`, src: tsSrc, want: []string{"13:11 $X=x"}},
 	})
 }
 
 func TestTSX(t *testing.T) {
 	runLangCases(t, []langCase{
-		{name: "object", lang: "tsx", pattern: `{ a: $X }`, src: tsxSrc, context: "expression",
+		{name: "object", language: "tsx", pattern: `{ a: $X }`, src: tsxSrc, context: "expression",
 			want: []string{"1:11 $X=1"}},
-		{name: "element", lang: "tsx", pattern: `<Button onClick={$H} $$$ />`, src: tsxSrc,
+		{name: "element", language: "tsx", pattern: `<Button onClick={$H} $$$ />`, src: tsxSrc,
 			want: []string{"2:12 $H=save", "3:15 $H=cancel"}},
-		{name: "guard", lang: "tsx", pattern: `if ($X != null) $X.dispose()`, src: tsxSrc,
+		{name: "guard", language: "tsx", pattern: `if ($X != null) $X.dispose()`, src: tsxSrc,
 			want: []string{"4:1 $X=a"}},
 	})
 }

@@ -14,9 +14,9 @@ import (
 
 // found compiles pattern for lang, matches it against src and returns each
 // match as "line:col" followed by its captures ("3:2 $X=err").
-func found(t *testing.T, lang, pattern, src string) []string {
+func found(t *testing.T, language, pattern, src string) []string {
 	t.Helper()
-	p := compile(t, lang, pattern)
+	p := compile(t, language, pattern)
 	defer p.Close()
 	tree, err := syntax.ParseOnce(context.Background(), p.Lang, []byte(src))
 	if err != nil {
@@ -24,7 +24,7 @@ func found(t *testing.T, lang, pattern, src string) []string {
 	}
 	defer tree.Release()
 	if tree.RootNode().HasError() {
-		t.Fatalf("the %s source does not parse cleanly:\n%s", lang, tree.RootNode())
+		t.Fatalf("the %s source does not parse cleanly:\n%s", language, tree.RootNode())
 	}
 	out := []string{}
 	for _, m := range matchOf(t, p, tree.RootNode(), tree.Source) {
@@ -66,45 +66,45 @@ func everyCandidate(tb testing.TB, p *Pattern, root *sitter.Node, src []byte) []
 	return ms
 }
 
-func compile(t *testing.T, lang, pattern string) *Pattern {
+func compile(t *testing.T, language, pattern string) *Pattern {
 	t.Helper()
-	l := syntax.LanguageByName(lang)
+	l := syntax.LanguageByName(language)
 	if l == nil {
-		t.Fatalf("no language %q", lang)
+		t.Fatalf("no language %q", language)
 	}
 	p, err := Compile(context.Background(), pattern, l)
 	if err != nil {
-		t.Fatalf("Compile(%q, %s): %v", pattern, lang, err)
+		t.Fatalf("Compile(%q, %s): %v", pattern, language, err)
 	}
 	return p
 }
 
 type langCase struct {
-	name    string
-	lang    string
-	pattern string
-	src     string
-	want    []string // "line:col $CAPTURE=text ..."
-	context string   // if set, the wrapping context that must accept the pattern
+	name     string
+	language string
+	pattern  string
+	src      string
+	want     []string // "line:col $CAPTURE=text ..."
+	context  string   // if set, the wrapping context that must accept the pattern
 }
 
 func runLangCases(t *testing.T, cases []langCase) {
 	t.Helper()
 	for _, c := range cases {
-		t.Run(c.lang+"/"+c.name, func(t *testing.T) {
+		t.Run(c.language+"/"+c.name, func(t *testing.T) {
 			if c.context != "" {
-				p := compile(t, c.lang, c.pattern)
+				p := compile(t, c.language, c.pattern)
 				if p.Context != c.context {
 					t.Errorf("%q compiled in the %s context as %s; want the %s context", c.pattern, p.Context, p, c.context)
 				}
 				p.Close()
 			}
-			got := found(t, c.lang, c.pattern, c.src)
+			got := found(t, c.language, c.pattern, c.src)
 			if c.want == nil {
 				c.want = []string{}
 			}
 			if !slices.Equal(got, c.want) {
-				p := compile(t, c.lang, c.pattern)
+				p := compile(t, c.language, c.pattern)
 				defer p.Close()
 				t.Errorf("%q (%s context, %s)\nfound %q\nwant  %q", c.pattern, p.Context, p, got, c.want)
 			}

@@ -76,7 +76,7 @@ func TestMetavarsErrors(t *testing.T) {
 // Metavars names exactly the captures a match of the pattern carries.
 func TestMetavarsAgreeWithMatches(t *testing.T) {
 	src := []byte("package p\n\nfunc f() {\n\tfoo(a, b, c)\n\tif err != nil {\n\t\treturn err\n\t}\n\tx.mu.Lock()\n\tdefer x.mu.Unlock()\n\tg()\n}\n")
-	lang := syntax.LanguageByName("go")
+	language := syntax.LanguageByName("go")
 	for _, pattern := range []string{
 		`foo($X, $$$REST)`,
 		`foo($_, $$$)`,
@@ -87,11 +87,11 @@ func TestMetavarsAgreeWithMatches(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Metavars(%q): %v", pattern, err)
 		}
-		p, err := Compile(context.Background(), pattern, lang)
+		p, err := Compile(context.Background(), pattern, language)
 		if err != nil {
 			t.Fatalf("Compile(%q): %v", pattern, err)
 		}
-		tree, err := syntax.ParseOnce(context.Background(), lang, src)
+		tree, err := syntax.ParseOnce(context.Background(), language, src)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,6 @@
 package structsearch
 
 import (
-	"cchub/workspace/wstest"
 	"context"
 	"fmt"
 	"go/ast"
@@ -15,6 +14,7 @@ import (
 	"testing"
 
 	"cchub/workspace"
+	"cchub/workspace/wstest"
 )
 
 // oracleDirs are the GOROOT/src directories the oracle compares on.

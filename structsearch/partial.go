@@ -8,6 +8,7 @@ import (
 
 	sitter "github.com/smacker/go-tree-sitter"
 
+	"cchub/lang"
 	"cchub/syntax"
 )
 
@@ -41,7 +42,9 @@ var pyMultiline = map[string]bool{
 // ParsesInParts says whether a search in lang may parse only some parts
 // of a file known to parse without a syntax error (Options.Clean): some
 // lines of Python, some declarations of Go (partial_go.go).
-func ParsesInParts(lang *syntax.Language) bool { return lang.Name == "python" || lang.Name == "go" }
+func ParsesInParts(language *syntax.Language) bool {
+	return language.Name == lang.Python || language.Name == lang.Go
+}
 
 // partly says whether a file known to parse cleanly may be parsed only in
 // part for p: p holds a token, is no sequence (which may span lines) or
@@ -51,7 +54,7 @@ func (p *Pattern) partly() bool {
 	if !ParsesInParts(p.Lang) || p.seq || p.root.meta != "" || len(p.runs) == 0 {
 		return false
 	}
-	if p.Lang.Name == "go" {
+	if p.Lang.Name == lang.Go {
 		return p.root.kind != "source_file" && p.root.kind != "comment" && p.root.kind != "package_clause"
 	}
 	return !pyMultiline[p.root.kind]
@@ -61,7 +64,7 @@ func (p *Pattern) partly() bool {
 // (of a pattern that is partly), parsing only the parts of it that can
 // hold a match. It says false when the file must be parsed whole instead.
 func (p *Pattern) matchParts(ctx context.Context, src []byte) ([]Match, bool, error) {
-	if p.Lang.Name == "go" {
+	if p.Lang.Name == lang.Go {
 		return p.matchDecls(ctx, src)
 	}
 	return p.matchLines(ctx, src)

@@ -270,8 +270,8 @@ func TestMatchDeclsOnGoroot(t *testing.T) {
 // each pattern's matches from the parts parsed alone are those of the
 // whole parse, and that at least 97% of the clean files that may match
 // are parsed in part.
-func partsOnCorpus(t *testing.T, dir, lang, ext string, patterns ...string) {
-	l := syntax.LanguageByName(lang)
+func partsOnCorpus(t *testing.T, dir, language, ext string, patterns ...string) {
+	l := syntax.LanguageByName(language)
 	var files []string
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(path, ext) {
@@ -386,11 +386,11 @@ func FuzzMatchLines(f *testing.F) {
 
 // partsCase checks each of ps on src with lineCaseIn, if src (in lang) is
 // small and parses cleanly.
-func partsCase(t *testing.T, src []byte, lang *syntax.Language, ps []*Pattern) {
+func partsCase(t *testing.T, src []byte, language *syntax.Language, ps []*Pattern) {
 	if len(src) > 4096 {
 		return
 	}
-	tree, err := syntax.ParseOnce(context.Background(), lang, src)
+	tree, err := syntax.ParseOnce(context.Background(), language, src)
 	if err != nil {
 		return
 	}

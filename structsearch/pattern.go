@@ -73,17 +73,17 @@ var (
 //
 // Every loop of it looks at ctx (see steps): when ctx is done, Compile
 // returns an error wrapping ctx's error, and nothing it started goes on.
-func Compile(ctx context.Context, source string, lang *syntax.Language) (*Pattern, error) {
+func Compile(ctx context.Context, source string, language *syntax.Language) (*Pattern, error) {
 	st := newSteps(ctx)
 	rewritten, err := prepare(st, source)
 	if err != nil {
 		return nil, err
 	}
-	g := grammarOf(lang.Grammar)
+	g := grammarOf(language.Grammar)
 	var tries []string
 	var loose, misread *Pattern
-	for _, w := range contexts[lang.Name] {
-		r := compileIn(st, rewritten, w, lang, g)
+	for _, w := range contexts[language.Name] {
+		r := compileIn(st, rewritten, w, language, g)
 		if st.stopped() {
 			return nil, st.stopError(source)
 		}
@@ -112,19 +112,19 @@ func Compile(ctx context.Context, source string, lang *syntax.Language) (*Patter
 	if misread != nil {
 		return misread.finish(st, source)
 	}
-	return nil, &invalidError{source: source, lang: lang.Name, tries: tries}
+	return nil, &invalidError{source: source, language: language.Name, tries: tries}
 }
 
 // invalidError says a pattern is valid in no context of a language, and
 // where each context's parse broke.
 type invalidError struct {
-	source, lang string
-	tries        []string // context: why not
+	source, language string
+	tries            []string // context: why not
 }
 
 func (e *invalidError) Error() string {
 	return fmt.Sprintf("%v: `%s` is not valid %s in any context cchub tries (%s); check its syntax, or set lang to the language it is written in",
-		ErrBadPattern, e.source, e.lang, strings.Join(e.tries, "; "))
+		ErrBadPattern, e.source, e.language, strings.Join(e.tries, "; "))
 }
 
 func (e *invalidError) Unwrap() error { return ErrBadPattern }

@@ -2,6 +2,8 @@ package structsearch
 
 import (
 	"bytes"
+
+	"cchub/lang"
 )
 
 // MayMatch says whether src could hold a match, without parsing it: every
@@ -96,7 +98,7 @@ func (p *Pattern) skipFiller(src []byte, at int) int {
 		case !hash && c == '/' && at+1 < len(src) && src[at+1] == '/':
 			at = lineEnd(src, at)
 		case !hash && c == '/' && at+1 < len(src) && src[at+1] == '*':
-			at = blockCommentEnd(src, at, p.Lang.Name == "rust")
+			at = blockCommentEnd(src, at, p.Lang.Name == lang.Rust)
 		default:
 			return at
 		}

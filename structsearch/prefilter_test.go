@@ -1,7 +1,6 @@
 package structsearch
 
 import (
-	"cchub/workspace/wstest"
 	"context"
 	"fmt"
 	"os/exec"
@@ -13,13 +12,14 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"cchub/syntax"
+	"cchub/workspace/wstest"
 )
 
 // soundness lists, per language, real source trees and patterns of every
 // sort: selective and common, strings, repeated names, $$$, a bare
 // metavariable, patterns with few literal tokens.
 var soundness = []struct {
-	lang     string
+	language string
 	dirs     func(tb testing.TB) []string
 	patterns []string
 }{
@@ -92,11 +92,11 @@ func TestPrefilterAndAnchorsAreSound(t *testing.T) {
 		t.Skip("parses real source trees")
 	}
 	for _, s := range soundness {
-		t.Run(s.lang, func(t *testing.T) {
-			lang := syntax.LanguageByName(s.lang)
+		t.Run(s.language, func(t *testing.T) {
+			language := syntax.LanguageByName(s.language)
 			var patterns []*Pattern
 			for _, src := range s.patterns {
-				p, err := Compile(context.Background(), src, lang)
+				p, err := Compile(context.Background(), src, language)
 				if err != nil {
 					t.Fatalf("Compile(%q): %v", src, err)
 				}
@@ -105,12 +105,12 @@ func TestPrefilterAndAnchorsAreSound(t *testing.T) {
 			}
 			var files []file
 			for _, d := range s.dirs(t) {
-				files = append(files, corpus(t, d, s.lang)...)
+				files = append(files, corpus(t, d, s.language)...)
 			}
 			found := make([]int, len(patterns))
 			refused := make([]int, len(patterns))
 			for _, f := range files {
-				tree, err := syntax.ParseOnce(context.Background(), lang, f.src)
+				tree, err := syntax.ParseOnce(context.Background(), language, f.src)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -146,14 +146,14 @@ func sameMatches(a, b []Match) bool {
 // The grammar tables agree with tree-sitter's own answers for every node
 // of real files.
 func TestGrammarTablesAgreeWithNodes(t *testing.T) {
-	for _, c := range []struct{ lang, dir string }{
+	for _, c := range []struct{ language, dir string }{
 		{"go", filepath.Join(goroot(t), "net", "http")},
 		{"c", filepath.Join(goroot(t), "runtime", "cgo")},
 	} {
-		lang := syntax.LanguageByName(c.lang)
-		g := grammarOf(lang.Grammar)
-		for _, f := range corpus(t, c.dir, c.lang)[:20] {
-			tree, err := syntax.ParseOnce(context.Background(), lang, f.src)
+		language := syntax.LanguageByName(c.language)
+		g := grammarOf(language.Grammar)
+		for _, f := range corpus(t, c.dir, c.language)[:20] {
+			tree, err := syntax.ParseOnce(context.Background(), language, f.src)
 			if err != nil {
 				t.Fatal(err)
 			}

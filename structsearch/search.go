@@ -85,15 +85,15 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 		}
 	}()
 	if opts.Lang != "" {
-		lang := syntax.LanguageByName(opts.Lang)
-		if lang == nil {
+		language := syntax.LanguageByName(opts.Lang)
+		if language == nil {
 			return nil, fmt.Errorf("%w: unknown language %q; cchub knows %s", ErrBadPattern, opts.Lang, strings.Join(syntax.LanguageNames(), ", "))
 		}
-		p, err := Compile(ctx, opts.Pattern, lang)
+		p, err := Compile(ctx, opts.Pattern, language)
 		if err != nil {
 			return nil, wrongLanguage(ctx, err)
 		}
-		patterns[lang.Name] = p
+		patterns[language.Name] = p
 	} else {
 		var errs []string
 		for _, name := range syntax.LanguageNames() {
@@ -144,18 +144,18 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 				if d.IsDir() {
 					return nil
 				}
-				lang := syntax.LanguageFor(rel)
+				language := syntax.LanguageFor(rel)
 				if opts.Lang != "" {
-					if lang == nil || lang.Name != opts.Lang && syntax.LanguageByName(opts.Lang) != lang {
+					if language == nil || language.Name != opts.Lang && syntax.LanguageByName(opts.Lang) != language {
 						return nil
 					}
 				}
-				if lang == nil {
+				if language == nil {
 					return nil
 				}
-				p := patterns[lang.Name]
+				p := patterns[language.Name]
 				if p == nil {
-					skipped[lang.Name] = true
+					skipped[language.Name] = true
 					return nil
 				}
 				select {
@@ -251,7 +251,7 @@ func wrongLanguage(ctx context.Context, err error) error {
 	}
 	var others []string
 	for _, name := range syntax.LanguageNames() {
-		if name == inv.lang {
+		if name == inv.language {
 			continue
 		}
 		if p, err := Compile(ctx, inv.source, syntax.LanguageByName(name)); err == nil {
@@ -271,7 +271,7 @@ func wrongLanguage(ctx context.Context, err error) error {
 		how = strings.Join(with[:len(with)-1], ", ") + " or " + with[len(with)-1]
 	}
 	return fmt.Errorf("%w: `%s` is not valid %s, but this pattern parses as %s: search with %s (as %s: %s)",
-		ErrBadPattern, inv.source, inv.lang, strings.Join(others, ", "), how, inv.lang, strings.Join(inv.tries, "; "))
+		ErrBadPattern, inv.source, inv.language, strings.Join(others, ", "), how, inv.language, strings.Join(inv.tries, "; "))
 }
 
 // searchFile reads, prefilters, parses and matches one file. Files that

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"cchub/lang"
 )
 
 // A pattern of several statements is a sequence: it matches that many
@@ -19,21 +21,21 @@ import (
 // bodies of members, and whole files. A caseLike container opens with a
 // header that ends in ':' (`case x:`), which is not one of the statements.
 var seqContainers = map[string]map[string]bool{ // kind → caseLike
-	"go": {
+	lang.Go: {
 		"block": false, "source_file": false, "field_declaration_list": false,
 		"expression_case": true, "type_case": true, "communication_case": true, "default_case": true,
 	},
-	"python":     {"module": false, "block": false},
-	"javascript": jsContainers,
-	"typescript": jsContainers,
-	"tsx":        jsContainers,
-	"rust":       {"block": false, "source_file": false, "declaration_list": false, "field_declaration_list": false},
-	"java": {
+	lang.Python:     {"module": false, "block": false},
+	lang.JavaScript: jsContainers,
+	lang.TypeScript: jsContainers,
+	lang.TSX:        jsContainers,
+	lang.Rust:       {"block": false, "source_file": false, "declaration_list": false, "field_declaration_list": false},
+	lang.Java: {
 		"block": false, "constructor_body": false, "program": false, "class_body": false,
 		"interface_body": false, "enum_body_declarations": false, "switch_block_statement_group": true,
 	},
 	"c": cContainers,
-	"cpp": func() map[string]bool {
+	lang.Cpp: func() map[string]bool {
 		m := map[string]bool{"declaration_list": false}
 		for k, v := range cContainers {
 			m[k] = v
@@ -104,7 +106,7 @@ func bodyKids(n *sitter.Node, g *grammar, caseLike bool) []*sitter.Node {
 // parent and the run; a run whose parent is no container, or that holds
 // more than the parent's body, comes back with why it cannot be a
 // sequence.
-func siblingRun(st *steps, root, n *sitter.Node, src []byte, start, end int, lang string, g *grammar) (parent *sitter.Node, run []*sitter.Node, why string) {
+func siblingRun(st *steps, root, n *sitter.Node, src []byte, start, end int, language string, g *grammar) (parent *sitter.Node, run []*sitter.Node, why string) {
 	lo := start + len(strings.TrimRight(string(src[start:end]), " \t\r\n;,"))
 	hi := end + len(src[end:]) - len(strings.TrimLeft(string(src[end:]), " \t\r\n"))
 	if lo <= start {
@@ -128,7 +130,7 @@ func siblingRun(st *steps, root, n *sitter.Node, src []byte, start, end int, lan
 			}
 			parent = next
 		}
-	} else if _, ok := seqContainers[lang][g.kind(n).name]; !ok {
+	} else if _, ok := seqContainers[language][g.kind(n).name]; !ok {
 		return nil, nil, ""
 	}
 	// The children the fragment overlaps must lie inside it, the first
@@ -159,7 +161,7 @@ func siblingRun(st *steps, root, n *sitter.Node, src []byte, start, end int, lan
 		return nil, nil, ""
 	}
 	kind := g.kind(parent).name
-	caseLike, ok := seqContainers[lang][kind]
+	caseLike, ok := seqContainers[language][kind]
 	if !ok {
 		return parent, nil, fmt.Sprintf("%s side by side in %s, which cchub does not match as a sequence (it does statements in a block or body, members in a body, top-level declarations in a file)",
 			describeRun(run, g), article(kind))
@@ -241,8 +243,8 @@ func wrapsOnly(n *sitter.Node, src []byte, g *grammar, t string) bool {
 // `$$$ p = NULL;` (C, C++, Java), or does not parse (Rust). A fragment
 // whose $$$ line stands in a list (arguments) does not parse with the `;`,
 // and is read as written.
-func terminateGaps(frag, lang string) string {
-	if lang == "go" || lang == "python" {
+func terminateGaps(frag, language string) string {
+	if language == lang.Go || language == lang.Python {
 		return frag
 	}
 	lines := strings.Split(frag, "\n")

@@ -71,28 +71,28 @@ func TestGoSequences(t *testing.T) {
 		// Two statements: consecutive statements of one block, a
 		// comment between them or not, in a function body or a case;
 		// $A must be the same in both.
-		{name: "lock defer unlock", lang: "go", pattern: "$A.mu.Lock()\ndefer $A.mu.Unlock()", src: goSeqSrc, context: "statement",
+		{name: "lock defer unlock", language: "go", pattern: "$A.mu.Lock()\ndefer $A.mu.Unlock()", src: goSeqSrc, context: "statement",
 			want: []string{"12:2 $A=c", "19:2 $A=c", "46:4 $A=c"}},
 		// One statement between: lock, anything, unlock.
-		{name: "lock anything unlock", lang: "go", pattern: "$A.mu.Lock()\n$$$BODY\n$A.mu.Unlock()", src: goSeqSrc,
+		{name: "lock anything unlock", language: "go", pattern: "$A.mu.Lock()\n$$$BODY\n$A.mu.Unlock()", src: goSeqSrc,
 			want: []string{"29:2 $A=c $$$BODY=defer other.mu.Unlock() c.hits++", "36:2 $A=c $$$BODY=n := len(c.items)"}},
 		// Written on one line with `;`, the same.
-		{name: "semicolons", lang: "go", pattern: "$A.mu.Lock(); defer $A.mu.Unlock()", src: goSeqSrc,
+		{name: "semicolons", language: "go", pattern: "$A.mu.Lock(); defer $A.mu.Unlock()", src: goSeqSrc,
 			want: []string{"12:2 $A=c", "19:2 $A=c", "46:4 $A=c"}},
 		// A statement and what follows it, to the end of the block.
-		{name: "trailing rest", lang: "go", pattern: "defer $A.mu.Unlock()\n$$$REST", src: goSeqSrc,
+		{name: "trailing rest", language: "go", pattern: "defer $A.mu.Unlock()\n$$$REST", src: goSeqSrc,
 			want: []string{"13:2 $A=c $$$REST=v, ok := c.items[k] return v, ok",
 				"21:2 $A=c $$$REST=if c.items == nil { c.items = map[string]string{} } c.items[k] = v",
 				"30:2 $A=other $$$REST=c.hits++ c.mu.Unlock()", "47:4 $A=c $$$REST=delete(c.items, k)"}},
 		// What comes before a statement, from the start of the block.
-		{name: "leading rest", lang: "go", pattern: "$$$BEFORE\nreturn $X", src: goSeqSrc,
+		{name: "leading rest", language: "go", pattern: "$$$BEFORE\nreturn $X", src: goSeqSrc,
 			want: []string{"12:2 $$$BEFORE=c.mu.Lock() defer c.mu.Unlock() v, ok := c.items[k] $X=v, ok",
 				"36:2 $$$BEFORE=c.mu.Lock() n := len(c.items) c.mu.Unlock() $X=n"}},
 		// Top-level declarations are a sequence of the file.
-		{name: "declarations", lang: "go", pattern: "package $P\n\nimport \"sync\"", src: goSeqSrc,
+		{name: "declarations", language: "go", pattern: "package $P\n\nimport \"sync\"", src: goSeqSrc,
 			want: []string{"1:1 $P=cache"}},
 		// Struct fields are a sequence of the struct.
-		{name: "fields", lang: "go", pattern: "items map[string]string\nhits int", src: goSeqSrc, context: "struct member",
+		{name: "fields", language: "go", pattern: "items map[string]string\nhits int", src: goSeqSrc, context: "struct member",
 			want: []string{"7:2"}},
 	})
 }
@@ -140,14 +140,14 @@ class Counter:
 
 func TestPythonSequences(t *testing.T) {
 	runLangCases(t, []langCase{
-		{name: "acquire try", lang: "python", pattern: "$L.acquire()\ntry:\n    $$$\nfinally:\n    $L.release()", src: pySeqSrc, context: "statement",
+		{name: "acquire try", language: "python", pattern: "$L.acquire()\ntry:\n    $$$\nfinally:\n    $L.release()", src: pySeqSrc, context: "statement",
 			want: []string{"10:9 $L=self._lock"}},
-		{name: "acquire anything release", lang: "python", pattern: "$L.acquire()\n$$$BODY\n$L.release()", src: pySeqSrc,
+		{name: "acquire anything release", language: "python", pattern: "$L.acquire()\n$$$BODY\n$L.release()", src: pySeqSrc,
 			want: []string{"17:9 $L=self._lock $$$BODY=self.n = 0"}},
 		// Lines copied with their indentation are dedented first.
-		{name: "pasted indented", lang: "python", pattern: "        $L.acquire()\n        self.n = 0", src: pySeqSrc,
+		{name: "pasted indented", language: "python", pattern: "        $L.acquire()\n        self.n = 0", src: pySeqSrc,
 			want: []string{"17:9 $L=self._lock"}},
-		{name: "assignments", lang: "python", pattern: "self.$A = $X\nself.$B = 0", src: pySeqSrc,
+		{name: "assignments", language: "python", pattern: "self.$A = $X\nself.$B = 0", src: pySeqSrc,
 			want: []string{"6:9 $A=_lock $X=threading.Lock() $B=n"}},
 	})
 }
@@ -176,18 +176,18 @@ switch (mode) {
 
 func TestJavaScriptSequences(t *testing.T) {
 	runLangCases(t, []langCase{
-		{name: "save restore", lang: "javascript", pattern: "$C.save();\n$$$BODY\n$C.restore();", src: jsSeqSrc, context: "statement",
+		{name: "save restore", language: "javascript", pattern: "$C.save();\n$$$BODY\n$C.restore();", src: jsSeqSrc, context: "statement",
 			want: []string{"2:3 $C=ctx $$$BODY=ctx.translate(10, 10); for (const s of shapes) { s.paint(ctx); }",
 				"11:3 $C=ctx $$$BODY=", "17:5 $C=ctx $$$BODY="}},
 		// Without semicolons, the same statements.
-		{name: "no semicolons", lang: "javascript", pattern: "$C.save()\n$C.restore()", src: jsSeqSrc,
+		{name: "no semicolons", language: "javascript", pattern: "$C.save()\n$C.restore()", src: jsSeqSrc,
 			want: []string{"11:3 $C=ctx", "17:5 $C=ctx"}},
 		// Class members are a sequence of the class body.
-		{name: "members", lang: "javascript", pattern: "async $M() { $$$ }\nrender() { $$$ }", src: jsSrc, context: "class member",
+		{name: "members", language: "javascript", pattern: "async $M() { $$$ }\nrender() { $$$ }", src: jsSrc, context: "class member",
 			want: []string{"18:3 $M=load"}},
-		{name: "typescript", lang: "typescript", pattern: "$C.save();\n$C.restore();", src: jsSeqSrc,
+		{name: "typescript", language: "typescript", pattern: "$C.save();\n$C.restore();", src: jsSeqSrc,
 			want: []string{"11:3 $C=ctx", "17:5 $C=ctx"}},
-		{name: "tsx", lang: "tsx", pattern: "const [$V, $SET] = useState($I);\nuseEffect($$$);",
+		{name: "tsx", language: "tsx", pattern: "const [$V, $SET] = useState($I);\nuseEffect($$$);",
 			src:  "function App() {\n  const [n, setN] = useState(0);\n  useEffect(() => { document.title = `${n}`; }, [n]);\n  return <p>{n}</p>;\n}\n",
 			want: []string{"2:3 $V=n $SET=setN $I=0"}},
 	})
@@ -210,16 +210,16 @@ fn peek(m: &Mutex<u32>) -> u32 {
 
 func TestRustSequences(t *testing.T) {
 	runLangCases(t, []langCase{
-		{name: "lock drop", lang: "rust", pattern: "let mut $G = $M.lock().unwrap();\n$$$\ndrop($G);", src: rustSeqSrc, context: "statement",
+		{name: "lock drop", language: "rust", pattern: "let mut $G = $M.lock().unwrap();\n$$$\ndrop($G);", src: rustSeqSrc, context: "statement",
 			want: []string{"4:5 $G=g $M=m"}},
 		// The last line of a block is an expression, not a statement.
-		{name: "tail expression", lang: "rust", pattern: "let $G = $M.lock().unwrap();\n*$G", src: rustSeqSrc,
+		{name: "tail expression", language: "rust", pattern: "let $G = $M.lock().unwrap();\n*$G", src: rustSeqSrc,
 			want: []string{"11:5 $G=g $M=m"}},
-		{name: "fields", lang: "rust", pattern: "pub name: String,\npub $F: $T,", src: rustSrc, context: "struct member",
+		{name: "fields", language: "rust", pattern: "pub name: String,\npub $F: $T,", src: rustSrc, context: "struct member",
 			want: []string{"4:5 $F=port $T=u16"}},
 		// An expression written last in the pattern matches a statement
 		// that is that expression too.
-		{name: "expression as statement", lang: "rust", pattern: "*$G += 1;\ndrop($G)", src: rustSeqSrc,
+		{name: "expression as statement", language: "rust", pattern: "*$G += 1;\ndrop($G)", src: rustSeqSrc,
 			want: []string{"5:5 $G=g"}},
 	})
 }
@@ -248,11 +248,11 @@ const javaSeqSrc = `class Account {
 
 func TestJavaSequences(t *testing.T) {
 	runLangCases(t, []langCase{
-		{name: "lock try", lang: "java", pattern: "$L.lock();\ntry {\n    $$$\n} finally {\n    $L.unlock();\n}", src: javaSeqSrc, context: "statement",
+		{name: "lock try", language: "java", pattern: "$L.lock();\ntry {\n    $$$\n} finally {\n    $L.unlock();\n}", src: javaSeqSrc, context: "statement",
 			want: []string{"6:9 $L=lock"}},
-		{name: "lock anything unlock", lang: "java", pattern: "$L.lock();\n$$$BODY\n$L.unlock();", src: javaSeqSrc,
+		{name: "lock anything unlock", language: "java", pattern: "$L.lock();\n$$$BODY\n$L.unlock();", src: javaSeqSrc,
 			want: []string{"15:9 $L=lock $$$BODY=long b = balance;"}},
-		{name: "fields", lang: "java", pattern: "private final $T $F = $V;\nprivate long $B;", src: javaSeqSrc, context: "class member",
+		{name: "fields", language: "java", pattern: "private final $T $F = $V;\nprivate long $B;", src: javaSeqSrc, context: "class member",
 			want: []string{"2:5 $T=java.util.concurrent.locks.Lock $F=lock $V=new java.util.concurrent.locks.ReentrantLock() $B=balance"}},
 	})
 }
@@ -286,12 +286,12 @@ void run(int op, char *buf) {
 
 func TestCSequences(t *testing.T) {
 	runLangCases(t, []langCase{
-		{name: "malloc check", lang: "c", pattern: "$T *$P = malloc($N);\nif ($P == NULL)\n    return NULL;", src: cSeqSrc, context: "statement",
+		{name: "malloc check", language: "c", pattern: "$T *$P = malloc($N);\nif ($P == NULL)\n    return NULL;", src: cSeqSrc, context: "statement",
 			want: []string{"6:5 $T=char $P=p $N=n"}},
 		// A $$$ line is statements, never the type of a declaration.
-		{name: "free then null", lang: "c", pattern: "free($P);\n$$$\n$P = NULL;", src: cSeqSrc,
+		{name: "free then null", language: "c", pattern: "free($P);\n$$$\n$P = NULL;", src: cSeqSrc,
 			want: []string{"14:5 $P=*pp", "21:9 $P=buf"}},
-		{name: "includes", lang: "c", pattern: "#include <stdlib.h>\n#include $H", src: cSeqSrc,
+		{name: "includes", language: "c", pattern: "#include <stdlib.h>\n#include $H", src: cSeqSrc,
 			want: []string{"1:1 $H=<string.h>"}},
 	})
 }
@@ -317,9 +317,9 @@ public:
 
 func TestCppSequences(t *testing.T) {
 	runLangCases(t, []langCase{
-		{name: "lock unlock", lang: "cpp", pattern: "$M.lock();\n$$$BODY\n$M.unlock();", src: cppSeqSrc, context: "statement",
+		{name: "lock unlock", language: "cpp", pattern: "$M.lock();\n$$$BODY\n$M.unlock();", src: cppSeqSrc, context: "statement",
 			want: []string{"9:9 $M=mu_ $$$BODY=++n_;"}},
-		{name: "guard return", lang: "cpp", pattern: "std::lock_guard<$T> $G($M);\nreturn $X;", src: cppSeqSrc,
+		{name: "guard return", language: "cpp", pattern: "std::lock_guard<$T> $G($M);\nreturn $X;", src: cppSeqSrc,
 			want: []string{"14:9 $T=std::mutex $G=g $M=mu_ $X=n_"}},
 	})
 }
@@ -328,17 +328,17 @@ func TestCppSequences(t *testing.T) {
 // stands for any statements in every language, `;` or no `;`.
 func TestGapLinesInBlocks(t *testing.T) {
 	runLangCases(t, []langCase{
-		{name: "function", lang: "javascript", pattern: "function $F($$$P) {\n  $$$\n}", src: jsSeqSrc,
+		{name: "function", language: "javascript", pattern: "function $F($$$P) {\n  $$$\n}", src: jsSeqSrc,
 			want: []string{"1:1 $F=draw $$$P=ctx, shapes", "10:1 $F=clear $$$P=ctx"}},
-		{name: "function with ;", lang: "javascript", pattern: "function $F($$$P) {\n  $$$;\n}", src: jsSeqSrc,
+		{name: "function with ;", language: "javascript", pattern: "function $F($$$P) {\n  $$$;\n}", src: jsSeqSrc,
 			want: []string{"1:1 $F=draw $$$P=ctx, shapes", "10:1 $F=clear $$$P=ctx"}},
-		{name: "block", lang: "c", pattern: "void $F(char **$P) {\n    $$$\n}", src: cSeqSrc,
+		{name: "block", language: "c", pattern: "void $F(char **$P) {\n    $$$\n}", src: cSeqSrc,
 			want: []string{"13:1 $F=drop $P=pp"}},
-		{name: "block then return", lang: "c", pattern: "char *$F(const char *$S) {\n    $$$\n    return $R;\n}", src: cSeqSrc,
+		{name: "block then return", language: "c", pattern: "char *$F(const char *$S) {\n    $$$\n    return $R;\n}", src: cSeqSrc,
 			want: []string{"4:1 $F=dup $S=s $R=p"}},
-		{name: "method", lang: "java", pattern: "void $M(long $N) {\n    $$$\n}", src: javaSeqSrc,
+		{name: "method", language: "java", pattern: "void $M(long $N) {\n    $$$\n}", src: javaSeqSrc,
 			want: []string{"5:5 $M=deposit $N=n"}},
-		{name: "fn", lang: "rust", pattern: "fn $F(m: &Mutex<u32>) -> u32 {\n    $$$\n    *$G\n}", src: rustSeqSrc,
+		{name: "fn", language: "rust", pattern: "fn $F(m: &Mutex<u32>) -> u32 {\n    $$$\n    *$G\n}", src: rustSeqSrc,
 			want: []string{"10:1 $F=peek $G=g"}},
 	})
 }
@@ -411,7 +411,7 @@ func TestSequencesPrefilterSound(t *testing.T) {
 		t.Skip("parses real source trees")
 	}
 	for _, s := range []struct {
-		lang     string
+		language string
 		dirs     func(tb testing.TB) []string
 		patterns []string
 	}{
@@ -425,20 +425,20 @@ func TestSequencesPrefilterSound(t *testing.T) {
 		{"c", gorootDirs("runtime/cgo"), []string{"$X = $Y;\n$Z = $W;", "$$$\nreturn $X;", "#include $H\n#include $I"}},
 		{"javascript", gorootDirs("../lib/wasm", "../misc/chrome"), []string{"const $A = $B;\nconst $C = $D;", "$$$\nreturn $X;"}},
 	} {
-		t.Run(s.lang, func(t *testing.T) {
-			lang := syntax.LanguageByName(s.lang)
+		t.Run(s.language, func(t *testing.T) {
+			language := syntax.LanguageByName(s.language)
 			var files []file
 			for _, d := range s.dirs(t) {
-				files = append(files, corpus(t, d, s.lang)...)
+				files = append(files, corpus(t, d, s.language)...)
 			}
 			for _, src := range s.patterns {
-				p := compile(t, s.lang, src)
+				p := compile(t, s.language, src)
 				if !p.seq {
 					t.Fatalf("%q is no sequence: %s", src, p)
 				}
 				found := 0
 				for _, f := range files {
-					tree, err := syntax.ParseOnce(context.Background(), lang, f.src)
+					tree, err := syntax.ParseOnce(context.Background(), language, f.src)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -1,13 +1,14 @@
 package structsearch
 
 import (
-	"cchub/textfmt"
 	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
 	"unicode"
+
+	"cchub/textfmt"
 )
 
 // matchLines is how many lines of each match the text form shows.

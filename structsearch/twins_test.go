@@ -10,11 +10,11 @@ import (
 	"cchub/syntax"
 )
 
-func compileFor(tb testing.TB, src, lang string) *Pattern {
+func compileFor(tb testing.TB, src, language string) *Pattern {
 	tb.Helper()
-	p, err := Compile(context.Background(), src, syntax.LanguageByName(lang))
+	p, err := Compile(context.Background(), src, syntax.LanguageByName(language))
 	if err != nil {
-		tb.Fatalf("Compile(%q, %s): %v", src, lang, err)
+		tb.Fatalf("Compile(%q, %s): %v", src, language, err)
 	}
 	tb.Cleanup(p.Close)
 	return p
@@ -24,8 +24,8 @@ func compileFor(tb testing.TB, src, lang string) *Pattern {
 // the check; what it cannot see through gets none.
 func TestTwinIsFoundOnlyWhereItHolds(t *testing.T) {
 	for _, c := range []struct {
-		lang, pattern string
-		twin          bool
+		language, pattern string
+		twin              bool
 	}{
 		{"go", `if $X != nil { return $X }`, true},
 		{"go", `len($X) == len($X)`, true},
@@ -40,9 +40,9 @@ func TestTwinIsFoundOnlyWhereItHolds(t *testing.T) {
 		{"go", `os.Getenv("$K") + $K`, false},
 		{"go", "$A.Lock()\ndefer $A.Unlock()", false}, // a sequence
 	} {
-		p := compileFor(t, c.pattern, c.lang)
+		p := compileFor(t, c.pattern, c.language)
 		if got := p.twin != nil; got != c.twin {
-			t.Errorf("%s (%s): twin %v, want %v (runs %q)", c.pattern, c.lang, got, c.twin, p.runs)
+			t.Errorf("%s (%s): twin %v, want %v (runs %q)", c.pattern, c.language, got, c.twin, p.runs)
 		}
 	}
 }
@@ -51,8 +51,8 @@ func TestTwinIsFoundOnlyWhereItHolds(t *testing.T) {
 // capture, and lets through each form a pair can take.
 func TestTwinsRefuseOnlyWhatCannotMatch(t *testing.T) {
 	for _, c := range []struct {
-		lang, pattern, src string
-		may                bool
+		language, pattern, src string
+		may                    bool
 	}{
 		{"go", `if $X != nil { return $X }`, "package p\nfunc f() error {\n\tif err != nil {\n\t\treturn nil, err\n\t}\n\treturn nil\n}\n", false},
 		{"go", `if $X != nil { return $X }`, "package p\nfunc f() error {\n\tif err != nil {\n\t\treturn err\n\t}\n\treturn nil\n}\n", true},
@@ -70,7 +70,7 @@ func TestTwinsRefuseOnlyWhatCannotMatch(t *testing.T) {
 		// Parentheses are a node of their own: `(a)` is no `a`.
 		{"python", `self.$A = $A`, "class C:\n    def __init__(self, a):\n        self.a = (  # keep\n            a)\n", false},
 	} {
-		p := compileFor(t, c.pattern, c.lang)
+		p := compileFor(t, c.pattern, c.language)
 		if p.twin == nil {
 			t.Fatalf("%s: no twin", c.pattern)
 		}
@@ -113,9 +113,9 @@ func TestTwinsSeeThroughLayout(t *testing.T) {
 		{"a"}, {"name"}, {"'#'"}, {"\"//\""}, {"f", "(", "a", ",", "b", ")"}, {"d", "[", "'k#'", "]"}, {"x", "/", "y"},
 	}
 	cases := []struct {
-		lang, pattern string
-		captures      [][]string
-		render        func(r *rand.Rand, a, b string) string
+		language, pattern string
+		captures          [][]string
+		render            func(r *rand.Rand, a, b string) string
 	}{
 		{"go", `if $X != nil { return $X }`, goCaptures, func(_ *rand.Rand, a, b string) string {
 			return "package p\n\nfunc f() error {\n\t// if x != nil { return y }\n\tif diff != nil { return nil, diff }\n\tif " + a + " != nil {\n\t\treturn " + b + "\n\t}\n\treturn nil\n}\n"
@@ -133,13 +133,13 @@ func TestTwinsSeeThroughLayout(t *testing.T) {
 		}},
 	}
 	for _, c := range cases {
-		p := compileFor(t, c.pattern, c.lang)
-		lang := syntax.LanguageByName(c.lang)
+		p := compileFor(t, c.pattern, c.language)
+		language := syntax.LanguageByName(c.language)
 		matched, refused := 0, 0
 		for range 300 {
 			toks := c.captures[r.IntN(len(c.captures))]
-			src := c.render(r, twinLayout(r, toks, c.lang == "python"), twinLayout(r, toks, c.lang == "python"))
-			tree, err := syntax.ParseOnce(context.Background(), lang, []byte(src))
+			src := c.render(r, twinLayout(r, toks, c.language == "python"), twinLayout(r, toks, c.language == "python"))
+			tree, err := syntax.ParseOnce(context.Background(), language, []byte(src))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -159,6 +159,6 @@ func TestTwinsSeeThroughLayout(t *testing.T) {
 		if matched < 100 {
 			t.Errorf("%s: only %d of 300 layouts matched; the generator tests too little", c.pattern, matched)
 		}
-		t.Log(fmt.Sprintf("%s (%s): %d layouts matched, %d refused", c.pattern, c.lang, matched, refused))
+		t.Log(fmt.Sprintf("%s (%s): %d layouts matched, %d refused", c.pattern, c.language, matched, refused))
 	}
 }

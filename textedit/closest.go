@@ -1,13 +1,14 @@
 package textedit
 
 import (
-	"cchub/textfmt"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"cchub/textfmt"
 )
 
 // The closest text to an old_string that is not in the file is chosen by

@@ -64,11 +64,11 @@ var corpusLateKinds = map[string]bool{"blank-edge-midline": true}
 var corpusForms = []string{"model", "file", "mixed"}
 
 type corpusFile struct {
-	rel, lang string
-	lines     []string
-	finalNL   bool
-	keys      []string
-	text      string
+	rel, language string
+	lines         []string
+	finalNL       bool
+	keys          []string
+	text          string
 }
 
 type corpusCase struct {
@@ -108,7 +108,7 @@ type corpusStats struct {
 func corpusFiles(tb testing.TB) []corpusFile {
 	tb.Helper()
 	rng := rand.New(rand.NewPCG(corpusSeed, 1))
-	pick := func(root, lang string, skipDir func(string) bool, ext string) []corpusFile {
+	pick := func(root, language string, skipDir func(string) bool, ext string) []corpusFile {
 		var paths []string
 		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -141,11 +141,11 @@ func corpusFiles(tb testing.TB) []corpusFile {
 			if len(lines) < 150 || len(lines) > 4000 {
 				continue
 			}
-			if lang == "py" && strings.Contains(text, "\n\t") {
+			if language == "py" && strings.Contains(text, "\n\t") {
 				continue // indented with tabs: not the language's style
 			}
 			rel, _ := filepath.Rel(root, p)
-			f := corpusFile{rel: rel, lang: lang, lines: lines, finalNL: strings.HasSuffix(text, "\n"), text: text}
+			f := corpusFile{rel: rel, language: language, lines: lines, finalNL: strings.HasSuffix(text, "\n"), text: text}
 			for _, l := range lines {
 				f.keys = append(f.keys, key(l))
 			}
@@ -425,7 +425,7 @@ func corpusSlippedAmbiguous(mix *rand.Rand, f *corpusFile, c corpusCase) []corpu
 	switch mix.IntN(3) {
 	case 0:
 		level := "    "
-		if f.lang == "go" {
+		if f.language == "go" {
 			level = "\t"
 		}
 		shift := func(ls []string) []string {
@@ -460,8 +460,8 @@ func corpusSlippedAmbiguous(mix *rand.Rand, f *corpusFile, c corpusCase) []corpu
 	return corpusWithForms(s, c.new, mixed)
 }
 
-func tokens(lang string) (appendTok, insertTok string) {
-	if lang == "go" {
+func tokens(language string) (appendTok, insertTok string) {
+	if language == "go" {
 		return "//edited", "//inserted"
 	}
 	return "#edited", "#inserted"
@@ -471,7 +471,7 @@ func tokens(lang string) (appendTok, insertTok string) {
 // new_string (see corpusWithForms), or reports that no suitable block was
 // found. rng draws the case, mix the choices of the mixed form.
 func genCase(rng, mix *rand.Rand, f *corpusFile, kind string, serial int) ([]corpusCase, bool) {
-	appendTok, insertTok := tokens(f.lang)
+	appendTok, insertTok := tokens(f.language)
 	for try := 0; try < 300; try++ {
 		n := 1 + rng.IntN(8)
 		switch kind {
@@ -531,7 +531,7 @@ func genCase(rng, mix *rand.Rand, f *corpusFile, kind string, serial int) ([]cor
 		case "indent-tabs-spaces", "crlf-file+indent":
 			perLine = func(t string, _ int) string {
 				ws := leadingWS(t)
-				if f.lang == "go" {
+				if f.language == "go" {
 					return strings.ReplaceAll(ws, "\t", "    ") + t[len(ws):]
 				}
 				return strings.ReplaceAll(ws, "    ", "\t") + t[len(ws):]
@@ -543,7 +543,7 @@ func genCase(rng, mix *rand.Rand, f *corpusFile, kind string, serial int) ([]cor
 				perLine = func(t string, _ int) string { return strings.TrimPrefix(t, common) }
 			} else {
 				level := "    "
-				if f.lang == "go" {
+				if f.language == "go" {
 					level = "\t"
 				}
 				perLine = func(t string, _ int) string {
@@ -753,7 +753,7 @@ func genCase(rng, mix *rand.Rand, f *corpusFile, kind string, serial int) ([]cor
 // negativeCases: text that is not in the file, and blocks that are in it
 // twice. Both must be refused and leave the file unchanged.
 func negativeCases(rng *rand.Rand, f *corpusFile, files []corpusFile) []corpusCase {
-	appendTok, _ := tokens(f.lang)
+	appendTok, _ := tokens(f.language)
 	var cases []corpusCase
 	keys := map[string]bool{}
 	for _, k := range f.keys {
@@ -763,7 +763,7 @@ func negativeCases(rng *rand.Rand, f *corpusFile, files []corpusFile) []corpusCa
 	// and last lines the file does not have at all.
 	for try := 0; try < 300; try++ {
 		g := &files[rng.IntN(len(files))]
-		if g.lang != f.lang || g.rel == f.rel {
+		if g.language != f.language || g.rel == f.rel {
 			continue
 		}
 		n := 2 + rng.IntN(5)

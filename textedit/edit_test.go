@@ -2,8 +2,6 @@ package textedit
 
 import (
 	"bytes"
-	"cchub/textfmt"
-	"cchub/workspace/wstest"
 	"errors"
 	"fmt"
 	"os"
@@ -14,7 +12,9 @@ import (
 	"sync"
 	"testing"
 
+	"cchub/textfmt"
 	"cchub/workspace"
+	"cchub/workspace/wstest"
 )
 
 // Real inputs: the Go tree this test runs with, and Python's stdlib.

@@ -1,10 +1,11 @@
 package textedit
 
 import (
-	"cchub/textfmt"
 	"context"
 	"errors"
 	"strings"
+
+	"cchub/textfmt"
 )
 
 // ErrTooLarge is the kind of error for an old_string or hunk that was not

@@ -8,6 +8,7 @@ import (
 
 	sitter "github.com/smacker/go-tree-sitter"
 
+	"cchub/lang"
 	"cchub/syntax"
 )
 
@@ -46,8 +47,8 @@ const guardCheckEvery = 4096
 // syntaxErrors parses src as lang and counts its syntax errors (see the
 // counting rule above). It returns ctx's error when ctx is done before or
 // during the count.
-func syntaxErrors(ctx context.Context, lang *syntax.Language, src []byte) (int, error) {
-	t, err := syntax.ParseOnce(ctx, lang, src)
+func syntaxErrors(ctx context.Context, language *syntax.Language, src []byte) (int, error) {
+	t, err := syntax.ParseOnce(ctx, language, src)
 	if err != nil {
 		return 0, err
 	}
@@ -56,12 +57,12 @@ func syntaxErrors(ctx context.Context, lang *syntax.Language, src []byte) (int, 
 	if err != nil {
 		return 0, err
 	}
-	return n + langErrors(lang, src), nil
+	return n + langErrors(language, src), nil
 }
 
 // langErrors counts the errors of src that its grammar does not report.
-func langErrors(lang *syntax.Language, src []byte) int {
-	if lang.Name == "python" {
+func langErrors(language *syntax.Language, src []byte) int {
+	if language.Name == lang.Python {
 		return pyIndentErrors(src)
 	}
 	return 0
@@ -116,9 +117,9 @@ var guardParsers = sync.Pool{New: func() any { return sitter.NewParser() }}
 // before. A nil guard (unknown language) never finds a break. A guard is
 // for one goroutine; close frees the tree it keeps.
 type guard struct {
-	ctx    context.Context
-	lang   *syntax.Language
-	before []byte
+	ctx      context.Context
+	language *syntax.Language
+	before   []byte
 
 	cache *syntax.ParseCache // where before's tree comes from; nil: parsed here
 	rel   string             // before's path, the cache's key
@@ -138,11 +139,11 @@ const guardMaxBytes = 4 << 20
 // grammar) whose content is before, or nil when cchub has no grammar for
 // it or the file is over guardMaxBytes. It parses nothing yet.
 func newGuard(ctx context.Context, path string, before []byte) *guard {
-	lang := syntax.LanguageFor(path)
-	if lang == nil || len(before) > guardMaxBytes {
+	language := syntax.LanguageFor(path)
+	if language == nil || len(before) > guardMaxBytes {
 		return nil
 	}
-	return &guard{ctx: ctx, lang: lang, before: before, rel: path}
+	return &guard{ctx: ctx, language: language, before: before, rel: path}
 }
 
 // withCache has g take before's tree from c (nil: parse it itself), where
@@ -172,9 +173,9 @@ func (g *guard) prepare() error {
 	var t *syntax.Tree
 	var err error
 	if g.cache != nil {
-		t, err = g.cache.Parse(g.ctx, g.rel, g.lang, g.before)
+		t, err = g.cache.Parse(g.ctx, g.rel, g.language, g.before)
 	} else {
-		t, err = syntax.ParseOnce(g.ctx, g.lang, g.before)
+		t, err = syntax.ParseOnce(g.ctx, g.language, g.before)
 	}
 	if err != nil {
 		g.err = err
@@ -185,7 +186,7 @@ func (g *guard) prepare() error {
 		t.Release()
 		return g.err
 	}
-	g.count += langErrors(g.lang, g.before)
+	g.count += langErrors(g.language, g.before)
 	g.tree = t
 	return nil
 }
@@ -259,7 +260,7 @@ func (g *guard) breaksFull(after []byte) (bool, error) {
 	if err := g.prepare(); err != nil {
 		return false, err
 	}
-	n, err := syntaxErrors(g.ctx, g.lang, after)
+	n, err := syntaxErrors(g.ctx, g.language, after)
 	if err != nil {
 		return false, err
 	}
@@ -303,18 +304,18 @@ func (g *guard) reparseCount(after []byte, start, oldEnd, newEnd int) (int, erro
 	})
 	p := guardParsers.Get().(*sitter.Parser)
 	defer guardParsers.Put(p)
-	p.SetLanguage(g.lang.Grammar)
+	p.SetLanguage(g.language.Grammar)
 	t, err := p.ParseCtx(context.WithoutCancel(g.ctx), old, after)
 	if err != nil {
 		p.Reset()
-		return 0, fmt.Errorf("textedit: guard: parse %s: %w", g.lang.Name, err)
+		return 0, fmt.Errorf("textedit: guard: parse %s: %w", g.language.Name, err)
 	}
 	defer t.Close()
 	n, err := countErrors(g.ctx, t.RootNode())
 	if err != nil {
 		return 0, err
 	}
-	return n + langErrors(g.lang, after), nil
+	return n + langErrors(g.language, after), nil
 }
 
 var nl = []byte{'\n'}

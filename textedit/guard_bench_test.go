@@ -85,8 +85,8 @@ func BenchmarkSyntaxGuard(b *testing.B) {
 		text := f.text(b)
 		before := []byte(text)
 		after, start, oldEnd, newEnd := guardBenchEdit(b, text, f.comment)
-		lang := syntax.LanguageFor(f.path)
-		n, err := syntaxErrors(ctx, lang, before)
+		language := syntax.LanguageFor(f.path)
+		n, err := syntaxErrors(ctx, language, before)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -102,7 +102,7 @@ func BenchmarkSyntaxGuard(b *testing.B) {
 		})
 		b.Run(f.name+"/syntaxErrors-after", func(b *testing.B) {
 			for b.Loop() {
-				if _, err := syntaxErrors(ctx, lang, after); err != nil {
+				if _, err := syntaxErrors(ctx, language, after); err != nil {
 					b.Fatal(err)
 				}
 			}

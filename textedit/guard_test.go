@@ -41,12 +41,12 @@ func replaceOnce(tb testing.TB, name, path, body, old, new string) guardEdit {
 func checkGuard(t *testing.T, e guardEdit) {
 	t.Helper()
 	ctx := context.Background()
-	lang := syntax.LanguageFor(e.path)
-	nb, err := syntaxErrors(ctx, lang, []byte(e.before))
+	language := syntax.LanguageFor(e.path)
+	nb, err := syntaxErrors(ctx, language, []byte(e.before))
 	if err != nil {
 		t.Fatal(err)
 	}
-	na, err := syntaxErrors(ctx, lang, []byte(e.after))
+	na, err := syntaxErrors(ctx, language, []byte(e.after))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func TestSyntaxGuardIncrementalMatchesFull(t *testing.T) {
 			t.Parallel()
 			rng := rand.New(rand.NewPCG(uint64(fi), 1))
 			g := newGuard(ctx, f.path, []byte(f.text))
-			lang := syntax.LanguageFor(f.path)
+			language := syntax.LanguageFor(f.path)
 			nb, err := g.beforeErrors()
 			if err != nil {
 				t.Fatal(err)
@@ -277,7 +277,7 @@ func TestSyntaxGuardIncrementalMatchesFull(t *testing.T) {
 			broke, differ := 0, 0
 			for range edits {
 				after, start, oldEnd, newEnd := randomEdit(rng, f.text)
-				full, err := syntaxErrors(ctx, lang, after)
+				full, err := syntaxErrors(ctx, language, after)
 				if err != nil {
 					t.Fatal(err)
 				}

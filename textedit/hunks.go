@@ -1,10 +1,11 @@
 package textedit
 
 import (
-	"cchub/textfmt"
 	"context"
 	"fmt"
 	"strings"
+
+	"cchub/textfmt"
 )
 
 // applyHunks applies hunks in order to body; each hunk's old lines are

@@ -1,10 +1,11 @@
 package textedit
 
 import (
-	"cchub/textfmt"
 	"errors"
 	"fmt"
 	"strings"
+
+	"cchub/textfmt"
 )
 
 // The patch format coding agents write:

@@ -1,9 +1,10 @@
 package textedit
 
 import (
-	"cchub/textfmt"
 	"strings"
 	"unicode/utf8"
+
+	"cchub/textfmt"
 )
 
 // similarity is 1 - Levenshtein(a, b) / max(len(a), len(b)) over runes: 1

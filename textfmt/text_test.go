@@ -1,9 +1,10 @@
 package textfmt_test
 
 import (
-	"cchub/textfmt"
 	"strings"
 	"testing"
+
+	"cchub/textfmt"
 )
 
 func TestDecodeText(t *testing.T) {

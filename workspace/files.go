@@ -2,11 +2,12 @@ package workspace
 
 import (
 	"bytes"
-	"cchub/textfmt"
 	"errors"
 	"fmt"
 	"io/fs"
 	"unicode/utf8"
+
+	"cchub/textfmt"
 )
 
 // MaxFileBytes is the largest file Read will hand out as text. Larger files

@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"cchub/textfmt"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"cchub/textfmt"
 )
 
 // Every file operation of cchub goes through the root's directory handle:

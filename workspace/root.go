@@ -1,13 +1,14 @@
 package workspace
 
 import (
-	"cchub/textfmt"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"cchub/textfmt"
 )
 
 // StateDir is the folder, inside the root, where cchub keeps its database and

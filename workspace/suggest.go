@@ -1,13 +1,14 @@
 package workspace
 
 import (
-	"cchub/textfmt"
 	"context"
 	"errors"
 	"io/fs"
 	"path"
 	"sort"
 	"strings"
+
+	"cchub/textfmt"
 )
 
 // NotFoundError is a path that does not exist, with the workspace paths

@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"cchub/textfmt"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -12,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"cchub/textfmt"
 )
 
 // Errors that writes wrap, so callers can tell a user what to do instead.

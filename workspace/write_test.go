@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"cchub/textfmt"
 	"errors"
 	"io/fs"
 	"os"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"cchub/textfmt"
 )
 
 func openTestRoot(t *testing.T, dir string) *Root {

@@ -26,7 +26,6 @@
 package main
 
 import (
-	"cchub/bench/corpus"
 	"context"
 	"encoding/json"
 	"flag"
@@ -37,6 +36,7 @@ import (
 	"strings"
 	"time"
 
+	"cchub/bench/corpus"
 	"cchub/codegraph"
 	"cchub/proc"
 	"cchub/trust"

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cchub/bench/corpus"
 	"context"
 	"fmt"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"cchub/bench/corpus"
 	"cchub/codegraph"
 )
 

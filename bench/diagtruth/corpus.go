@@ -1,7 +1,6 @@
 package main
 
 import (
-	copies "cchub/bench/corpus"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	copies "cchub/bench/corpus"
 )
 
 // edit is one change, made as an agent makes it: one place in one file,

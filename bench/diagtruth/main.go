@@ -37,7 +37,6 @@
 package main
 
 import (
-	copies "cchub/bench/corpus"
 	"context"
 	"encoding/json"
 	"flag"
@@ -51,6 +50,7 @@ import (
 	"strings"
 	"time"
 
+	copies "cchub/bench/corpus"
 	"cchub/proc"
 	"cchub/trust"
 )

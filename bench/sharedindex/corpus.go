@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"cchub/bench/corpus"
 	"context"
 	"fmt"
 	"io/fs"
@@ -10,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"cchub/bench/corpus"
 )
 
 // A corpus is a real tree made a git repository of two commits: the

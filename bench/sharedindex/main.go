@@ -32,7 +32,6 @@
 package main
 
 import (
-	"cchub/bench/corpus"
 	"context"
 	"encoding/json"
 	"flag"
@@ -43,6 +42,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"cchub/bench/corpus"
 )
 
 // Targets of issue 25.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"cchub/bench/corpus"
 	"context"
 	"fmt"
 	"io/fs"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"cchub/bench/corpus"
 	"cchub/proc"
 )
 
