@@ -6,10 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"cchub/workspace/wstest"
 )
 
 // BenchmarkRewrite stages and commits a rewrite of 1,000 files, copied
@@ -21,7 +22,7 @@ import (
 func BenchmarkRewrite(b *testing.B) {
 	src := os.Getenv("CCHUB_BENCH_GO")
 	if src == "" {
-		src = filepath.Join(runtime.GOROOT(), "src")
+		src = wstest.GoSrc(b)
 	}
 	const want = 1000
 	for range b.N {

@@ -17,6 +17,7 @@ import (
 	"cchub/store"
 	"cchub/syntax"
 	"cchub/workspace"
+	"cchub/workspace/wstest"
 )
 
 // The code graph on real corpora: Go's own source and Python's standard
@@ -37,7 +38,7 @@ import (
 func BenchmarkGraph(b *testing.B) {
 	goDir := os.Getenv("CCHUB_BENCH_GO")
 	if goDir == "" {
-		goDir = filepath.Join(runtime.GOROOT(), "src")
+		goDir = wstest.GoSrc(b)
 	}
 	pyDir := os.Getenv("CCHUB_BENCH_PY")
 	if pyDir == "" {

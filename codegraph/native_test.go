@@ -7,12 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"cchub/outline"
 	"cchub/syntax"
+	"cchub/workspace/wstest"
 )
 
 // TestNativeReadsAsTheQuery: a native reader (native.go) finds the calls
@@ -101,7 +101,7 @@ f(.x()
 		return
 	}
 	n := 0
-	filepath.WalkDir(filepath.Join(runtime.GOROOT(), "src"), func(p string, d fs.DirEntry, err error) error {
+	filepath.WalkDir(wstest.GoSrc(t), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
 			return nil
 		}

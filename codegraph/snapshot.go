@@ -379,12 +379,6 @@ type snapshotIndex struct {
 	at    []int32
 }
 
-// has says whether a snapshot has a row named n.
-func (ix *snapshotIndex) has(n string) bool {
-	_, ok := slices.BinarySearch(ix.names, n)
-	return ok
-}
-
 func decodeIndex(data []byte) (*snapshotIndex, error) {
 	r := newSnapshotReader(data)
 	n := r.count(1)

@@ -136,9 +136,6 @@ func readBudget(b Budget) (bytes, lines int) {
 	return b.Bytes - min(b.Bytes/8, 2048), b.Lines - 10
 }
 
-// readLines is the most lines a read may ask for.
-const readLines = MaxResultLines - 10
-
 func spill(root *workspace.Root, tool, text string) (string, error) {
 	dir, err := root.OpenStateDir(spillDir)
 	if err != nil {

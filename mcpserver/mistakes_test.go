@@ -79,11 +79,11 @@ func TestMCPUsualMistakesTeachACallThatWorks(t *testing.T) {
 	}
 
 	// 1. A misspelled path.
-	text := mistake("misspelled path", "read", map[string]any{"path": "store/stroe.go"}, "no such file", "did you mean store/store.go")
+	mistake("misspelled path", "read", map[string]any{"path": "store/stroe.go"}, "no such file", "did you mean store/store.go")
 	works("misspelled path", "read", map[string]any{"path": "store/store.go"})
 
 	// 2. A symbol name in the wrong case.
-	text = mistake("wrong-case symbol", "read_symbol", map[string]any{"id": "store/store.go:store.add"}, "no symbol named store.add")
+	text := mistake("wrong-case symbol", "read_symbol", map[string]any{"id": "store/store.go:store.add"}, "no symbol named store.add")
 	works("wrong-case symbol", "read_symbol", parseCall(t, text, "read_symbol"))
 
 	// 3. A stale line (the symbol is at 58).
@@ -94,7 +94,7 @@ func TestMCPUsualMistakesTeachACallThatWorks(t *testing.T) {
 	works("id without line", "read_symbol", map[string]any{"id": "store/store.go:Store.Remove"})
 
 	// 5. A regex with an unescaped paren.
-	text = mistake("unescaped paren", "grep", map[string]any{"pattern": "Add("}, "literal")
+	mistake("unescaped paren", "grep", map[string]any{"pattern": "Add("}, "literal")
 	works("unescaped paren", "grep", map[string]any{"pattern": "Add(", "literal": true})
 
 	// 6. old_string that is not in the file.
@@ -165,7 +165,7 @@ func TestMCPUsualMistakesTeachACallThatWorks(t *testing.T) {
 	}
 
 	// 18. A severity filter misspelled.
-	text = mistake("severity misspelled", "diagnostics", map[string]any{"severity": "errors"}, "error, warning, info")
+	mistake("severity misspelled", "diagnostics", map[string]any{"severity": "errors"}, "error, warning, info")
 	works("severity misspelled", "diagnostics", map[string]any{"severity": "error"})
 
 	// 19. A field the schema leaves out to stay small is still taken.

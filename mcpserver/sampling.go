@@ -1,3 +1,12 @@
+// Sampling is deprecated as of MCP 2026-07-28 (SEP-2577) with no
+// replacement in the protocol; it stays fully functional for at least
+// twelve months, and it is the only way a server reaches the client's own
+// model. The anchor's model tier asks for it through the current
+// multi-round-trip input requests (SEP-2322), and only when the client
+// says it samples.
+//
+//lint:file-ignore SA1019 sampling is deprecated without a replacement; see above.
+
 package mcpserver
 
 import (

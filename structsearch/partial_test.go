@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -261,7 +260,7 @@ func TestMatchDeclsOnGoroot(t *testing.T) {
 	if testing.Short() {
 		t.Skip("parses GOROOT")
 	}
-	partsOnCorpus(t, filepath.Join(runtime.GOROOT(), "src"), "go", ".go",
+	partsOnCorpus(t, goroot(t), "go", ".go",
 		`if $X != nil { return $X }`, `$A.Lock()`, `if err != nil { return $$$ }`, `errors.New("$S")`,
 		`func ($R *$T) Close() error { $$$ }`, `type $T struct { $$$ }`)
 }

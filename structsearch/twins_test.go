@@ -2,7 +2,6 @@ package structsearch
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -159,6 +158,6 @@ func TestTwinsSeeThroughLayout(t *testing.T) {
 		if matched < 100 {
 			t.Errorf("%s: only %d of 300 layouts matched; the generator tests too little", c.pattern, matched)
 		}
-		t.Log(fmt.Sprintf("%s (%s): %d layouts matched, %d refused", c.pattern, c.language, matched, refused))
+		t.Logf("%s (%s): %d layouts matched, %d refused", c.pattern, c.language, matched, refused)
 	}
 }

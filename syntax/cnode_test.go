@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -240,7 +239,7 @@ func TestNodesOnGoSource(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
-	matches, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "strings", "*.go"))
+	matches, _ := filepath.Glob(filepath.Join(gorootSrc(t), "strings", "*.go"))
 	if len(matches) == 0 {
 		t.Skip("no Go source tree")
 	}

@@ -104,7 +104,6 @@ func main() {
 type measure struct {
 	bin, client, dir string
 	vals             map[string]string
-	order            []string
 	wrong            int
 }
 

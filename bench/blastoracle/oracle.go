@@ -77,14 +77,6 @@ func (t *truth) add(callee, caller decl, s site) {
 	}
 }
 
-func (t *truth) edges() int {
-	n := 0
-	for _, m := range t.callers {
-		n += len(m)
-	}
-	return n
-}
-
 // oracles are the two call graphs of one module: VTA (the precise one)
 // and CHA (every method of a matching type, a looser bound).
 type oracles struct {

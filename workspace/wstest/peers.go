@@ -3,6 +3,9 @@ package wstest
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -28,4 +31,22 @@ func RequireProgram(tb testing.TB, name string) {
 	tb.Helper()
 	_, err := exec.LookPath(name)
 	RequirePeer(tb, name+" (make test installs it into .tools/bin)", err == nil)
+}
+
+var goSrc = sync.OnceValue(func() string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(strings.TrimSpace(string(out)), "src")
+})
+
+// GoSrc is Go's own source tree, $(go env GOROOT)/src, the largest real
+// corpus every machine that builds cchub has (runtime.GOROOT is where the
+// test binary was built, which the go command may not say).
+func GoSrc(tb testing.TB) string {
+	tb.Helper()
+	dir := goSrc()
+	RequirePeer(tb, "Go's source tree ($(go env GOROOT)/src): the go command", dir != "")
+	return dir
 }
