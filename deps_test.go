@@ -9,11 +9,19 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
+
+	"cchub/lang"
 )
 
 // rules lists, floor by floor from the ground up, which of the project's
@@ -311,5 +319,103 @@ func TestGroundLinksNoGrammar(t *testing.T) {
 				t.Errorf("%s links %s: it must not link a grammar", pkg, dep)
 			}
 		}
+	}
+}
+
+// TestOneLanguageTable: no package but lang spells a table of file
+// extensions (a map, a list or a switch of them); every other package
+// asks lang. A single extension named in a call (strings.HasSuffix(p,
+// ".go")) is not a table and is left alone.
+func TestOneLanguageTable(t *testing.T) {
+	exts := map[string]bool{}
+	for _, l := range lang.All() {
+		for _, e := range l.Extensions {
+			exts[e] = true
+		}
+	}
+	found := extensionTables(t, exts)
+	for _, f := range found {
+		t.Errorf("%s: an extension table outside package lang; ask lang (lang.Of, lang.NameOf, lang.LSPLanguages, lang.IsTestFile) instead", f)
+	}
+}
+
+// extensionTables lists, as file:line, the composite literals and case
+// clauses of the module's non-test Go files outside package lang that
+// name an extension of exts.
+func extensionTables(t *testing.T, exts map[string]bool) []string {
+	t.Helper()
+	var found []string
+	wd, _ := os.Getwd()
+	for _, line := range goList(t, "-f", "{{.Dir}}{{range .GoFiles}} {{.}}{{end}}", "./...") {
+		f := strings.Fields(line)
+		if len(f) < 2 || filepath.Base(f[0]) == "lang" {
+			continue
+		}
+		for _, name := range f[1:] {
+			p := filepath.Join(f[0], name)
+			lines, err := extensionTablesIn(p, exts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, _ := filepath.Rel(wd, p)
+			for _, l := range lines {
+				found = append(found, fmt.Sprintf("%s:%d", rel, l))
+			}
+		}
+	}
+	return found
+}
+
+// extensionTablesIn is the lines of the Go file at path where a composite
+// literal or a case clause names an extension of exts.
+func extensionTablesIn(path string, exts map[string]bool) ([]int, error) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, path, nil, 0)
+	if err != nil {
+		return nil, err
+	}
+	var lines []int
+	ast.Inspect(file, func(n ast.Node) bool {
+		var elems []ast.Expr
+		switch n := n.(type) {
+		case *ast.CompositeLit:
+			for _, e := range n.Elts {
+				if kv, ok := e.(*ast.KeyValueExpr); ok {
+					elems = append(elems, kv.Key, kv.Value)
+				} else {
+					elems = append(elems, e)
+				}
+			}
+		case *ast.CaseClause:
+			elems = n.List
+		}
+		for _, e := range elems {
+			if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				if s, err := strconv.Unquote(lit.Value); err == nil && exts[strings.ToLower(s)] {
+					lines = append(lines, fset.Position(lit.Pos()).Line)
+					return false
+				}
+			}
+		}
+		return true
+	})
+	return lines, nil
+}
+
+// TestOneLanguageTableCatchesATable checks the checker on a file it is
+// given: a map and a switch of extensions are found, a suffix test and a
+// list of other strings are not.
+func TestOneLanguageTableCatchesATable(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.go")
+	src := "package x\n\nimport \"strings\"\n\nvar m = map[string]string{\".py\": \"python\"}\n\nfunc f(p string) bool {\n\tswitch p {\n\tcase \".go\", \".rs\":\n\t\treturn true\n\t}\n\t_ = []string{\"go\", \"x.go\"}\n\treturn strings.HasSuffix(p, \".ts\")\n}\n"
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lines, err := extensionTablesIn(p, map[string]bool{".py": true, ".go": true, ".rs": true, ".ts": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(lines, []int{5, 9}) {
+		t.Errorf("tables found on lines %v, want [5 9]", lines)
 	}
 }

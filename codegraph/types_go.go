@@ -11,230 +11,290 @@ import (
 // declared with := and var, and range variables (as unreadable: they
 // shadow).
 func goFacts(r *flatReader, f *File) {
-	s, fl := r.ids.sym, r.ids.field
-	ident, fieldIdent := s[1], s[3]
-	fieldDecl, paramDecl, variadic, shortVar, varSpec := s[7], s[8], s[9], s[10], s[11]
-	typeSpec, funcDecl, methodDecl, paramList, exprList, fieldList := s[12], s[13], s[14], s[15], s[16], s[17]
-	structType, rangeClause, typeIdent, typeSwitch, receive := s[18], s[19], s[21], s[22], s[23]
-	fAlias := fl[12]
-	argList, litElem, keyed, litValue, ret := s[24], s[25], s[26], s[27], s[28]
-	selector, fOperand, fField := s[2], fl[1], fl[2]
-	methodElem, ifaceType, typeElem, pkgClause, pkgIdent := s[30], s[31], s[32], s[33], s[5]
-	fName := fl[3]
-	fType, fLeft, fRight, fValue, fResult := fl[5], fl[6], fl[7], fl[8], fl[9]
-	nodes := r.nodes
-	fr := newFactReader(r, f)
-	in, inAt, add, typeOf := fr.in, fr.inAt, fr.add, fr.typeOf
-	// children are the children of p in field (any field: 0 takes all named).
-	children := func(p uint32, field uint16, sym uint16) []uint32 {
-		var out []uint32
-		for c := p + 1; c < nodes[p].Next; c = nodes[c].Next {
-			if (field == 0 || nodes[c].Field == field) && (sym == 0 || nodes[c].Symbol == sym) && nodes[c].Named {
-				out = append(out, c)
-			}
-		}
-		return out
+	g := &goFactReader{factReader: newFactReader(r, f), id: goFactIDsOf(r.ids), passed: map[int]bool{}}
+	for i := range r.nodes {
+		g.node(uint32(i))
 	}
-	// vars binds the names of lefts to the values of rights, pairwise, or
-	// the first to a single value (x, err := f()); the others unreadable.
-	vars := func(at uint32, lefts, rights []uint32) {
-		for k, l := range lefts {
-			name := r.text(l)
-			if name == "_" {
-				continue
+	f.keepRefs(g.in, g.passed)
+}
+
+// goFactIDs are the Go grammar's symbol and field ids goFacts reads.
+type goFactIDs struct {
+	ident, fieldIdent, selector, pkgIdent                                  uint16
+	fieldDecl, paramDecl, variadic, shortVar, varSpec                      uint16
+	typeSpec, funcDecl, methodDecl, paramList, exprList, fieldList         uint16
+	structType, rangeClause, typeIdent, typeSwitch, receive                uint16
+	argList, litElem, keyed, litValue, ret                                 uint16
+	methodElem, ifaceType, typeElem, pkgClause                             uint16
+	fAlias, fOperand, fField, fName, fType, fLeft, fRight, fValue, fResult uint16
+}
+
+func goFactIDsOf(ids *nativeIDs) goFactIDs {
+	s, fl := ids.sym, ids.field
+	return goFactIDs{
+		ident: s[1], fieldIdent: s[3], selector: s[2], pkgIdent: s[5],
+		fieldDecl: s[7], paramDecl: s[8], variadic: s[9], shortVar: s[10], varSpec: s[11],
+		typeSpec: s[12], funcDecl: s[13], methodDecl: s[14], paramList: s[15], exprList: s[16], fieldList: s[17],
+		structType: s[18], rangeClause: s[19], typeIdent: s[21], typeSwitch: s[22], receive: s[23],
+		argList: s[24], litElem: s[25], keyed: s[26], litValue: s[27], ret: s[28],
+		methodElem: s[30], ifaceType: s[31], typeElem: s[32], pkgClause: s[33],
+		fAlias: fl[12], fOperand: fl[1], fField: fl[2], fName: fl[3],
+		fType: fl[5], fLeft: fl[6], fRight: fl[7], fValue: fl[8], fResult: fl[9],
+	}
+}
+
+// goFactReader reads one Go file's facts, a node at a time.
+type goFactReader struct {
+	*factReader
+	id     goFactIDs
+	passed map[int]bool // calls after which x.m was passed as an argument
+}
+
+// node reads the facts of node at, by its kind.
+func (g *goFactReader) node(at uint32) {
+	r, id := g.r, &g.id
+	n := &r.nodes[at]
+	switch n.Symbol {
+	case id.ident:
+		if g.asValue(at) && r.text(at) != "_" {
+			g.ref(at, syntax.NoParent)
+		}
+	case id.selector:
+		if g.asValue(at) {
+			if op, fd := r.child(at, id.fOperand), r.child(at, id.fField); op != syntax.NoParent && fd != syntax.NoParent && r.nodes[fd].Symbol == id.fieldIdent {
+				if p := n.Parent; p != syntax.NoParent && r.nodes[p].Symbol == id.argList && r.nodes[op].Symbol == id.ident {
+					g.passed[len(g.f.Calls)] = true // x.m passed: perhaps a method value (t.Run(name, tc.test))
+				}
+				g.ref(fd, op)
 			}
-			expr := ""
-			switch {
-			case len(rights) == len(lefts):
-				expr = simplify(r.text(rights[k]))
-			case len(rights) == 1 && k == 0:
-				expr = simplify(r.text(rights[0]))
+		}
+	case id.fieldDecl:
+		g.field(at)
+	case id.paramDecl, id.variadic:
+		g.param(at)
+	case id.pkgClause:
+		for _, pid := range g.children(at, 0, id.pkgIdent) {
+			g.add(Bind{In: -1, Kind: 'p', Name: r.text(pid)})
+		}
+	case id.typeElem:
+		g.embeddedInterface(at)
+	case id.funcDecl, id.methodDecl, id.methodElem:
+		res := r.child(at, id.fResult)
+		if res != syntax.NoParent && r.nodes[res].Symbol != id.paramList {
+			if typ := g.typeOf(res); typ != "" {
+				g.add(Bind{In: g.inAt(at), Kind: 'r', Expr: typ})
 			}
-			add(Bind{In: inAt(at), Kind: 'v', Name: name, Expr: expr})
+		}
+	case id.shortVar:
+		l, rt := r.child(at, id.fLeft), r.child(at, id.fRight)
+		if l == syntax.NoParent || rt == syntax.NoParent || r.nodes[l].Symbol != id.exprList {
+			return
+		}
+		rights := g.children(rt, 0, 0)
+		if r.nodes[rt].Symbol != id.exprList {
+			rights = []uint32{rt}
+		}
+		g.vars(at, g.children(l, 0, id.ident), rights)
+	case id.varSpec:
+		g.varSpec(at)
+	case id.rangeClause, id.typeSwitch, id.receive:
+		g.rangeVars(at)
+	}
+}
+
+// children are the named children of p in field (0: any field) of symbol
+// sym (0: any).
+func (g *goFactReader) children(p uint32, field uint16, sym uint16) []uint32 {
+	nodes := g.r.nodes
+	var out []uint32
+	for c := p + 1; c < nodes[p].Next; c = nodes[c].Next {
+		if (field == 0 || nodes[c].Field == field) && (sym == 0 || nodes[c].Symbol == sym) && nodes[c].Named {
+			out = append(out, c)
 		}
 	}
-	// asValue says whether node at is in a place where a function named
-	// there is taken as a value: an argument, a literal's element or a
-	// keyed element's value, the right of an assignment, a result.
-	asValue := func(at uint32) bool {
-		p := nodes[at].Parent
-		if p == syntax.NoParent {
-			return false
+	return out
+}
+
+// vars binds the names of lefts to the values of rights, pairwise, or
+// the first to a single value (x, err := f()); the others unreadable.
+func (g *goFactReader) vars(at uint32, lefts, rights []uint32) {
+	for k, l := range lefts {
+		name := g.r.text(l)
+		if name == "_" {
+			continue
 		}
-		switch nodes[p].Symbol {
-		case argList:
-			return true
-		case litElem:
-			pp := nodes[p].Parent
-			if pp == syntax.NoParent {
-				return false
-			}
-			switch nodes[pp].Symbol {
-			case litValue:
-				return true
-			case keyed:
-				return p != pp+1 // the key is the keyed element's first child
-			}
-		case exprList:
-			pp := nodes[p].Parent
-			return nodes[p].Field == fRight || nodes[p].Field == fValue || pp != syntax.NoParent && nodes[pp].Symbol == ret
+		expr := ""
+		switch {
+		case len(rights) == len(lefts):
+			expr = simplify(g.r.text(rights[k]))
+		case len(rights) == 1 && k == 0:
+			expr = simplify(g.r.text(rights[0]))
 		}
+		g.add(Bind{In: g.inAt(at), Kind: 'v', Name: name, Expr: expr})
+	}
+}
+
+// asValue says whether node at is in a place where a function named
+// there is taken as a value: an argument, a literal's element or a
+// keyed element's value, the right of an assignment, a result.
+func (g *goFactReader) asValue(at uint32) bool {
+	nodes, id := g.r.nodes, &g.id
+	p := nodes[at].Parent
+	if p == syntax.NoParent {
 		return false
 	}
-	passed := map[int]bool{}
-	ref := fr.ref
-	for i := range nodes {
-		n := &nodes[i]
-		at := uint32(i)
-		switch n.Symbol {
-		case ident:
-			if asValue(at) && r.text(at) != "_" {
-				ref(at, syntax.NoParent)
-			}
-		case selector:
-			if asValue(at) {
-				if op, fd := r.child(at, fOperand), r.child(at, fField); op != syntax.NoParent && fd != syntax.NoParent && nodes[fd].Symbol == fieldIdent {
-					if p := n.Parent; p != syntax.NoParent && nodes[p].Symbol == argList && nodes[op].Symbol == ident {
-						passed[len(f.Calls)] = true // x.m passed: perhaps a method value (t.Run(name, tc.test))
-					}
-					ref(fd, op)
-				}
-			}
-		case fieldDecl:
-			list, ok := r.parentIs(at, fieldList)
-			if !ok {
-				continue
-			}
-			st, ok := r.parentIs(list, structType)
-			if !ok || nodes[st].Field != fType {
-				continue
-			}
-			spec, ok := r.parentIs(st, typeSpec)
-			if !ok {
-				continue
-			}
-			owner := r.child(spec, fName)
-			if owner == syntax.NoParent || nodes[owner].Symbol != typeIdent {
-				continue
-			}
-			typ := typeOf(r.child(at, fType))
-			names := children(at, fName, fieldIdent)
-			if len(names) == 0 {
-				if typ != "" {
-					add(Bind{In: -1, Kind: 'e', Owner: r.text(owner), Expr: typ})
-				}
-				continue
-			}
-			for _, nm := range names {
-				add(Bind{In: -1, Kind: 'f', Owner: r.text(owner), Name: r.text(nm), Expr: typ})
-			}
-		case paramDecl, variadic:
-			list, ok := r.parentIs(at, paramList)
-			if !ok {
-				continue
-			}
-			typ := typeOf(r.child(at, fType))
-			if n.Symbol == variadic {
-				typ = "" // a slice
-			}
-			if nodes[list].Field == fResult {
-				decl := nodes[list].Parent
-				if decl == syntax.NoParent || nodes[decl].Symbol != funcDecl && nodes[decl].Symbol != methodDecl && nodes[decl].Symbol != methodElem {
-					continue
-				}
-				if first := children(list, 0, 0); len(first) > 0 && first[0] == at && typ != "" {
-					add(Bind{In: inAt(decl), Kind: 'r', Expr: typ})
-				}
-				for _, nm := range children(at, fName, ident) { // named results are variables
-					add(Bind{In: inAt(at), Kind: 'v', Name: r.text(nm), Expr: typ})
-				}
-				continue
-			}
-			for _, nm := range children(at, fName, ident) {
-				add(Bind{In: inAt(at), Kind: 'v', Name: r.text(nm), Expr: typ})
-			}
-		case pkgClause:
-			for _, id := range children(at, 0, pkgIdent) {
-				add(Bind{In: -1, Kind: 'p', Name: r.text(id)})
-			}
-		case typeElem:
-			// An interface embedding another: its methods are the other's too.
-			it, ok := r.parentIs(at, ifaceType)
-			if !ok || nodes[it].Field != fType {
-				continue
-			}
-			spec, ok := r.parentIs(it, typeSpec)
-			if !ok {
-				continue
-			}
-			owner := r.child(spec, fName)
-			inner := children(at, 0, 0)
-			if owner == syntax.NoParent || len(inner) != 1 {
-				continue
-			}
-			if typ := typeOf(inner[0]); typ != "" {
-				add(Bind{In: -1, Kind: 'e', Owner: r.text(owner), Expr: typ})
-			}
-		case funcDecl, methodDecl, methodElem:
-			res := r.child(at, fResult)
-			if res != syntax.NoParent && nodes[res].Symbol != paramList {
-				if typ := typeOf(res); typ != "" {
-					add(Bind{In: inAt(at), Kind: 'r', Expr: typ})
-				}
-			}
-		case shortVar:
-			l, rt := r.child(at, fLeft), r.child(at, fRight)
-			if l == syntax.NoParent || rt == syntax.NoParent || nodes[l].Symbol != exprList {
-				continue
-			}
-			rights := children(rt, 0, 0)
-			if nodes[rt].Symbol != exprList {
-				rights = []uint32{rt}
-			}
-			vars(at, children(l, 0, ident), rights)
-		case varSpec:
-			names := children(at, fName, ident)
-			if typ := typeOf(r.child(at, fType)); typ != "" || r.child(at, fType) != syntax.NoParent {
-				for _, nm := range names {
-					add(Bind{In: inAt(at), Kind: 'v', Name: r.text(nm), Expr: typ})
-				}
-				continue
-			}
-			v := r.child(at, fValue)
-			var rights []uint32
-			if v != syntax.NoParent {
-				rights = children(v, 0, 0)
-			}
-			vars(at, names, rights)
-		case rangeClause, typeSwitch, receive:
-			field := fLeft
-			if n.Symbol == typeSwitch {
-				field = fAlias
-			}
-			l := r.child(at, field)
-			if l == syntax.NoParent {
-				continue
-			}
-			elem := "" // for _, v := range xs: v is an element of xs (a map's value: not told)
-			if n.Symbol == rangeClause {
-				if x := r.child(at, fRight); x != syntax.NoParent {
-					if e := simplify(r.text(x)); e != "" {
-						elem = e + "[]"
-					}
-				}
-			}
-			for k, id := range children(l, 0, ident) {
-				if name := r.text(id); name != "_" {
-					b := Bind{In: inAt(at), Kind: 'v', Name: name}
-					if k == 1 {
-						b.Expr = elem
-					}
-					add(b)
-				}
+	switch nodes[p].Symbol {
+	case id.argList:
+		return true
+	case id.litElem:
+		pp := nodes[p].Parent
+		if pp == syntax.NoParent {
+			return false
+		}
+		switch nodes[pp].Symbol {
+		case id.litValue:
+			return true
+		case id.keyed:
+			return p != pp+1 // the key is the keyed element's first child
+		}
+	case id.exprList:
+		pp := nodes[p].Parent
+		return nodes[p].Field == id.fRight || nodes[p].Field == id.fValue || pp != syntax.NoParent && nodes[pp].Symbol == id.ret
+	}
+	return false
+}
+
+// field reads a struct's field declaration: its fields, or the type it
+// embeds.
+func (g *goFactReader) field(at uint32) {
+	r, id := g.r, &g.id
+	list, ok := r.parentIs(at, id.fieldList)
+	if !ok {
+		return
+	}
+	st, ok := r.parentIs(list, id.structType)
+	if !ok || r.nodes[st].Field != id.fType {
+		return
+	}
+	spec, ok := r.parentIs(st, id.typeSpec)
+	if !ok {
+		return
+	}
+	owner := r.child(spec, id.fName)
+	if owner == syntax.NoParent || r.nodes[owner].Symbol != id.typeIdent {
+		return
+	}
+	typ := g.typeOf(r.child(at, id.fType))
+	names := g.children(at, id.fName, id.fieldIdent)
+	if len(names) == 0 {
+		if typ != "" {
+			g.add(Bind{In: -1, Kind: 'e', Owner: r.text(owner), Expr: typ})
+		}
+		return
+	}
+	for _, nm := range names {
+		g.add(Bind{In: -1, Kind: 'f', Owner: r.text(owner), Name: r.text(nm), Expr: typ})
+	}
+}
+
+// param reads a parameter or result declaration: its names as
+// variables, and a function's first result type.
+func (g *goFactReader) param(at uint32) {
+	r, id := g.r, &g.id
+	list, ok := r.parentIs(at, id.paramList)
+	if !ok {
+		return
+	}
+	typ := g.typeOf(r.child(at, id.fType))
+	if r.nodes[at].Symbol == id.variadic {
+		typ = "" // a slice
+	}
+	if r.nodes[list].Field == id.fResult {
+		decl := r.nodes[list].Parent
+		if decl == syntax.NoParent || r.nodes[decl].Symbol != id.funcDecl && r.nodes[decl].Symbol != id.methodDecl && r.nodes[decl].Symbol != id.methodElem {
+			return
+		}
+		if first := g.children(list, 0, 0); len(first) > 0 && first[0] == at && typ != "" {
+			g.add(Bind{In: g.inAt(decl), Kind: 'r', Expr: typ})
+		}
+	}
+	for _, nm := range g.children(at, id.fName, id.ident) { // named results are variables too
+		g.add(Bind{In: g.inAt(at), Kind: 'v', Name: r.text(nm), Expr: typ})
+	}
+}
+
+// embeddedInterface reads an interface embedding another: its methods
+// are the other's too.
+func (g *goFactReader) embeddedInterface(at uint32) {
+	r, id := g.r, &g.id
+	it, ok := r.parentIs(at, id.ifaceType)
+	if !ok || r.nodes[it].Field != id.fType {
+		return
+	}
+	spec, ok := r.parentIs(it, id.typeSpec)
+	if !ok {
+		return
+	}
+	owner := r.child(spec, id.fName)
+	inner := g.children(at, 0, 0)
+	if owner == syntax.NoParent || len(inner) != 1 {
+		return
+	}
+	if typ := g.typeOf(inner[0]); typ != "" {
+		g.add(Bind{In: -1, Kind: 'e', Owner: r.text(owner), Expr: typ})
+	}
+}
+
+// varSpec reads a var declaration: its names, of its type or bound to
+// its values.
+func (g *goFactReader) varSpec(at uint32) {
+	r, id := g.r, &g.id
+	names := g.children(at, id.fName, id.ident)
+	if typ := g.typeOf(r.child(at, id.fType)); typ != "" || r.child(at, id.fType) != syntax.NoParent {
+		for _, nm := range names {
+			g.add(Bind{In: g.inAt(at), Kind: 'v', Name: r.text(nm), Expr: typ})
+		}
+		return
+	}
+	v := r.child(at, id.fValue)
+	var rights []uint32
+	if v != syntax.NoParent {
+		rights = g.children(v, 0, 0)
+	}
+	g.vars(at, names, rights)
+}
+
+// rangeVars reads the variables a range clause, a type switch or a
+// receive declares: a range's value is an element of what it ranges
+// over.
+func (g *goFactReader) rangeVars(at uint32) {
+	r, id := g.r, &g.id
+	sym := r.nodes[at].Symbol
+	field := id.fLeft
+	if sym == id.typeSwitch {
+		field = id.fAlias
+	}
+	l := r.child(at, field)
+	if l == syntax.NoParent {
+		return
+	}
+	elem := "" // for _, v := range xs: v is an element of xs (a map's value: not told)
+	if sym == id.rangeClause {
+		if x := r.child(at, id.fRight); x != syntax.NoParent {
+			if e := simplify(r.text(x)); e != "" {
+				elem = e + "[]"
 			}
 		}
 	}
-	f.keepRefs(in, passed)
+	for k, vid := range g.children(l, 0, id.ident) {
+		if name := r.text(vid); name != "_" {
+			b := Bind{In: g.inAt(at), Kind: 'v', Name: name}
+			if k == 1 {
+				b.Expr = elem
+			}
+			g.add(b)
+		}
+	}
 }
 
 // factReader is what the native readers of type facts share: the
