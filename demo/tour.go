@@ -94,13 +94,31 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 		fmt.Fprintf(w, "  %-12s %s\n", tl.Name, tl.Description)
 	}
 
+	t.locate(ctx)
+	t.outline(ctx)
+	t.search(ctx)
+	t.edit(ctx, ws)
+	t.servers(ctx)
+	t.graph(ctx)
+	t.staged(ctx, ws, o.Binary)
+	t.anchor(ctx)
+	t.debug(ctx)
+	t.mistakes(ctx)
+	return t.err
+}
+
+// locate tours "Locate: glob, grep, paged read".
+func (t *tour) locate(ctx context.Context) {
 	t.section("Locate: glob, grep, paged read")
 	t.call(ctx, "glob", map[string]any{"pattern": "**/*.go"})
 	t.call(ctx, "grep", map[string]any{"pattern": `func \(\w+ \*\w+\)`, "include": "*.go"})
 	t.call(ctx, "grep", map[string]any{"pattern": "Store(", "literal": true})
 	t.call(ctx, "read", map[string]any{"path": "go.mod"})
 	t.call(ctx, "read", map[string]any{"path": "."})
+}
 
+// outline tours "Outline, then read one symbol".
+func (t *tour) outline(ctx context.Context) {
 	t.section("Outline, then read one symbol")
 	t.call(ctx, "outline", map[string]any{"path": "."})
 	for _, file := range t.tourFiles(ctx) {
@@ -115,7 +133,10 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 	// Knowing the name is enough: no outline, no line number.
 	t.call(ctx, "read_symbol", map[string]any{"id": "store/store.go:Store.Remove"})
 	t.call(ctx, "read_symbol", map[string]any{"id": "store/store.go:Name"})
+}
 
+// search tours "Structural search: shapes, not characters".
+func (t *tour) search(ctx context.Context) {
 	t.section("Structural search: shapes, not characters")
 	// $X used twice must capture the same text: the guard returns what it
 	// checked. The `if err := ...; err != nil` guards have an init
@@ -126,7 +147,10 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 	t.call(ctx, "search", map[string]any{"pattern": "$s.Add($X)", "lang": "go"})
 	// Two statements match two consecutive statements of one block.
 	t.call(ctx, "search", map[string]any{"pattern": "$A.mu.Lock()\ndefer $A.mu.Unlock()", "lang": "go"})
+}
 
+// edit tours "Edit: forgiving inside, strict outside".
+func (t *tour) edit(ctx context.Context, ws string) {
 	t.section("Edit: forgiving inside, strict outside")
 	t.call(ctx, "read", map[string]any{"path": "store/store.go", "offset": 66, "limit": 9})
 	// The model remembers the indentation as spaces; the file has tabs.
@@ -144,7 +168,10 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 		f.Close()
 	}
 	t.call(ctx, "edit", map[string]any{"path": "store/store.go", "old_string": "_, dup := s.items", "new_string": "_, exists := s.items"})
+}
 
+// servers tours "Language servers: what the compiler says, as you write".
+func (t *tour) servers(ctx context.Context) {
 	t.section("Language servers: what the compiler says, as you write")
 	// gopls starts on this first need; the edit's answer carries the type
 	// error it introduced, and the next edit does not repeat it.
@@ -164,7 +191,10 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 	t.call(ctx, "lsp", map[string]any{"op": "hover", "path": "store/store.go", "symbol": "Store.Add"})
 	t.call(ctx, "lsp", map[string]any{"op": "rename", "path": "pricing/pricing.go", "symbol": "Cents", "new_name": "FromCents"})
 	t.call(ctx, "diagnostics", map[string]any{"paths": []string{"pricing/pricing.go", "main.go"}})
+}
 
+// graph tours "The code graph: who calls this, and how far a change reaches".
+func (t *tour) graph(ctx context.Context) {
 	t.section("The code graph: who calls this, and how far a change reaches")
 	// Built on first need and kept in .cchub: the next process reads only
 	// what changed. Each edge says its evidence (confirm: true asks the
@@ -174,7 +204,10 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 	t.call(ctx, "graph", map[string]any{"op": "callees", "name": "Store.Add"})
 	t.call(ctx, "graph", map[string]any{"op": "blast", "name": "Cents", "depth": 2, "confirm": true})
 	t.call(ctx, "graph", map[string]any{"op": "tests", "name": "Store.Add"})
+}
 
+// staged tours "Staged rewrites: a diff before disk, all or nothing after approval".
+func (t *tour) staged(ctx context.Context, ws, binary string) {
 	t.section("Staged rewrites: a diff before disk, all or nothing after approval")
 	// A rewrite writes nothing: it answers an id, the places and the diff.
 	// Under the default policy only a person applies it (cchub review or
@@ -186,23 +219,29 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 	id := stagedID(text)
 	t.call(ctx, "resolve", map[string]any{"action": "list"})
 	t.call(ctx, "resolve", map[string]any{"action": "accept", "id": id})
-	t.cli(ctx, o.Binary, ws, "staged")
-	t.cli(ctx, o.Binary, ws, "apply", id)
+	t.cli(ctx, binary, ws, "staged")
+	t.cli(ctx, binary, ws, "apply", id)
 	// A change whose file was edited after staging is refused whole.
 	text = t.call(ctx, "rewrite", map[string]any{"pattern": "fmt.Errorf(\"load: %w\", $E)", "template": "fmt.Errorf(\"store: load: %w\", $E)"})
 	drifted := stagedID(text)
 	t.call(ctx, "read", map[string]any{"path": "store/persist.go", "offset": 1, "limit": 3})
 	t.call(ctx, "edit", map[string]any{"path": "store/persist.go", "old_string": "package store", "new_string": "package store // edited"})
-	t.cli(ctx, o.Binary, ws, "apply", drifted)
+	t.cli(ctx, binary, ws, "apply", drifted)
 	t.call(ctx, "resolve", map[string]any{"action": "discard", "id": drifted})
+}
 
+// anchor tours "Anchoring a quote to its exact lines".
+func (t *tour) anchor(ctx context.Context) {
 	t.section("Anchoring a quote to its exact lines")
 	// A review comment's quote, re-indented and with trailing spaces; one
 	// copied from another file; one that matches several places.
 	t.call(ctx, "anchor", map[string]any{"path": "store/store.go", "snippet": "    return fmt.Errorf(\"%w: %s\", ErrExists, it.SKU)   \n  }"})
 	t.call(ctx, "anchor", map[string]any{"path": "main.go", "snippet": "  // Cents gives n cents as Money.\n  func Cents(n int64) Money { return Money(n) }"})
 	t.call(ctx, "anchor", map[string]any{"path": "store/store.go", "snippet": "s.mu.Lock()"})
+}
 
+// debug tours "Debugging: what holds in a paused frame".
+func (t *tour) debug(ctx context.Context) {
 	t.section("Debugging: what holds in a paused frame")
 	// One session per conversation, ended by itself after its time limit.
 	t.call(ctx, "debug", map[string]any{"op": "launch", "breakpoints": []string{"store/store.go:72"}, "ttl_seconds": 120})
@@ -214,7 +253,10 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 	t.call(ctx, "debug", map[string]any{"op": "breakpoints", "path": "store/store.go"})
 	t.call(ctx, "debug", map[string]any{"op": "continue"})
 	t.call(ctx, "debug", map[string]any{"op": "terminate"})
+}
 
+// mistakes tours "Errors that teach the next call".
+func (t *tour) mistakes(ctx context.Context) {
 	t.section("Errors that teach the next call")
 	t.call(ctx, "read", map[string]any{"path": "../../etc/passwd"})
 	t.call(ctx, "grep", map[string]any{"pattern": "Store("})
@@ -223,7 +265,6 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 	t.call(ctx, "read_symbol", map[string]any{"id": "store/store.go:store.add"})
 	t.call(ctx, "read", map[string]any{"file_path": "go.mod"})
 	t.call(ctx, "search", map[string]any{"pattern": "def $F($$$A):\n    return $X", "lang": "go"})
-	return t.err
 }
 
 // endServer ends the MCP server as the protocol asks: its input is
