@@ -240,102 +240,156 @@ func findCchub(bin string) (string, error) {
 // answers are in the figures' Failures.
 func measure(ctx context.Context, r *runner, c cluster, why string, spec corpusSpec, dir string, runners int) (*figures, error) {
 	t0 := time.Now()
-	f := &figures{Corpus: spec.Name, Names: spec.names}
-	defer func() { f.Seconds = time.Since(t0).Seconds() }()
-	repo := filepath.Join(dir, "repo")
+	m := &measurement{r: r, c: c, spec: spec, dir: dir, f: &figures{Corpus: spec.Name, Names: spec.names}}
+	defer func() { m.f.Seconds = time.Since(t0).Seconds() }()
+	m.repo = filepath.Join(dir, "repo")
 	logf("%s: copying the corpus into a git repository", spec.Name)
-	version, changed, err := makeRepo(ctx, spec, repo)
+	version, changed, err := makeRepo(ctx, spec, m.repo)
 	if err != nil {
 		return nil, err
 	}
-	f.Version, f.Changed = version, changed
-	if out, err := corpus.RunOut(ctx, time.Minute, repo, nil, "git", "ls-files", "-z"); err == nil {
-		f.Files = strings.Count(string(out), "\x00")
+	m.f.Version, m.f.Changed = version, changed
+	if out, err := corpus.RunOut(ctx, time.Minute, m.repo, nil, "git", "ls-files", "-z"); err == nil {
+		m.f.Files = strings.Count(string(out), "\x00")
 	}
-	fresh := func(name string) (string, error) {
-		d := filepath.Join(dir, name)
-		return d, clone(ctx, repo, d)
+	if ok, err := m.sqlite(ctx); err != nil {
+		return nil, err
+	} else if !ok {
+		return m.f, nil
 	}
-	fail := func(format string, args ...any) {
-		msg := fmt.Sprintf(format, args...)
-		logf("%s: FAIL: %s", spec.Name, msg)
-		f.Failures = append(f.Failures, msg)
+	if c == nil {
+		m.f.Skipped = why
+		return m.f, nil
 	}
+	defer m.dropAll()
+	if ok, err := m.twoRunners(ctx); err != nil {
+		return nil, err
+	} else if !ok {
+		return m.f, nil
+	}
+	if err := m.blasts(ctx); err != nil {
+		return nil, err
+	}
+	if err := m.manyRunners(ctx, runners); err != nil {
+		return nil, err
+	}
+	return m.f, nil
+}
 
-	// The SQLite engine, the default: a fresh clone's index, the
-	// answers every other checkout's must equal, the first query.
-	s, err := fresh("sqlite")
-	if err != nil {
-		return nil, err
+// measurement is one corpus's measure under way.
+type measurement struct {
+	r         *runner
+	c         cluster
+	spec      corpusSpec
+	dir, repo string
+	f         *figures
+	sqliteDir string   // the SQLite engine's clone
+	ref       answers  // the SQLite engine's answers, which every other checkout's must equal
+	refBlast  outcome  // its blast --json
+	refTests  outcome  // its blast --tests
+	ansA      answers  // runner A's answers through the shared store
+	drops     []func() // the databases made, to drop
+}
+
+// fresh clones the corpus's repository into a new directory of dir.
+func (m *measurement) fresh(ctx context.Context, name string) (string, error) {
+	d := filepath.Join(m.dir, name)
+	return d, clone(ctx, m.repo, d)
+}
+
+// fail notes a wrong answer.
+func (m *measurement) fail(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	logf("%s: FAIL: %s", m.spec.Name, msg)
+	m.f.Failures = append(m.f.Failures, msg)
+}
+
+// db makes a new database of the cluster for what, dropped at the end
+// when the cluster was given (a private one goes whole).
+func (m *measurement) db(ctx context.Context, what string) (string, error) {
+	name := "cchub_bench_" + m.spec.Name + "_" + what
+	u, err := newDatabase(ctx, m.c, name)
+	m.drops = append(m.drops, func() {
+		if _, given := m.c.(given); given {
+			dropDatabase(context.WithoutCancel(ctx), m.c, name)
+		}
+	})
+	return u, err
+}
+
+func (m *measurement) dropAll() {
+	for i := len(m.drops) - 1; i >= 0; i-- {
+		m.drops[i]()
 	}
+}
+
+// sqlite measures the SQLite engine, the default: a fresh clone's index,
+// the answers every other checkout's must equal, the first query. It
+// says false when a wrong answer ends the corpus's measure.
+func (m *measurement) sqlite(ctx context.Context) (bool, error) {
+	r, spec, f := m.r, m.spec, m.f
+	s, err := m.fresh(ctx, "sqlite")
+	if err != nil {
+		return false, err
+	}
+	m.sqliteDir = s
 	logf("%s: SQLite engine: cchub index on a fresh clone", spec.Name)
 	o := r.run(ctx, s, "index")
 	if e := o.failed(); e != "" {
-		fail("cchub index (SQLite engine): %s", e)
-		return f, nil
+		m.fail("cchub index (SQLite engine): %s", e)
+		return false, nil
 	}
 	f.SQLiteIndexS = o.Sec
-	ref, err := r.ask(ctx, s, spec.names)
-	if err != nil {
-		fail("SQLite engine: %v", err)
-		return f, nil
+	if m.ref, err = r.ask(ctx, s, spec.names); err != nil {
+		m.fail("SQLite engine: %v", err)
+		return false, nil
 	}
 	logf("%s: SQLite engine: cchub blast, and with --tests", spec.Name)
-	refBlast := r.run(ctx, s, "blast", "--base", "HEAD~1", "--json")
-	var refTests outcome
+	m.refBlast = r.run(ctx, s, "blast", "--base", "HEAD~1", "--json")
 	if spec.noTests == "" {
-		refTests = r.run(ctx, s, "blast", "--base", "HEAD~1", "--tests", "--tests-format", "json")
+		m.refTests = r.run(ctx, s, "blast", "--base", "HEAD~1", "--tests", "--tests-format", "json")
 	}
-	for _, o := range []outcome{refBlast, refTests} {
+	for _, o := range []outcome{m.refBlast, m.refTests} {
 		if e := o.failed(); e != "" {
-			fail("cchub blast (SQLite engine): %s", e)
-			return f, nil
+			m.fail("cchub blast (SQLite engine): %s", e)
+			return false, nil
 		}
 	}
 	logf("%s: SQLite engine: the first query of %d new processes", spec.Name, firstQueryRuns)
 	for range firstQueryRuns {
 		o := r.run(ctx, s, "graph", "callers", spec.names[0])
 		if e := o.failed(); e != "" {
-			fail("cchub graph callers %s (SQLite engine): %s", spec.names[0], e)
+			m.fail("cchub graph callers %s (SQLite engine): %s", spec.names[0], e)
 			break
 		}
 		f.FirstSQLiteS = append(f.FirstSQLiteS, o.Sec)
 	}
+	return true, nil
+}
 
-	if c == nil {
-		f.Skipped = why
-		return f, nil
-	}
-	db := func(what string) (string, func(), error) {
-		name := "cchub_bench_" + spec.Name + "_" + what
-		u, err := newDatabase(ctx, c, name)
-		return u, func() {
-			if _, given := c.(given); given {
-				dropDatabase(context.WithoutCancel(ctx), c, name)
-			}
-		}, err
-	}
-
-	// Runner A, then runner B, indexing into one database.
-	u, drop, err := db("index")
+// twoRunners measures runner A, then runner B, indexing into one
+// database, and their answers. It says false when a wrong answer ends the
+// corpus's measure.
+func (m *measurement) twoRunners(ctx context.Context) (bool, error) {
+	r, spec, f := m.r, m.spec, m.f
+	u, err := m.db(ctx, "index")
 	if err != nil {
-		return nil, err
+		return false, err
 	}
-	defer drop()
-	a, err := fresh("runner-a")
+	a, err := m.fresh(ctx, "runner-a")
 	if err != nil {
-		return nil, err
+		return false, err
 	}
-	b, err := fresh("runner-b")
+	b, err := m.fresh(ctx, "runner-b")
 	if err != nil {
-		return nil, err
+		return false, err
 	}
 	x0, w0, _ := dbActivity(ctx, u)
 	logf("%s: runner A: cchub index --store", spec.Name)
 	oa := r.run(ctx, a, "index", "--store", u)
 	if e := oa.failed(); e != "" {
-		fail("runner A: cchub index --store: %s", e)
-		return f, nil
+		m.fail("runner A: cchub index --store: %s", e)
+		return false, nil
 	}
 	f.IndexAS = oa.Sec
 	if n, err := dbSize(ctx, u); err == nil {
@@ -345,8 +399,8 @@ func measure(ctx context.Context, r *runner, c cluster, why string, spec corpusS
 	logf("%s: runner B: cchub index --store", spec.Name)
 	ob := r.run(ctx, b, "index", "--store", u)
 	if e := ob.failed(); e != "" {
-		fail("runner B: cchub index --store: %s", e)
-		return f, nil
+		m.fail("runner B: cchub index --store: %s", e)
+		return false, nil
 	}
 	f.IndexBS = ob.Sec
 	if x2, w2, err := dbActivity(ctx, u); err == nil {
@@ -354,64 +408,66 @@ func measure(ctx context.Context, r *runner, c cluster, why string, spec corpusS
 		f.XactsA, f.RowsA = x1-x0-2, w1-w0
 		f.XactsB, f.RowsB = x2-x1-1, w2-w1
 	}
-	ansA, err := r.ask(ctx, a, spec.names, "--store", u)
-	if err != nil {
-		fail("runner A: %v", err)
-		return f, nil
+	if m.ansA, err = r.ask(ctx, a, spec.names, "--store", u); err != nil {
+		m.fail("runner A: %v", err)
+		return false, nil
 	}
 	ansB, err := r.ask(ctx, b, spec.names, "--store", u)
 	if err != nil {
-		fail("runner B: %v", err)
-		return f, nil
+		m.fail("runner B: %v", err)
+		return false, nil
 	}
-	for _, d := range differAnswers("runner A (--store) vs the SQLite engine", ref, ansA) {
-		fail("%s", d)
+	for _, d := range differAnswers("runner A (--store) vs the SQLite engine", m.ref, m.ansA) {
+		m.fail("%s", d)
 	}
-	for _, d := range differAnswers("runner B vs runner A", ansA, ansB) {
-		fail("%s", d)
+	for _, d := range differAnswers("runner B vs runner A", m.ansA, ansB) {
+		m.fail("%s", d)
 	}
 	logf("%s: --store: the first query of %d new processes", spec.Name, firstQueryRuns)
 	for range firstQueryRuns {
 		o := r.run(ctx, a, "graph", "callers", spec.names[0], "--store", u)
 		if e := o.failed(); e != "" {
-			fail("cchub graph callers %s --store: %s", spec.names[0], e)
+			m.fail("cchub graph callers %s --store: %s", spec.names[0], e)
 			break
 		}
 		f.FirstStoreS = append(f.FirstStoreS, o.Sec)
 	}
+	return true, nil
+}
 
-	// blast end to end, then blast --tests, each on two fresh clones
-	// and a database of its own.
+// blasts measures blast end to end, then blast --tests, each on two fresh
+// clones and a database of its own.
+func (m *measurement) blasts(ctx context.Context) error {
+	f := m.f
 	for _, p := range []struct {
 		what string
 		args []string
 		ref  outcome
 		a, b *float64
 	}{
-		{"blast", []string{"blast", "--base", "HEAD~1", "--json"}, refBlast, &f.BlastAS, &f.BlastBS},
-		{"tests", []string{"blast", "--base", "HEAD~1", "--tests", "--tests-format", "json"}, refTests, &f.TestsAS, &f.TestsBS},
+		{"blast", []string{"blast", "--base", "HEAD~1", "--json"}, m.refBlast, &f.BlastAS, &f.BlastBS},
+		{"tests", []string{"blast", "--base", "HEAD~1", "--tests", "--tests-format", "json"}, m.refTests, &f.TestsAS, &f.TestsBS},
 	} {
-		if p.what == "tests" && spec.noTests != "" {
-			f.TestsSkipped = spec.noTests
+		if p.what == "tests" && m.spec.noTests != "" {
+			f.TestsSkipped = m.spec.noTests
 			continue
 		}
-		u, drop, err := db(p.what)
+		u, err := m.db(ctx, p.what)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		defer drop()
 		args := append(p.args, "--store", u)
 		var outs [2]outcome
 		for i, name := range []string{p.what + "-a", p.what + "-b"} {
-			d, err := fresh(name)
+			d, err := m.fresh(ctx, name)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			logf("%s: %s: cchub %s", spec.Name, name, strings.Join(p.args, " "))
-			outs[i] = r.run(ctx, d, args...)
+			logf("%s: %s: cchub %s", m.spec.Name, name, strings.Join(p.args, " "))
+			outs[i] = m.r.run(ctx, d, args...)
 			outs[i].Stdout = normalize(outs[i].Stdout, d)
 			if e := outs[i].failed(); e != "" {
-				fail("%s: cchub %s --store: %s", name, strings.Join(p.args, " "), e)
+				m.fail("%s: cchub %s --store: %s", name, strings.Join(p.args, " "), e)
 			}
 		}
 		if outs[0].failed() != "" || outs[1].failed() != "" {
@@ -419,24 +475,27 @@ func measure(ctx context.Context, r *runner, c cluster, why string, spec corpusS
 		}
 		*p.a, *p.b = outs[0].Sec, outs[1].Sec
 		if d := differ(outs[0].Stdout, outs[1].Stdout); d != "" {
-			fail("cchub %s: runner B's JSON differs from runner A's: %s", strings.Join(p.args, " "), d)
+			m.fail("cchub %s: runner B's JSON differs from runner A's: %s", strings.Join(p.args, " "), d)
 		}
-		if d := differ(normalize(p.ref.Stdout, s), outs[0].Stdout); d != "" {
-			fail("cchub %s: --store's JSON differs from the SQLite engine's: %s", strings.Join(p.args, " "), d)
+		if d := differ(normalize(p.ref.Stdout, m.sqliteDir), outs[0].Stdout); d != "" {
+			m.fail("cchub %s: --store's JSON differs from the SQLite engine's: %s", strings.Join(p.args, " "), d)
 		}
 	}
+	return nil
+}
 
-	// Many runners at once into one new database.
-	u8, drop8, err := db("runners")
+// manyRunners measures many runners at once into one new database.
+func (m *measurement) manyRunners(ctx context.Context, runners int) error {
+	r, spec, f := m.r, m.spec, m.f
+	u8, err := m.db(ctx, "runners")
 	if err != nil {
-		return nil, err
+		return err
 	}
-	defer drop8()
 	var dirs []string
 	for i := range runners {
-		d, err := fresh(fmt.Sprintf("runner-%d", i+1))
+		d, err := m.fresh(ctx, fmt.Sprintf("runner-%d", i+1))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		dirs = append(dirs, d)
 	}
@@ -447,7 +506,7 @@ func measure(ctx context.Context, r *runner, c cluster, why string, spec corpusS
 		f.RunnersMaxS = max(f.RunnersMaxS, o.Sec)
 		if e := o.failed(); e != "" {
 			f.RunnersErrors = append(f.RunnersErrors, fmt.Sprintf("runner %d: %s", i+1, e))
-			fail("runner %d of %d: cchub index --store: %s", i+1, runners, e)
+			m.fail("runner %d of %d: cchub index --store: %s", i+1, runners, e)
 		}
 	}
 	if n, err := dbSize(ctx, u8); err == nil {
@@ -461,14 +520,14 @@ func measure(ctx context.Context, r *runner, c cluster, why string, spec corpusS
 		}
 		ans, err := r.ask(ctx, d, spec.names, "--store", u8)
 		if err != nil {
-			fail("runner %d of %d: %v", i+1, runners, err)
+			m.fail("runner %d of %d: %v", i+1, runners, err)
 			continue
 		}
-		for _, d := range differAnswers(fmt.Sprintf("runner %d of %d vs runner A", i+1, runners), ansA, ans) {
-			fail("%s", d)
+		for _, d := range differAnswers(fmt.Sprintf("runner %d of %d vs runner A", i+1, runners), m.ansA, ans) {
+			m.fail("%s", d)
 		}
 	}
-	return f, nil
+	return nil
 }
 
 // printTable writes the figures as markdown.
