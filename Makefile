@@ -68,6 +68,12 @@ $(LSP_STAMP): $(LSP_SERVERS)/package-lock.json $(LSP_SERVERS)/package.json | che
 	ln -sf ../lsp/node_modules/.bin/typescript-language-server $(BIN)/typescript-language-server
 	touch $@
 
+# The linter make test runs, pinned: the code stays staticcheck-clean,
+# tests included.
+STATICCHECK_VERSION := v0.8.2
+$(BIN)/staticcheck:
+	GOBIN=$(BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
 # The debug adapter the tests talk to, pinned.
 DLV_VERSION := v1.27.2
 $(BIN)/dlv:
@@ -87,10 +93,11 @@ postgres-server:
 	[ -e /etc/postgresql-common/createcluster.conf ] || echo "create_main_cluster = false" > /etc/postgresql-common/createcluster.conf; \
 	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql-15=$(POSTGRES_VERSION)
 
-tools-test: check-peers $(MCP_CLIENT_STAMP) $(BIN)/gopls $(LSP_STAMP) $(BIN)/dlv postgres-server
+tools-test: check-peers $(MCP_CLIENT_STAMP) $(BIN)/gopls $(LSP_STAMP) $(BIN)/dlv $(BIN)/staticcheck postgres-server
 
 test: tools-test
 	$(GO) vet ./...
+	$(BIN)/staticcheck ./...
 	CCHUB_REQUIRE_PEERS=1 $(GO) test -race -count=1 -timeout 40m ./...
 
 # Debian packages unpacked into .tools (no system install needed).
