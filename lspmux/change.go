@@ -526,7 +526,7 @@ func (m *Mux) compare(j *job, before, after snapshot, told map[uri.URI]told) {
 			sort.Slice(goneKeys, func(a, b int) bool {
 				x, y := goneKeys[a], goneKeys[b]
 				if x.Severity != y.Severity {
-					return severityRank(x.Severity) < severityRank(y.Severity)
+					return SeverityRank(x.Severity) < SeverityRank(y.Severity)
 				}
 				if x.Code != y.Code {
 					return x.Code < y.Code

@@ -36,8 +36,8 @@ func severityName(s protocol.DiagnosticSeverity) string {
 	return "error" // LSP: a missing severity is the client's to interpret
 }
 
-// severityRank orders severities for a reader: errors first.
-func severityRank(s string) int {
+// SeverityRank orders severities for a reader: errors first.
+func SeverityRank(s string) int {
 	switch s {
 	case "error":
 		return 0
