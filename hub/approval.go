@@ -78,7 +78,7 @@ func (h *Hub) Resolve(ctx context.Context, id, action string, r *Run, ask Asker)
 		}
 		ok, asked := false, false
 		if ask != nil {
-			ok, asked, err = ask(ctx, fmt.Sprintf("Apply %s: %s?\n%s", s.ID, EditsInFiles(s.Staged), s.Title))
+			ok, asked, err = ask(ctx, fmt.Sprintf("Apply %s: %s?\n%s", s.ID, s.Staged.EditsInFiles(), s.Title))
 			if err != nil {
 				return nil, err
 			}

@@ -92,7 +92,7 @@ func (l StagedList) Text() string {
 			fmt.Fprintf(&b, "  and %s, newer (discard the ones you no longer need: resolve action=discard id=ID)\n", textfmt.Count(len(l)-i, "more change"))
 			break
 		}
-		fmt.Fprintf(&b, "  %s  %s  %s  (%s)\n", s.ID, EditsInFiles(s), s.Title, s.Created.Format("2006-01-02 15:04"))
+		fmt.Fprintf(&b, "  %s  %s  %s  (%s)\n", s.ID, s.EditsInFiles(), s.Title, s.Created.Format("2006-01-02 15:04"))
 	}
 	return b.String()
 }

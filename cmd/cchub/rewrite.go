@@ -69,7 +69,7 @@ func stagedCmd(g *globals) *cobra.Command {
 					b.WriteString("no staged changes\n")
 				}
 				for _, s := range all {
-					fmt.Fprintf(&b, "%s  %-7s  %s  %s  %s\n", s.ID, s.Kind, hub.EditsInFiles(s), s.Created.Format("2006-01-02 15:04"), s.Title)
+					fmt.Fprintf(&b, "%s  %-7s  %s  %s  %s\n", s.ID, s.Kind, s.EditsInFiles(), s.Created.Format("2006-01-02 15:04"), s.Title)
 				}
 				if all == nil {
 					all = []*astedit.Staged{}
@@ -154,7 +154,7 @@ func decide(c *cobra.Command, g *globals, h *hub.Hub, s *hub.StagedOutcome) erro
 			fmt.Fprintf(&notes, "%s overlapping rewritten ones left out: apply, then run the rewrite again.\n", textfmt.Count(s.Overlapping, "match"))
 		}
 		_, err := fmt.Fprintf(out, "\nstaged %s: %s; nothing is written yet.\n%sapply: cchub apply %s    discard: cchub discard %s    review: cchub review %s\n",
-			s.ID, hub.EditsInFiles(s.Staged), notes.String(), s.ID, s.ID, s.ID)
+			s.ID, s.Staged.EditsInFiles(), notes.String(), s.ID, s.ID, s.ID)
 		return err
 	}
 	d, err := review.Prompt(c.Context(), os.Stdin, stdout, ch)
