@@ -99,7 +99,7 @@ func Open(dir string, o Options) (*Hub, error) {
 	}
 	h := &Hub{Root: root, Parses: parses, oneShot: o.OneShot, approval: o.Approval, storeSpec: o.Store, diagWait: o.DiagnosticsTimeout}
 	h.bgCtx, h.bgCancel = context.WithCancel(context.Background())
-	h.files = textedit.NewFiles(root).WithParseCache(parses).WithCommitter(h.commitPatch)
+	h.files = textedit.NewFiles(root).WithParseCache(parses)
 	h.openState()
 	if err := h.recoverCommits(context.Background()); err != nil {
 		h.Close()

@@ -192,6 +192,15 @@ func (h *Hub) Apply(ctx context.Context, id string, r *Run) (*AppliedOutcome, er
 	return &AppliedOutcome{Committed: c, Diagnostics: h.afterWrite(ctx, r, files)}, nil
 }
 
+// written is the file at rel as it is on disk now, for its server.
+func (h *Hub) written(rel string) []lspmux.File {
+	data, err := h.Root.ReadText(rel)
+	if err != nil {
+		return nil // too large or not text: no server reads it either
+	}
+	return []lspmux.File{{Path: rel, Data: data}}
+}
+
 // commitPatch writes a verified multi-file patch through the same staged,
 // journaled commit as a rewrite: whole or not at all, even across a crash.
 // It is staged and committed at once (the agent asked for exactly this
@@ -202,12 +211,7 @@ func (h *Hub) commitPatch(ctx context.Context, files []textedit.PlannedFile) err
 		return err
 	}
 	c := &astedit.Change{Kind: "patch", Title: "apply_patch"}
-	call, _ := ctx.Value(patchCallKey{}).(*patchCall)
 	for _, f := range files {
-		if call != nil {
-			call.olds[f.Path] = f.Old
-			call.done = append(call.done, h.writing(f.Path))
-		}
 		c.Files = append(c.Files, astedit.FileEdit{Path: f.Path, Old: f.Old, New: f.New, Mode: f.Mode})
 	}
 	s, err := astedit.Stage(ctx, st, c)
