@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"cchub/astedit"
-	"cchub/lspmux"
 	"cchub/textedit"
 	"cchub/workspace"
 )
@@ -160,14 +159,10 @@ func (h *Hub) Apply(ctx context.Context, id string, r *Run) (*AppliedOutcome, er
 	if err != nil {
 		return nil, err
 	}
-	olds := map[string][]byte{}
 	var paths []string
 	if staged, err := st.StagedChange(ctx, id); err == nil {
 		for _, f := range staged.Files {
 			paths = append(paths, f.Path)
-			if data, err := h.Root.ReadText(f.Path); err == nil {
-				olds[f.Path] = data
-			}
 		}
 	}
 	defer h.writing(paths...)()
@@ -175,30 +170,15 @@ func (h *Hub) Apply(ctx context.Context, id string, r *Run) (*AppliedOutcome, er
 	if err != nil {
 		return nil, err
 	}
-	var files []lspmux.File
-	for _, f := range c.Files {
-		if f.Status == "deleted" {
+	files := forServers(c.Written)
+	for _, f := range files {
+		if f.Deleted {
 			r.Seen.Forget(f.Path)
-			files = append(files, lspmux.File{Path: f.Path, Deleted: true})
-			continue
+		} else {
+			r.Seen.Saw(f.Path, f.Data)
 		}
-		w := h.written(f.Path)
-		for i, x := range w {
-			r.Seen.Saw(x.Path, x.Data)
-			w[i].Old = olds[x.Path]
-		}
-		files = append(files, w...)
 	}
 	return &AppliedOutcome{Committed: c, Diagnostics: h.afterWrite(ctx, r, files)}, nil
-}
-
-// written is the file at rel as it is on disk now, for its server.
-func (h *Hub) written(rel string) []lspmux.File {
-	data, err := h.Root.ReadText(rel)
-	if err != nil {
-		return nil // too large or not text: no server reads it either
-	}
-	return []lspmux.File{{Path: rel, Data: data}}
 }
 
 // commitPatch writes a verified multi-file patch through the same staged,
