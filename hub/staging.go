@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"cchub/astedit"
@@ -227,11 +226,11 @@ func (h *Hub) recoverCommits(ctx context.Context) error {
 			ignored++
 			continue
 		}
-		fmt.Fprintf(os.Stderr, "cchub: %s the interrupted commit of change %s (%s)\n", r.Action, r.ID, strings.Join(r.Files, ", "))
+		h.warn(fmt.Sprintf("%s the interrupted commit of change %s (%s)", r.Action, r.ID, strings.Join(r.Files, ", ")))
 	}
 	if ignored > 0 {
-		fmt.Fprintf(os.Stderr, "cchub: ignored %s not written by your cchub (a database copied or cloned into %s): nothing it names was touched\n",
-			Count(ignored, "commit journal row"), h.Root.StateShow())
+		h.warn(fmt.Sprintf("ignored %s not written by your cchub (a database copied or cloned into %s): nothing it names was touched",
+			Count(ignored, "commit journal row"), h.Root.StateShow()))
 	}
 	return err
 }

@@ -24,6 +24,7 @@ import (
 	"cchub/structsearch"
 	"cchub/syntax"
 	"cchub/textedit"
+	"cchub/workspace"
 )
 
 // exitError carries an exit code: 1 for "no match", 2 for bad input.
@@ -105,9 +106,14 @@ func newRootCmd() *cobra.Command {
 	return root
 }
 
+// warn is where a command's hub warns (hub.Options.Warn): a line on
+// stderr, quoted if it holds a control character, since it may carry a
+// path or a file system's error and stderr is often a terminal.
+func warn(msg string) { fmt.Fprintln(os.Stderr, "cchub:", workspace.ShowPath(msg)) }
+
 // withHub opens the hub for the command's root and closes it afterwards.
 func withHub(g *globals, fn func(h *hub.Hub) error) error {
-	h, err := hub.Open(g.root, hub.Options{OneShot: true, Store: g.storeSpec()})
+	h, err := hub.Open(g.root, hub.Options{OneShot: true, Store: g.storeSpec(), Warn: warn})
 	if err != nil {
 		return badInput(err)
 	}
@@ -153,7 +159,7 @@ func mcpCmd(g *globals) *cobra.Command {
 A malformed line is answered with its JSON-RPC error and the session goes on.
 cchub exits when the client closes stdin, or on SIGTERM or SIGINT, after
 cancelling the tool calls in flight (within about a second). Notes the client
-is not sent (a dropped malformed notification) go to stderr.`,
+is not sent (a dropped malformed notification, the hub's warnings) go to stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			policy, err := hub.ParseApproval(approval)
@@ -163,7 +169,7 @@ is not sent (a dropped malformed notification) go to stderr.`,
 			// A hub killed outright (with its debug supervisor, say) left
 			// its run directory: the first start after it removes it.
 			proc.SweepRunDirs(os.TempDir())
-			h, err := hub.Open(g.root, hub.Options{ParseCacheBytes: cacheMB << 20, Approval: policy, Store: g.storeSpec(), DiagnosticsTimeout: diagWait})
+			h, err := hub.Open(g.root, hub.Options{ParseCacheBytes: cacheMB << 20, Approval: policy, Store: g.storeSpec(), DiagnosticsTimeout: diagWait, Warn: mcpserver.Warn})
 			if err != nil {
 				return badInput(err)
 			}
