@@ -87,6 +87,10 @@ type planned struct {
 type Committed struct {
 	ID    string       `json:"id"`
 	Files []StagedFile `json:"files"` // without diffs
+	// Written is each file before and after, in the order of Files: Old
+	// is the content the commit checked against its staged hash (nil when
+	// larger than workspace.MaxFileBytes), New what it wrote.
+	Written []workspace.Written `json:"-"`
 }
 
 // crashPoint, when set (by tests only), is called at every step of a
@@ -136,7 +140,7 @@ func Commit(ctx context.Context, root *workspace.Root, st *store.Store, id strin
 	}
 	defer unlock()
 
-	modes, err := checkDrift(root, s, targets)
+	modes, olds, err := checkDrift(root, s, targets)
 	if err != nil {
 		return nil, err
 	}
@@ -195,13 +199,20 @@ func Commit(ctx context.Context, root *workspace.Root, st *store.Store, id strin
 	}
 	setMarker(root, false)
 	reached("closed")
-	return &Committed{ID: id, Files: view.Files}, nil
+	written := make([]workspace.Written, len(s.Files))
+	for i, f := range s.Files {
+		written[i] = workspace.Written{Path: f.Path, Old: olds[i], New: f.New}
+	}
+	return &Committed{ID: id, Files: view.Files, Written: written}, nil
 }
 
 // checkDrift compares each file of s with its hash at staging and returns
-// the modes to give the new files. All drifted files are named at once.
-func checkDrift(root *workspace.Root, s *store.Staged, targets []string) ([]fs.FileMode, error) {
+// the modes to give the new files, and the contents it compared (those
+// within workspace.MaxFileBytes; nil for a new file). All drifted files
+// are named at once.
+func checkDrift(root *workspace.Root, s *store.Staged, targets []string) ([]fs.FileMode, [][]byte, error) {
 	modes := make([]fs.FileMode, len(s.Files))
+	olds := make([][]byte, len(s.Files))
 	var drifted []string
 	for i, f := range s.Files {
 		modes[i] = 0o644
@@ -216,26 +227,29 @@ func checkDrift(root *workspace.Root, s *store.Staged, targets []string) ([]fs.F
 			}
 			continue
 		case err != nil:
-			return nil, fmt.Errorf("astedit: %s: %w", f.Path, err)
+			return nil, nil, fmt.Errorf("astedit: %s: %w", f.Path, err)
 		case f.OldSHA == nil:
 			drifted = append(drifted, f.Path+" (created)")
 			continue
 		case !st.Mode().IsRegular():
-			return nil, fmt.Errorf("astedit: %s is no longer a regular file; discard the change and stage it again", f.Path)
+			return nil, nil, fmt.Errorf("astedit: %s is no longer a regular file; discard the change and stage it again", f.Path)
 		}
 		modes[i] = st.Mode()
 		data, err := root.ReadInto(targets[i], nil, maxFileBytes)
 		if err != nil {
-			return nil, fmt.Errorf("astedit: %s: %w", f.Path, err)
+			return nil, nil, fmt.Errorf("astedit: %s: %w", f.Path, err)
 		}
 		if sha256.Sum256(data) != *f.OldSHA {
 			drifted = append(drifted, f.Path)
 		}
+		if len(data) <= workspace.MaxFileBytes {
+			olds[i] = data
+		}
 	}
 	if len(drifted) > 0 {
-		return nil, &DriftError{ID: s.ID, Files: drifted}
+		return nil, nil, &DriftError{ID: s.ID, Files: drifted}
 	}
-	return modes, nil
+	return modes, olds, nil
 }
 
 // DriftError names the files of a staged change that changed since it

@@ -104,8 +104,20 @@ func TestCommitWritesAllAndKeepsModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(done.Files) != 13 {
-		t.Fatalf("committed %d files", len(done.Files))
+	if len(done.Files) != 13 || len(done.Written) != 13 {
+		t.Fatalf("committed %d files, %d written", len(done.Files), len(done.Written))
+	}
+	// What it wrote, for the language servers: each file as it checked
+	// it and as it left it, in the order of Files.
+	for i, w := range done.Written {
+		f := done.Files[i]
+		wantOld, wantNew := old[f.Path], nw[f.Path]
+		if f.Path == "newdir/added.go" {
+			wantNew = []byte("package newdir\n")
+		}
+		if w.Path != f.Path || string(w.Old) != string(wantOld) || string(w.New) != string(wantNew) || (w.New == nil) != (f.Status == "deleted") {
+			t.Errorf("written %d: {%s, %q, %q}, want {%s, %q, %q}", i, w.Path, w.Old, w.New, f.Path, wantOld, wantNew)
+		}
 	}
 	got := readAll(t, dir, paths[1:])
 	for p, want := range nw {

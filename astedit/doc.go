@@ -20,7 +20,9 @@
 // every start of cchub runs, rolls an interrupted commit back (before the
 // point of no return: the temporary files are removed and the change stays
 // staged) or forward (after it: the remaining renames are done), so after a
-// crash at any instant the tree is wholly old or wholly new.
+// crash at any instant the tree is wholly old or wholly new. What it
+// returns carries each file's bytes as it checked them and as it wrote
+// them, for the hub to tell the language servers.
 //
 // Templates (template.go) substitute a match's captures, keeping a $$$'s
 // separators and comments, and re-indent multi-line text to the column

@@ -21,7 +21,7 @@ type RewriteOptions struct {
 	Template string // its replacement, naming the pattern's metavariables
 	Lang     string // "" rewrites each file in the language of its extension
 	Paths    []string
-	Cache    *syntax.ParseCache // optional: see structsearch.Options
+	Cache    *syntax.ParseCache // optional: see structsearch.Sources
 }
 
 // ErrNoMatch is returned when the pattern matches nowhere.
@@ -41,7 +41,7 @@ func Rewrite(ctx context.Context, root *workspace.Root, o RewriteOptions) (*Chan
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := structsearch.Search(ctx, root, structsearch.Options{Pattern: o.Pattern, Lang: o.Lang, Paths: o.Paths, Cache: o.Cache})
+	res, err := structsearch.SearchWith(ctx, root, structsearch.Options{Pattern: o.Pattern, Lang: o.Lang, Paths: o.Paths}, structsearch.Sources{Cache: o.Cache})
 	if err != nil {
 		return nil, nil, err
 	}

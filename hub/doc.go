@@ -19,6 +19,15 @@
 //   - the graph, lsp, diagnostics, debug, anchor, blast and search
 //     capabilities, each in the file of its name.
 //
+// The hub never prints. What the person running it should know and no
+// answer carries (a notice, also told to every run through Notice; an
+// interrupted commit finished or undone at Open; a file watcher that
+// cannot see every change) goes to the hook its front end gave Open
+// (Options.Warn): the CLI prints it on stderr, cchub mcp with its own notes
+// on stderr, each with control characters quoted. A hub opened without
+// one (tests, benchmarks, a library user) discards these: a notice still
+// reaches every run's answers, and the rest says nothing an answer needs.
+//
 // Every method returns a typed result with json tags (complete data, for
 // the CLI's --json) and a Text() that is what a model or a person reads.
 // Cutting an answer to fit a model's context is not done here: that is the

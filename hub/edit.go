@@ -5,6 +5,7 @@ import (
 
 	"cchub/lspmux"
 	"cchub/textedit"
+	"cchub/workspace"
 )
 
 // EditOutcome is an edit's result and what the language servers said of
@@ -38,14 +39,12 @@ func (h *Hub) Edit(ctx context.Context, path string, ch textedit.Change, r *Run)
 	if err := h.join(ctx, r); err != nil {
 		return nil, err
 	}
-	rel := h.rel(path)
-	old := h.before(rel)
-	defer h.writing(rel)()
+	defer h.writing(h.rel(path))()
 	res, err := h.files.Edit(ctx, path, ch, r.Seen)
 	if err != nil {
 		return nil, err
 	}
-	return &EditOutcome{res, h.afterWrite(ctx, r, []lspmux.File{{Path: res.Path, Data: res.Data, Old: old}})}, nil
+	return &EditOutcome{res, h.afterWrite(ctx, r, forServers(res.Written))}, nil
 }
 
 // Write replaces or creates a whole file, and reports the diagnostics it
@@ -54,41 +53,38 @@ func (h *Hub) Write(ctx context.Context, path, content string, opts textedit.Wri
 	if err := h.join(ctx, r); err != nil {
 		return nil, err
 	}
-	rel := h.rel(path)
-	old := h.before(rel)
-	defer h.writing(rel)()
+	defer h.writing(h.rel(path))()
 	res, err := h.files.Write(ctx, path, content, opts, r.Seen)
 	if err != nil {
 		return nil, err
 	}
-	files := h.written(res.Path)
-	for i := range files {
-		files[i].Old = old
-	}
-	return &WriteOutcome{res, h.afterWrite(ctx, r, files)}, nil
+	return &WriteOutcome{res, h.afterWrite(ctx, r, forServers(res.Written))}, nil
 }
 
-// ApplyPatch applies a multi-file patch, all or nothing, and reports the
-// diagnostics it introduced.
+// ApplyPatch applies a multi-file patch, all or nothing (through the
+// journaled commit: commitPatch), and reports the diagnostics it
+// introduced.
 func (h *Hub) ApplyPatch(ctx context.Context, patch string, r *Run) (*PatchOutcome, error) {
 	if err := h.join(ctx, r); err != nil {
 		return nil, err
 	}
-	call := &patchCall{olds: map[string][]byte{}}
-	defer call.finish()
-	res, err := h.files.ApplyPatch(context.WithValue(ctx, patchCallKey{}, call), patch, r.Seen)
+	// The files are known once the patch is verified: from its commit
+	// until the servers have the change, they are the hub's own writes.
+	done := func() {}
+	defer func() { done() }()
+	commit := func(ctx context.Context, files []textedit.PlannedFile) error {
+		paths := make([]string, len(files))
+		for i, f := range files {
+			paths[i] = f.Path
+		}
+		done = h.writing(paths...)
+		return h.commitPatch(ctx, files)
+	}
+	res, err := h.files.ApplyPatch(ctx, patch, r.Seen, commit)
 	if err != nil {
 		return nil, err
 	}
-	olds := call.olds
-	var files []lspmux.File
-	for _, f := range res.Files {
-		files = append(files, h.patched(f)...)
-	}
-	for i := range files {
-		files[i].Old = olds[files[i].Path]
-	}
-	return &PatchOutcome{res, h.afterWrite(ctx, r, files)}, nil
+	return &PatchOutcome{res, h.afterWrite(ctx, r, forServers(res.Written))}, nil
 }
 
 // rel is path (as an agent gives it) relative to the root, or "" when it
@@ -101,53 +97,22 @@ func (h *Hub) rel(path string) string {
 	return rel
 }
 
-// before is the text of the file at rel before a change, for a server
-// that has not seen it yet; nil when there is none.
-func (h *Hub) before(rel string) []byte {
-	if rel == "" {
-		return nil
+// forServers is what a change wrote, as its language servers are told
+// it: a file removed is deleted; a file written carries its new content,
+// and what it held before where that is text (else the servers do not
+// know it). A file whose new content is not text a server reads (too
+// large, binary, not UTF-8) is left out.
+func forServers(written []workspace.Written) []lspmux.File {
+	var files []lspmux.File
+	for _, w := range written {
+		f := lspmux.File{Path: w.Path, Data: w.New, Deleted: w.New == nil}
+		if workspace.IsText(w.Old) {
+			f.Old = w.Old
+		}
+		if !f.Deleted && !workspace.IsText(w.New) {
+			continue
+		}
+		files = append(files, f)
 	}
-	data, err := h.Root.ReadText(rel)
-	if err != nil {
-		return nil
-	}
-	return data
-}
-
-// patchCallKey carries a *patchCall through a patch's commit.
-type patchCallKey struct{}
-
-// patchCall is what commitPatch tells ApplyPatch: each file's content
-// before the patch, and the marks of the hub's own writes to undo once
-// the servers have the change.
-type patchCall struct {
-	olds map[string][]byte
-	done []func()
-}
-
-func (c *patchCall) finish() {
-	for _, d := range c.done {
-		d()
-	}
-}
-
-// written is the file at rel as it is on disk now, for its server.
-func (h *Hub) written(rel string) []lspmux.File {
-	data, err := h.Root.ReadText(rel)
-	if err != nil {
-		return nil // too large or not text: no server reads it either
-	}
-	return []lspmux.File{{Path: rel, Data: data}}
-}
-
-// patched is what a patch did to one file, for its server: a file
-// deleted, or moved away and the new one written.
-func (h *Hub) patched(f textedit.PatchedFile) []lspmux.File {
-	switch f.Kind {
-	case "deleted":
-		return []lspmux.File{{Path: f.Path, Deleted: true}}
-	case "moved":
-		return append([]lspmux.File{{Path: f.Path, Deleted: true}}, h.written(f.MoveTo)...)
-	}
-	return h.written(f.Path)
+	return files
 }

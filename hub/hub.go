@@ -44,6 +44,8 @@ type Hub struct {
 	noticeMu sync.Mutex
 	notices  []string // what every run hears once (Notice)
 
+	warn func(msg string) // Options.Warn, or one that discards
+
 	// bg is the work the hub does after answering (saving a snapshot);
 	// Close waits for it, cancelled first unless the hub is one-shot.
 	bgMu     sync.Mutex
@@ -82,6 +84,17 @@ type Options struct {
 	// diagnostics (over .cchub.json's diagnostics_timeout and the 5 s
 	// default).
 	DiagnosticsTimeout time.Duration
+	// Warn, when set, is told what the person running the hub should
+	// know and no answer carries, one message a call, without the
+	// program's name or a final line break: the hub's notices (once per
+	// process, and also in every run's answers: Notice), an
+	// interrupted commit finished or undone at Open, a watcher that
+	// cannot see every change. It may be called from several goroutines
+	// at once, and must not call back into the hub. Nil discards them.
+	// The hub never writes to stderr itself: the front end decides
+	// where these go (the CLI: stderr; cchub mcp: where it sends its own
+	// notes).
+	Warn func(msg string)
 }
 
 // New opens the hub for the workspace rooted at dir, with default options.
@@ -97,9 +110,12 @@ func Open(dir string, o Options) (*Hub, error) {
 	if o.Approval == "" {
 		o.Approval = ApproveHuman
 	}
-	h := &Hub{Root: root, Parses: parses, oneShot: o.OneShot, approval: o.Approval, storeSpec: o.Store, diagWait: o.DiagnosticsTimeout}
+	if o.Warn == nil {
+		o.Warn = func(string) {}
+	}
+	h := &Hub{Root: root, Parses: parses, oneShot: o.OneShot, approval: o.Approval, storeSpec: o.Store, diagWait: o.DiagnosticsTimeout, warn: o.Warn}
 	h.bgCtx, h.bgCancel = context.WithCancel(context.Background())
-	h.files = textedit.NewFiles(root).WithParseCache(parses).WithCommitter(h.commitPatch)
+	h.files = textedit.NewFiles(root).WithParseCache(parses)
 	h.openState()
 	if err := h.recoverCommits(context.Background()); err != nil {
 		h.Close()

@@ -13,17 +13,19 @@ func (h *Hub) Glob(ctx context.Context, opts locate.GlobOptions) (*locate.GlobRe
 
 // Grep searches file contents.
 func (h *Hub) Grep(ctx context.Context, opts locate.GrepOptions) (*locate.GrepResult, error) {
-	// The token index: a one-shot grep reads its pack (GOROOT/src's 9 MB
-	// in a few milliseconds, against reading ten thousand files); a
-	// long-lived hub holds it in memory, and walks the workspace from
-	// memory while its watcher vouches for it.
-	if opts.Lacks == nil {
-		opts.Lacks = h.lacks(ctx)
-	}
+	return locate.GrepWith(ctx, h.Root, opts, h.grepSources(ctx))
+}
+
+// grepSources is what the hub lends a grep. The token index: a one-shot
+// grep reads its pack (GOROOT/src's 9 MB in a few milliseconds, against
+// reading ten thousand files); a long-lived hub holds it in memory, and
+// walks the workspace from memory while its watcher vouches for it.
+func (h *Hub) grepSources(ctx context.Context) locate.Sources {
+	src := locate.Sources{Lacks: h.lacks(ctx)}
 	if !h.oneShot {
-		opts.Listing = h.listing(ctx)
+		src.Listing = h.listing(ctx)
 	}
-	return locate.Grep(ctx, h.Root, opts)
+	return src
 }
 
 // Read pages through a file or lists a directory; r now has seen the file.

@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"cchub/astedit"
-	"cchub/lspmux"
 	"cchub/textedit"
 	"cchub/textfmt"
 )
@@ -160,14 +158,10 @@ func (h *Hub) Apply(ctx context.Context, id string, r *Run) (*AppliedOutcome, er
 	if err != nil {
 		return nil, err
 	}
-	olds := map[string][]byte{}
 	var paths []string
 	if staged, err := st.StagedChange(ctx, id); err == nil {
 		for _, f := range staged.Files {
 			paths = append(paths, f.Path)
-			if data, err := h.Root.ReadText(f.Path); err == nil {
-				olds[f.Path] = data
-			}
 		}
 	}
 	defer h.writing(paths...)()
@@ -175,19 +169,13 @@ func (h *Hub) Apply(ctx context.Context, id string, r *Run) (*AppliedOutcome, er
 	if err != nil {
 		return nil, err
 	}
-	var files []lspmux.File
-	for _, f := range c.Files {
-		if f.Status == "deleted" {
+	files := forServers(c.Written)
+	for _, f := range files {
+		if f.Deleted {
 			r.Seen.Forget(f.Path)
-			files = append(files, lspmux.File{Path: f.Path, Deleted: true})
-			continue
+		} else {
+			r.Seen.Saw(f.Path, f.Data)
 		}
-		w := h.written(f.Path)
-		for i, x := range w {
-			r.Seen.Saw(x.Path, x.Data)
-			w[i].Old = olds[x.Path]
-		}
-		files = append(files, w...)
 	}
 	return &AppliedOutcome{Committed: c, Diagnostics: h.afterWrite(ctx, r, files)}, nil
 }
@@ -202,12 +190,7 @@ func (h *Hub) commitPatch(ctx context.Context, files []textedit.PlannedFile) err
 		return err
 	}
 	c := &astedit.Change{Kind: "patch", Title: "apply_patch"}
-	call, _ := ctx.Value(patchCallKey{}).(*patchCall)
 	for _, f := range files {
-		if call != nil {
-			call.olds[f.Path] = f.Old
-			call.done = append(call.done, h.writing(f.Path))
-		}
 		c.Files = append(c.Files, astedit.FileEdit{Path: f.Path, Old: f.Old, New: f.New, Mode: f.Mode})
 	}
 	s, err := astedit.Stage(ctx, st, c)
@@ -243,11 +226,11 @@ func (h *Hub) recoverCommits(ctx context.Context) error {
 			ignored++
 			continue
 		}
-		fmt.Fprintf(os.Stderr, "cchub: %s the interrupted commit of change %s (%s)\n", r.Action, r.ID, strings.Join(r.Files, ", "))
+		h.warn(fmt.Sprintf("%s the interrupted commit of change %s (%s)", r.Action, r.ID, strings.Join(r.Files, ", ")))
 	}
 	if ignored > 0 {
-		fmt.Fprintf(os.Stderr, "cchub: ignored %s not written by your cchub (a database copied or cloned into %s): nothing it names was touched\n",
-			textfmt.Count(ignored, "commit journal row"), h.Root.StateShow())
+		h.warn(fmt.Sprintf("ignored %s not written by your cchub (a database copied or cloned into %s): nothing it names was touched",
+			textfmt.Count(ignored, "commit journal row"), h.Root.StateShow()))
 	}
 	return err
 }

@@ -12,7 +12,8 @@ import (
 )
 
 // A commit interrupted past its point of no return is finished by the
-// next start of cchub, before anything else happens.
+// next start of cchub, before anything else happens, and the hub says so
+// to its front end.
 func TestOpenFinishesAnInterruptedCommit(t *testing.T) {
 	ws := copyWorkspace(t, "go")
 	ctx := context.Background()
@@ -48,11 +49,16 @@ func TestOpenFinishesAnInterruptedCommit(t *testing.T) {
 	st.Close()
 	root.Close()
 
-	h, err := Open(ws, Options{OneShot: true})
+	// The hub says so through its front end's hook, never on stderr.
+	var warned []string
+	h, err := Open(ws, Options{OneShot: true, Warn: func(msg string) { warned = append(warned, msg) }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer h.Close()
+	if want := "finished the interrupted commit of change " + s.ID + " (main.go)"; len(warned) != 1 || warned[0] != want {
+		t.Errorf("warned %q, want [%q]", warned, want)
+	}
 	if data, _ := os.ReadFile(filepath.Join(ws, "main.go")); string(data) != "package main\n" {
 		t.Errorf("main.go after the next start: %q", data)
 	}

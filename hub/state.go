@@ -3,7 +3,6 @@ package hub
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,21 +28,22 @@ func (h *Hub) state(ctx context.Context) (*store.Store, error) {
 // user's cchub state and is ignored (see workspace's state.go), or "".
 func (h *Hub) StateNotice() string { return h.Root.StateNotice() }
 
-// say keeps a notice for every run to hear once (Notice) and says it on
-// stderr, once per process.
+// say keeps a notice for every run to hear once (Notice) and warns of it
+// (Options.Warn), once per process.
 func (h *Hub) say(notice string) {
 	if notice == "" {
 		return
 	}
 	h.noticeMu.Lock()
-	defer h.noticeMu.Unlock()
 	for _, n := range h.notices {
 		if n == notice {
+			h.noticeMu.Unlock()
 			return
 		}
 	}
 	h.notices = append(h.notices, notice)
-	fmt.Fprintln(os.Stderr, "cchub:", notice)
+	h.noticeMu.Unlock()
+	h.warn(notice)
 }
 
 // Notice is what r has not been told yet of the hub's notices (the state
@@ -73,8 +73,8 @@ func (h *Hub) Notice(r *Run) string {
 }
 
 // openState decides where the hub keeps its state (asking git, for a
-// .cchub without this user's stamp, whether it is tracked) and says on
-// stderr, once per process, when the workspace's .cchub is ignored.
+// .cchub without this user's stamp, whether it is tracked) and says,
+// once per process, when the workspace's .cchub is ignored.
 func (h *Hub) openState() {
 	h.Root.CheckTrackedWith(gitTracks(h.Root.Dir()))
 	h.say(h.Root.StateNotice())

@@ -12,12 +12,13 @@ import (
 	"cchub/structsearch"
 	"cchub/syntax"
 	"cchub/tokenindex"
+	"cchub/workspace"
 )
 
 // lacks is the token index's answer for search and grep: whether a file
 // cannot hold every one of some literals, without reading it; nil when
 // the workspace has no store (a search never creates one). See answers.
-func (h *Hub) lacks(ctx context.Context) func(rel string, d fs.DirEntry, lits [][]byte) bool {
+func (h *Hub) lacks(ctx context.Context) workspace.TokenFilter {
 	lacks, _ := h.answers(ctx)
 	return lacks
 }
@@ -31,7 +32,7 @@ func (h *Hub) lacks(ctx context.Context) func(rel string, d fs.DirEntry, lits []
 // out); every answer is checked against the file's size and mtime as they
 // are now, so a file changed since (by an edit, or the agent's own shell)
 // is read as if there were no index.
-func (h *Hub) answers(ctx context.Context) (lacks func(rel string, d fs.DirEntry, lits [][]byte) bool, clean func(rel string, d fs.DirEntry, lits [][]byte) bool) {
+func (h *Hub) answers(ctx context.Context) (lacks, clean workspace.TokenFilter) {
 	h.dbMu.Lock()
 	open := h.db != nil
 	h.dbMu.Unlock()

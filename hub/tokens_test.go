@@ -15,6 +15,7 @@ import (
 
 	"cchub/locate"
 	"cchub/structsearch"
+	"cchub/workspace"
 )
 
 // copyCorpus copies a real source tree into a temp dir whose files are an
@@ -77,7 +78,7 @@ func pythonStdlib(t *testing.T) string {
 // counted wraps the hub's token index answer, counting its "cannot hold"
 // answers (one per file skipped; for a grep of several alternatives, one
 // per alternative ruled out).
-func counted(h *Hub, skipped *atomic.Int64) func(string, fs.DirEntry, [][]byte) bool {
+func counted(h *Hub, skipped *atomic.Int64) workspace.TokenFilter {
 	lacks := h.lacks(context.Background())
 	return func(rel string, d fs.DirEntry, lits [][]byte) bool {
 		if lacks(rel, d, lits) {
@@ -136,16 +137,17 @@ func TestIndexedSearchAndGrepAnswerAsUnindexed(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				opts.Lacks = counted(h, &skipped)
-				_, clean := h.answers(ctx)
-				opts.Clean = func(rel string, d fs.DirEntry, lits [][]byte) bool {
+				src := h.searchSources(ctx)
+				src.Lacks = counted(h, &skipped)
+				clean := src.Clean
+				src.Clean = func(rel string, d fs.DirEntry, lits [][]byte) bool {
 					yes := clean(rel, d, lits)
 					if yes {
 						byLines.Add(1)
 					}
 					return yes
 				}
-				indexed, err := h.Search(ctx, opts)
+				indexed, err := structsearch.SearchWith(ctx, h.Root, opts, src)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -176,8 +178,9 @@ func TestIndexedSearchAndGrepAnswerAsUnindexed(t *testing.T) {
 				}
 				for _, hub := range []*Hub{h, live} {
 					skipped.Store(0)
-					g.Lacks = counted(hub, &skipped)
-					indexed, err := hub.Grep(ctx, g)
+					src := hub.grepSources(ctx)
+					src.Lacks = counted(hub, &skipped)
+					indexed, err := locate.GrepWith(ctx, hub.Root, g, src)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -256,7 +259,9 @@ func TestAFileChangedSinceTheIndexIsRead(t *testing.T) {
 				t.Errorf("grep after indexing again: %d lines, want 1", n)
 			}
 			var skipped atomic.Int64
-			r, err := h.Grep(ctx, locate.GrepOptions{Pattern: "AddedByTheShell", Lacks: counted(h, &skipped)})
+			src := h.grepSources(ctx)
+			src.Lacks = counted(h, &skipped)
+			r, err := locate.GrepWith(ctx, h.Root, locate.GrepOptions{Pattern: "AddedByTheShell"}, src)
 			if err != nil || r.Total != 1 || skipped.Load() != int64(r.Searched-1) {
 				t.Errorf("grep after indexing again: %d lines, %d of %d files skipped (%v); want every file but %s skipped", r.Total, skipped.Load(), r.Searched, err, target)
 			}

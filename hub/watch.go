@@ -2,8 +2,6 @@ package hub
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"sync"
 	"time"
 
@@ -27,7 +25,7 @@ type diskWatch struct {
 	mu     sync.Mutex
 	w      *workspace.Watcher
 	failed bool   // it could not start: open documents are polled
-	note   string // why changes may go unnoticed, said once on stderr
+	note   string // why changes may go unnoticed, warned of once (Options.Warn)
 	said   bool
 	closed bool
 	stats  DiskWatchStats
@@ -189,14 +187,15 @@ func (h *Hub) flushDisk(ctx context.Context) {
 	}
 	d := &h.disk
 	d.mu.Lock()
-	defer d.mu.Unlock()
 	d.stats.Polled += len(changes)
 	if d.note == "" {
 		d.note = limited
 	}
-	if !d.said {
-		d.said = true
-		fmt.Fprintln(os.Stderr, "cchub:", d.note)
+	note, first := d.note, !d.said
+	d.said = true
+	d.mu.Unlock()
+	if first {
+		h.warn(note)
 	}
 }
 

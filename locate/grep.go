@@ -43,16 +43,23 @@ type GrepOptions struct {
 	Include string `json:"include,omitempty"`
 	// Limit caps the matching lines shown; 0 means DefaultGrepLimit.
 	Limit int `json:"limit,omitempty"`
+}
+
+// Sources is what a caller that keeps state about the workspace lends
+// Grep so that it reads less (the hub does); the zero value walks the
+// disk and reads every file. They change what Grep reads, never what it
+// answers.
+type Sources struct {
 	// Lacks, when set, says without reading it that the file rel (d its
 	// directory entry) is text and holds not every one of lits (a token
-	// index, package tokenindex); false when unsure. Such a file counts
-	// as searched, and is not read.
-	Lacks func(rel string, d fs.DirEntry, lits [][]byte) bool `json:"-"`
+	// index); false when unsure. Such a file counts as searched, and is
+	// not read.
+	Lacks workspace.TokenFilter
 	// Listing, when set, is a walk of the root kept by a caller whose
 	// file watcher vouches for it: it is walked instead of the disk
 	// (where it holds opts.Path as a directory), and its entries give
 	// Lacks their stat with no system call.
-	Listing *workspace.Listing `json:"-"`
+	Listing *workspace.Listing
 }
 
 // GrepMatch is one matching line.
@@ -96,6 +103,11 @@ type GrepResult struct {
 //
 // Files are searched in parallel; the result is deterministic all the same.
 func Grep(ctx context.Context, root *workspace.Root, opts GrepOptions) (*GrepResult, error) {
+	return GrepWith(ctx, root, opts, Sources{})
+}
+
+// GrepWith is Grep lent what src holds: it answers the same, reading less.
+func GrepWith(ctx context.Context, root *workspace.Root, opts GrepOptions, src Sources) (*GrepResult, error) {
 	if opts.Pattern == "" {
 		return nil, errors.New("grep: the pattern is empty; give a regular expression (RE2 syntax), or text with literal: true")
 	}
@@ -124,7 +136,7 @@ func Grep(ctx context.Context, root *workspace.Root, opts GrepOptions) (*GrepRes
 				return nil, fmt.Errorf("grep: include: %w", err)
 			}
 		}
-		if workers, res.PathIgnored, err = grepTree(ctx, root, rel, inc, m, limit, opts.Lacks, opts.Listing, res.Unreadable.Add); err != nil {
+		if workers, res.PathIgnored, err = grepTree(ctx, root, rel, inc, m, limit, src, res.Unreadable.Add); err != nil {
 			return nil, err
 		}
 	} else {
@@ -158,7 +170,7 @@ func Grep(ctx context.Context, root *workspace.Root, opts GrepOptions) (*GrepRes
 
 // grepTree searches the files under dir with runtime.NumCPU() workers fed
 // by one walk. Every worker has returned when it returns.
-func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGlob, m *lineMatcher, limit int, lacks func(string, fs.DirEntry, [][]byte) bool, listing *workspace.Listing, unreadable func(string, error)) ([]*grepWorker, bool, error) {
+func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGlob, m *lineMatcher, limit int, src Sources, unreadable func(string, error)) ([]*grepWorker, bool, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Jobs go in batches: a hand-over per file wakes a worker per file,
@@ -169,8 +181,8 @@ func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGl
 	var wg sync.WaitGroup
 	for i := range workers {
 		w := newGrepWorker(m.clone(), limit)
-		if alts := m.required(); lacks != nil && len(alts) > 0 {
-			w.lacks, w.alts = lacks, alts
+		if alts := m.required(); src.Lacks != nil && len(alts) > 0 {
+			w.lacks, w.alts = src.Lacks, alts
 		}
 		workers[i] = w
 		wg.Add(1)
@@ -183,7 +195,7 @@ func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGl
 	// walk asks it, and hands the workers only the files to read (ten
 	// thousand hand-overs cost more than the answers).
 	var asker *grepWorker
-	if listing != nil && workers[0].lacks != nil {
+	if src.Listing != nil && workers[0].lacks != nil {
 		asker = &grepWorker{lacks: workers[0].lacks, alts: workers[0].alts} // reads nothing
 		for _, w := range workers {
 			w.lacks = nil
@@ -203,7 +215,7 @@ func grepTree(ctx context.Context, root *workspace.Root, dir string, inc *pathGl
 			return ctx.Err()
 		}
 	}
-	err := root.WalkListed(ctx, listing, dir, func(p string, d fs.DirEntry, in *workspace.Dir) error {
+	err := root.WalkListed(ctx, src.Listing, dir, func(p string, d fs.DirEntry, in *workspace.Dir) error {
 		visited = true
 		if d.IsDir() || (inc != nil && !inc.Match(p)) {
 			return nil
@@ -270,7 +282,7 @@ type grepWorker struct {
 
 	// A token index's answer, and the literals matches hold (see
 	// lineMatcher.required).
-	lacks func(string, fs.DirEntry, [][]byte) bool
+	lacks workspace.TokenFilter
 	alts  [][][]byte
 }
 

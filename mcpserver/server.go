@@ -9,6 +9,7 @@ import (
 
 	"cchub/hub"
 	"cchub/mcpserver/stdio"
+	"cchub/textfmt"
 )
 
 // Version is reported to MCP clients.
@@ -73,6 +74,14 @@ func newServer(h *hub.Hub) *server {
 // error and the session goes on (see package stdio). What the client is
 // not told goes to stderr.
 func Serve(ctx context.Context, h *hub.Hub) error {
-	warn := func(msg string) { fmt.Fprintln(os.Stderr, "cchub mcp:", msg) }
-	return stdio.Serve(ctx, NewServer(h), os.Stdin, os.Stdout, stdio.Options{Warn: warn})
+	return stdio.Serve(ctx, NewServer(h), os.Stdin, os.Stdout, stdio.Options{Warn: Warn})
+}
+
+// Warn is where cchub mcp says what no client is told: a line on stderr,
+// "cchub mcp: " and msg, quoted if it holds a control character (it may
+// carry a path or a client's text, and stderr may be a terminal). Serve
+// sends the transport's notes here, and the hub it serves is opened with
+// it (hub.Options.Warn), so the hub's warnings go the same way.
+func Warn(msg string) {
+	fmt.Fprintln(os.Stderr, "cchub mcp:", textfmt.ShowPath(msg))
 }

@@ -160,7 +160,7 @@ func TestHostileChild(t *testing.T) {
 	}
 	root := writeTree(t, map[string]string{c.file: c.src(), "ok" + ext: okSrc})
 	rep := hostileReport{Matches: map[string]int{}}
-	r, err := Search(context.Background(), root, Options{Pattern: c.pattern, Cache: syntax.NewParseCache(0)})
+	r, err := SearchWith(context.Background(), root, Options{Pattern: c.pattern}, Sources{Cache: syntax.NewParseCache(0)})
 	if err != nil {
 		rep.Err = err.Error()
 	} else {

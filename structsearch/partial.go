@@ -16,7 +16,7 @@ import (
 // of files that hold the pattern's tokens, but a match of most patterns
 // (an expression, a simple statement) lies within one logical line, and
 // few lines of a file hold every token. For a file known to parse without
-// a syntax error (Options.Clean: the token index, from the code graph's
+// a syntax error (Sources.Clean: the token index, from the code graph's
 // parse), only those lines are parsed, with what makes them parse as they
 // do in the whole file: the headers of the blocks they are in, and the
 // rest of pySkeleton's lines. A valid Python file cut down to such a
@@ -40,7 +40,7 @@ var pyMultiline = map[string]bool{
 }
 
 // ParsesInParts says whether a search in lang may parse only some parts
-// of a file known to parse without a syntax error (Options.Clean): some
+// of a file known to parse without a syntax error (Sources.Clean): some
 // lines of Python, some declarations of Go (partial_go.go).
 func ParsesInParts(language *syntax.Language) bool {
 	return language.Name == lang.Python || language.Name == lang.Go

@@ -23,25 +23,33 @@ type Options struct {
 	// Paths are files or directories relative to the root; none means
 	// the whole workspace.
 	Paths []string
+	// Workers is the parallelism; 0 means one per CPU.
+	Workers int
+}
+
+// Sources is what a caller that keeps state about the workspace lends
+// Search so that it reads and parses less (the hub does); the zero value
+// walks the disk, and reads and parses every file of a searched language
+// that may match. They change what Search reads and parses, never what
+// it answers.
+type Sources struct {
 	// Cache, when set, supplies parsed trees and keeps them (a long-lived
 	// hub); nil parses each file once and drops the tree (a one-shot CLI).
 	Cache *syntax.ParseCache
-	// Workers is the parallelism; 0 means one per CPU.
-	Workers int
+	// Listing, when set, is a walk of the root kept by a caller whose
+	// file watcher vouches for it: it is walked instead of the disk
+	// where it holds a path as a directory.
+	Listing *workspace.Listing
 	// Lacks, when set, says without reading it that the file rel (d its
-	// directory entry) holds not every one of lits (a token index,
-	// package tokenindex); false when unsure. Such files are not read.
-	Lacks func(rel string, d fs.DirEntry, lits [][]byte) bool
+	// directory entry) holds not every one of lits (a token index);
+	// false when unsure. Such files are not read.
+	Lacks workspace.TokenFilter
 	// Clean, when set, says without parsing it that the file rel (d its
 	// directory entry, lits as for Lacks) parses without a syntax error
 	// (a token index, from the code graph's parse); false when unsure.
 	// Only the parts of such a file that can hold a match are parsed:
 	// lines of Python, declarations of Go (partial.go).
-	Clean func(rel string, d fs.DirEntry, lits [][]byte) bool
-	// Listing, when set, is a walk of the root kept by a caller whose
-	// file watcher vouches for it: it is walked instead of the disk
-	// where it holds a path as a directory.
-	Listing *workspace.Listing
+	Clean workspace.TokenFilter
 }
 
 // Result is what Search found.
@@ -74,112 +82,49 @@ type RefusedFile struct {
 // Search finds the pattern in the workspace. A pattern that is valid in
 // none of the languages searched is an error naming them.
 func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, error) {
+	return SearchWith(ctx, root, opts, Sources{})
+}
+
+// SearchWith is Search lent what src holds: it answers the same, reading
+// and parsing less.
+func SearchWith(ctx context.Context, root *workspace.Root, opts Options, src Sources) (*Result, error) {
 	res := &Result{Pattern: opts.Pattern, Invalid: map[string]string{}, filesIn: map[string]int{}}
 	if _, err := prepare(newSteps(ctx), opts.Pattern); err != nil {
 		return nil, err // wrong in every language alike
 	}
-	patterns := map[string]*Pattern{}
+	patterns, err := compilePatterns(ctx, opts, res)
 	defer func() {
 		for _, p := range patterns {
 			p.Close()
 		}
 	}()
-	if opts.Lang != "" {
-		language := syntax.LanguageByName(opts.Lang)
-		if language == nil {
-			return nil, fmt.Errorf("%w: unknown language %q; cchub knows %s", ErrBadPattern, opts.Lang, strings.Join(syntax.LanguageNames(), ", "))
-		}
-		p, err := Compile(ctx, opts.Pattern, language)
-		if err != nil {
-			return nil, wrongLanguage(ctx, err)
-		}
-		patterns[language.Name] = p
-	} else {
-		var errs []string
-		for _, name := range syntax.LanguageNames() {
-			p, err := Compile(ctx, opts.Pattern, syntax.LanguageByName(name))
-			if err != nil {
-				if !errors.Is(err, ErrBadPattern) {
-					return nil, err
-				}
-				res.Invalid[name] = err.Error()
-				errs = append(errs, name)
-				continue
-			}
-			patterns[name] = p
-		}
-		if len(patterns) == 0 {
-			return nil, fmt.Errorf("%w: `%s` is valid code in none of %s; check its syntax, or search with lang=LANG to see where it breaks in LANG",
-				ErrBadPattern, opts.Pattern, strings.Join(errs, ", "))
-		}
+	if err != nil {
+		return nil, err
 	}
 	for name := range patterns {
 		res.Languages = append(res.Languages, name)
 	}
 	sort.Strings(res.Languages)
 
-	paths := opts.Paths
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-
-	type job struct {
-		rel string
-		d   fs.DirEntry
-		p   *Pattern
-	}
-	jobs := make(chan job, 64)
+	jobs := make(chan searchJob, 64)
 	var walkErr error
 	skipped := map[string]bool{} // languages with files the pattern is not valid in
 	go func() {
 		defer close(jobs)
-		for _, start := range paths {
-			visit := func(rel string, d fs.DirEntry) error {
-				if d.IsDir() {
-					return nil
-				}
-				language := syntax.LanguageFor(rel)
-				if opts.Lang != "" {
-					if language == nil || language.Name != opts.Lang && syntax.LanguageByName(opts.Lang) != language {
-						return nil
-					}
-				}
-				if language == nil {
-					return nil
-				}
-				p := patterns[language.Name]
-				if p == nil {
-					skipped[language.Name] = true
-					return nil
-				}
-				select {
-				case jobs <- job{rel, d, p}:
-					return nil
-				case <-ctx.Done():
-					return ctx.Err()
-				}
-			}
-			err := root.WalkListed(ctx, opts.Listing, start, func(rel string, d fs.DirEntry, _ *workspace.Dir) error {
-				return visit(rel, d)
-			}, res.Unreadable.Add) // the walker owns it until jobs closes
-			if err != nil {
-				walkErr = err
-				return
-			}
-		}
+		walkErr = walkFor(ctx, root, opts, src.Listing, patterns, jobs, skipped, res.Unreadable.Add)
 	}()
 
 	// One search is one scan of the cache: repeated, it finds the trees
 	// that fit even when it parses more than the cache holds.
 	var scan *syntax.Scan
-	if opts.Cache != nil {
-		scan = opts.Cache.NewScan()
+	if src.Cache != nil {
+		scan = src.Cache.NewScan()
 	}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -189,16 +134,7 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				var ms []Match
-				var parsed bool
-				var err error
-				if opts.Lacks == nil || len(j.p.lits) == 0 || !opts.Lacks(j.rel, j.d, j.p.lits) {
-					var clean func() bool
-					if opts.Clean != nil && j.p.partly() {
-						clean = func() bool { return opts.Clean(j.rel, j.d, j.p.lits) }
-					}
-					ms, parsed, err = searchFile(ctx, root, scan, j.rel, j.p, clean)
-				}
+				ms, parsed, err := searchJobFile(ctx, root, scan, src, j)
 				mu.Lock()
 				res.Files++
 				res.filesIn[j.p.Lang.Name]++
@@ -239,6 +175,105 @@ func Search(ctx context.Context, root *workspace.Root, opts Options) (*Result, e
 		return a.StartByte < b.StartByte
 	})
 	return res, nil
+}
+
+// compilePatterns compiles the pattern for opts.Lang, or for every language
+// it is valid in (recording in res.Invalid why not in the others). The
+// patterns it returns are the caller's to close, error or not.
+func compilePatterns(ctx context.Context, opts Options, res *Result) (map[string]*Pattern, error) {
+	patterns := map[string]*Pattern{}
+	if opts.Lang != "" {
+		language := syntax.LanguageByName(opts.Lang)
+		if language == nil {
+			return patterns, fmt.Errorf("%w: unknown language %q; cchub knows %s", ErrBadPattern, opts.Lang, strings.Join(syntax.LanguageNames(), ", "))
+		}
+		p, err := Compile(ctx, opts.Pattern, language)
+		if err != nil {
+			return patterns, wrongLanguage(ctx, err)
+		}
+		patterns[language.Name] = p
+		return patterns, nil
+	}
+	var errs []string
+	for _, name := range syntax.LanguageNames() {
+		p, err := Compile(ctx, opts.Pattern, syntax.LanguageByName(name))
+		if err != nil {
+			if !errors.Is(err, ErrBadPattern) {
+				return patterns, err
+			}
+			res.Invalid[name] = err.Error()
+			errs = append(errs, name)
+			continue
+		}
+		patterns[name] = p
+	}
+	if len(patterns) == 0 {
+		return patterns, fmt.Errorf("%w: `%s` is valid code in none of %s; check its syntax, or search with lang=LANG to see where it breaks in LANG",
+			ErrBadPattern, opts.Pattern, strings.Join(errs, ", "))
+	}
+	return patterns, nil
+}
+
+// searchJob is one file to search, with the pattern of its language.
+type searchJob struct {
+	rel string
+	d   fs.DirEntry
+	p   *Pattern
+}
+
+// walkFor walks opts.Paths (over listing where it holds them) and sends
+// each file of a searched language to jobs, with its pattern; skipped
+// gets the languages whose files the pattern is not valid in. It stops
+// with ctx's error once ctx is done.
+func walkFor(ctx context.Context, root *workspace.Root, opts Options, listing *workspace.Listing, patterns map[string]*Pattern, jobs chan<- searchJob, skipped map[string]bool, unreadable func(string, error)) error {
+	paths := opts.Paths
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	visit := func(rel string, d fs.DirEntry, _ *workspace.Dir) error {
+		if d.IsDir() {
+			return nil
+		}
+		language := syntax.LanguageFor(rel)
+		if opts.Lang != "" {
+			if language == nil || language.Name != opts.Lang && syntax.LanguageByName(opts.Lang) != language {
+				return nil
+			}
+		}
+		if language == nil {
+			return nil
+		}
+		p := patterns[language.Name]
+		if p == nil {
+			skipped[language.Name] = true
+			return nil
+		}
+		select {
+		case jobs <- searchJob{rel, d, p}:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	for _, start := range paths {
+		if err := root.WalkListed(ctx, listing, start, visit, unreadable); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// searchJobFile searches one file, unread when the token index says it
+// lacks a literal of the pattern, in part when it says it parses cleanly.
+func searchJobFile(ctx context.Context, root *workspace.Root, scan *syntax.Scan, src Sources, j searchJob) ([]Match, bool, error) {
+	if src.Lacks != nil && len(j.p.lits) > 0 && src.Lacks(j.rel, j.d, j.p.lits) {
+		return nil, false, nil
+	}
+	var clean func() bool
+	if src.Clean != nil && j.p.partly() {
+		clean = func() bool { return src.Clean(j.rel, j.d, j.p.lits) }
+	}
+	return searchFile(ctx, root, scan, j.rel, j.p, clean)
 }
 
 // wrongLanguage turns a pattern's error in the language asked for into one

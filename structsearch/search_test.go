@@ -154,8 +154,8 @@ func TestSearchUsesTheParseCache(t *testing.T) {
 	root := writeTree(t, mixed)
 	cache := syntax.NewParseCache(0)
 	defer cache.Close()
-	opts := Options{Pattern: `dispose($X)`, Cache: cache}
-	first, err := Search(context.Background(), root, opts)
+	opts, src := Options{Pattern: `dispose($X)`}, Sources{Cache: cache}
+	first, err := SearchWith(context.Background(), root, opts, src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestSearchUsesTheParseCache(t *testing.T) {
 	if s1.Misses != first.Parsed || s1.Hits != 0 {
 		t.Fatalf("after one search: %+v, parsed %d", s1, first.Parsed)
 	}
-	second, err := Search(context.Background(), root, opts)
+	second, err := SearchWith(context.Background(), root, opts, src)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,14 @@
 // Files stay themselves: line endings (LF or CRLF), a byte-order mark, the
 // trailing newline and the file mode are kept; writes are atomic.
 //
+// Each change holds its files' locks from the read it checks to the write,
+// and its result carries what it wrote (Written: each file's bytes before
+// and after, from that read and that write), so a caller never reads a
+// file again for its next step. apply_patch is handed, per call, the
+// Committer that writes its verified files (the hub's journaled commit);
+// without one it writes them itself, putting back what it wrote if a write
+// fails.
+//
 // Seen remembers what a conversation last saw of each file, so an edit of a
 // file that changed on disk since is refused; the hub owns one Seen per run.
 // The package does not read or show files for the model; locate does.

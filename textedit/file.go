@@ -210,8 +210,6 @@ type Files struct {
 	// parses, when set, holds the trees the syntax guard starts from:
 	// a file outlined or searched before it is edited is not parsed again.
 	parses *syntax.ParseCache
-	// committer, when set, writes a patch's files (see WithCommitter).
-	committer Committer
 }
 
 // WithParseCache has the syntax guard take the trees of files before an
@@ -243,10 +241,20 @@ func writeError(rel string, err error) error {
 	return fmt.Errorf("textedit: write %s: %w; the file was not changed", rel, err)
 }
 
+// wrote is rel written with data, having held old.
+func wrote(rel string, old, data []byte) workspace.Written {
+	if data == nil {
+		data = []byte{}
+	}
+	return workspace.Written{Path: rel, Old: old, New: data}
+}
+
 // EditResult is what an edit tells its caller.
 type EditResult struct {
 	Path string `json:"path"`
 	Applied
+	// Written is the file before and after the edit.
+	Written []workspace.Written `json:"-"`
 }
 
 // Edit applies ch to the file at path, checking first that seen (one
@@ -282,7 +290,7 @@ func (f *Files) Edit(ctx context.Context, path string, ch Change, seen *Seen) (*
 		return nil, writeError(rel, err)
 	}
 	seen.Saw(rel, a.Data)
-	return &EditResult{Path: rel, Applied: *a}, nil
+	return &EditResult{Path: rel, Applied: *a, Written: []workspace.Written{wrote(rel, data, a.Data)}}, nil
 }
 
 // WriteResult is what a write tells its caller.
@@ -291,6 +299,8 @@ type WriteResult struct {
 	Created bool   `json:"created"`
 	Lines   int    `json:"lines"`
 	Bytes   int    `json:"bytes"`
+	// Written is the file before and after the write.
+	Written []workspace.Written `json:"-"`
 }
 
 // WriteOptions says how write treats an existing file.
@@ -331,8 +341,9 @@ func (f *Files) Write(ctx context.Context, path, content string, opts WriteOptio
 	data := []byte(content)
 	// A file too large to read was never seen whole, so there is nothing
 	// to compare it with; its style is not worth reading it for.
+	var old []byte
 	if !created && st.Size() <= workspace.MaxFileBytes {
-		old, err := f.root.ReadInto(rel, nil, workspace.MaxFileBytes)
+		old, err = f.root.ReadInto(rel, nil, workspace.MaxFileBytes)
 		if err != nil {
 			return nil, err
 		}
@@ -348,7 +359,7 @@ func (f *Files) Write(ctx context.Context, path, content string, opts WriteOptio
 	}
 	seen.Saw(rel, data)
 	lines := len(splitLines(string(data)))
-	return &WriteResult{Path: rel, Created: created, Lines: lines, Bytes: len(data)}, nil
+	return &WriteResult{Path: rel, Created: created, Lines: lines, Bytes: len(data), Written: []workspace.Written{wrote(rel, old, data)}}, nil
 }
 
 // Text is the model-facing answer of an edit: the changed place, then the

@@ -75,7 +75,7 @@ func TestPatchAddDeleteUpdateMove(t *testing.T) {
 -        return l, l, l
 +        return (l, l, l)
 *** End Patch`
-	res, err := NewFiles(root).ApplyPatch(t.Context(), patch, nil)
+	res, err := NewFiles(root).ApplyPatch(t.Context(), patch, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestPatchContextAnchorsAndOrder(t *testing.T) {
 -        return v, p, q
 +        return (v, p, q)
 *** End Patch`
-	if _, err := NewFiles(root).ApplyPatch(t.Context(), patch, nil); err != nil {
+	if _, err := NewFiles(root).ApplyPatch(t.Context(), patch, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	hsv := strings.Index(orig, "def rgb_to_hsv")
@@ -136,7 +136,7 @@ func TestPatchContextAnchorsAndOrder(t *testing.T) {
 	}
 	// Without the anchor, the first run (rgb_to_hls) is taken.
 	writeFile(t, root, "py/colorsys.py", orig)
-	if _, err := NewFiles(root).ApplyPatch(t.Context(), strings.Replace(patch, "@@ def rgb_to_hsv(r, g, b):", "@@", 1), nil); err != nil {
+	if _, err := NewFiles(root).ApplyPatch(t.Context(), strings.Replace(patch, "@@ def rgb_to_hsv(r, g, b):", "@@", 1), nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := readRel(t, root, "py/colorsys.py"); !strings.Contains(got[:hsv], "# green") {
@@ -153,7 +153,7 @@ func TestPatchContextAnchorsAndOrder(t *testing.T) {
 -    l = sumc/2.0
 +    l = sumc / 2.0
 *** End Patch`
-	_, err := NewFiles(root).ApplyPatch(t.Context(), swapped, nil)
+	_, err := NewFiles(root).ApplyPatch(t.Context(), swapped, nil, nil)
 	if !errors.Is(err, ErrPatchDoesNotFit) || !strings.Contains(err.Error(), "def rgb_to_hls(r, g, b):") {
 		t.Fatalf("out-of-order hunks: %v", err)
 	}
@@ -177,7 +177,7 @@ func TestPatchEndOfFile(t *testing.T) {
 +func (b *Builder) Done() {}
 *** End of File
 *** End Patch`
-	if _, err := NewFiles(root).ApplyPatch(t.Context(), patch, nil); err != nil {
+	if _, err := NewFiles(root).ApplyPatch(t.Context(), patch, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := readRel(t, root, "go/builder.go"); got != orig+"\n// Done reports nothing.\nfunc (b *Builder) Done() {}\n" {
@@ -185,7 +185,7 @@ func TestPatchEndOfFile(t *testing.T) {
 	}
 	// Lines that are not at the end do not fit an End of File hunk.
 	writeFile(t, root, "go/builder.go", orig)
-	_, err := NewFiles(root).ApplyPatch(t.Context(), "*** Begin Patch\n*** Update File: go/builder.go\n@@\n-func (b *Builder) Reset() {\n+func (b *Builder) Clear() {\n*** End of File\n*** End Patch", nil)
+	_, err := NewFiles(root).ApplyPatch(t.Context(), "*** Begin Patch\n*** Update File: go/builder.go\n@@\n-func (b *Builder) Reset() {\n+func (b *Builder) Clear() {\n*** End of File\n*** End Patch", nil, nil)
 	if !errors.Is(err, ErrPatchDoesNotFit) || !strings.Contains(err.Error(), "at the end of the file") {
 		t.Errorf("End of File mismatch: %v", err)
 	}
@@ -198,7 +198,7 @@ func TestPatchTolerantContext(t *testing.T) {
 	orig := files["go/builder.go"]
 	// Trailing blanks on context lines, and spaces for the file's tabs.
 	patch := "*** Begin Patch\n*** Update File: go/builder.go\n@@ func (b *Builder) Reset() {\n     b.addr = nil   \n-    b.buf = nil\n+    b.buf = nil // drop\n+    if b.buf == nil {\n+        b.addr = nil\n+    }\n }\n*** End Patch"
-	if _, err := NewFiles(root).ApplyPatch(t.Context(), patch, nil); err != nil {
+	if _, err := NewFiles(root).ApplyPatch(t.Context(), patch, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	want := strings.Replace(orig, "\tb.addr = nil\n\tb.buf = nil\n}", "\tb.addr = nil\n\tb.buf = nil // drop\n\tif b.buf == nil {\n\t\tb.addr = nil\n\t}\n}", 1)
@@ -226,7 +226,7 @@ func TestPatchAllOrNothing(t *testing.T) {
 *** Add File: new.txt
 +new
 *** End Patch`
-	_, err := NewFiles(root).ApplyPatch(t.Context(), patch, nil)
+	_, err := NewFiles(root).ApplyPatch(t.Context(), patch, nil, nil)
 	if !errors.Is(err, ErrPatchDoesNotFit) {
 		t.Fatalf("err = %v", err)
 	}
@@ -256,7 +256,7 @@ func TestPatchPathsOutsideRootRefused(t *testing.T) {
 		"*** Begin Patch\n*** Update File: go/builder.go\n*** Move to: ../moved.go\n@@\n-func (b *Builder) Reset() {\n+func (b *Builder) Clear() {\n*** End Patch",
 		"*** Begin Patch\n*** Update File: go/builder.go\n@@\n-func (b *Builder) Reset() {\n+func (b *Builder) Clear() {\n*** Add File: ../x.txt\n+x\n*** End Patch",
 	} {
-		_, err := NewFiles(root).ApplyPatch(t.Context(), p, nil)
+		_, err := NewFiles(root).ApplyPatch(t.Context(), p, nil, nil)
 		if !errors.Is(err, workspace.ErrOutsideRoot) || !strings.Contains(err.Error(), root.Dir()) {
 			t.Errorf("%q: err = %v, want outside-root naming the root", p, err)
 		}
@@ -271,7 +271,7 @@ func TestPatchPathsOutsideRootRefused(t *testing.T) {
 
 func TestPatchAddOntoExistingRefused(t *testing.T) {
 	root, files := patchRoot(t)
-	_, err := NewFiles(root).ApplyPatch(t.Context(), "*** Begin Patch\n*** Add File: go/builder.go\n+package strings\n*** End Patch", nil)
+	_, err := NewFiles(root).ApplyPatch(t.Context(), "*** Begin Patch\n*** Add File: go/builder.go\n+package strings\n*** End Patch", nil, nil)
 	if !errors.Is(err, ErrPatchDoesNotFit) || !strings.Contains(err.Error(), "already exists") || !strings.Contains(err.Error(), "Update File") {
 		t.Fatalf("err = %v", err)
 	}
@@ -279,12 +279,12 @@ func TestPatchAddOntoExistingRefused(t *testing.T) {
 		t.Error("file overwritten")
 	}
 	// A move onto an existing file is refused too.
-	_, err = NewFiles(root).ApplyPatch(t.Context(), "*** Begin Patch\n*** Update File: go/builder.go\n*** Move to: go/cut.go\n*** End Patch", nil)
+	_, err = NewFiles(root).ApplyPatch(t.Context(), "*** Begin Patch\n*** Update File: go/builder.go\n*** Move to: go/cut.go\n*** End Patch", nil, nil)
 	if !errors.Is(err, ErrPatchDoesNotFit) || !strings.Contains(err.Error(), "already exists") {
 		t.Fatalf("move onto existing: %v", err)
 	}
 	// Update and Delete of a missing file say to Add it.
-	_, err = NewFiles(root).ApplyPatch(t.Context(), "*** Begin Patch\n*** Update File: nope.go\n@@\n-x\n+y\n*** End Patch", nil)
+	_, err = NewFiles(root).ApplyPatch(t.Context(), "*** Begin Patch\n*** Update File: nope.go\n@@\n-x\n+y\n*** End Patch", nil, nil)
 	if !errors.Is(err, ErrPatchDoesNotFit) || !strings.Contains(err.Error(), "Add File") {
 		t.Errorf("update of missing file: %v", err)
 	}
@@ -296,7 +296,7 @@ func TestPatchKeepsCRLFBOMAndMode(t *testing.T) {
 	writeFile(t, root, "py/colorsys.py", crlf)
 	os.Chmod(filepath.Join(root.Dir(), "py/colorsys.py"), 0o755)
 	patch := "*** Begin Patch\r\n*** Update File: py/colorsys.py\r\n*** Move to: py/colors2.py\r\n@@ def hls_to_rgb(h, l, s):\r\n     if s == 0.0:\r\n-        return l, l, l\r\n+        return (l, l, l)\r\n*** End Patch\r\n"
-	if _, err := NewFiles(root).ApplyPatch(t.Context(), patch, nil); err != nil {
+	if _, err := NewFiles(root).ApplyPatch(t.Context(), patch, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	got := readRel(t, root, "py/colors2.py")
@@ -332,7 +332,7 @@ apply_patch <<'EOF'
 EOF
 
 Let me know if you want more.`
-	if _, err := NewFiles(root).ApplyPatch(t.Context(), patch, nil); err != nil {
+	if _, err := NewFiles(root).ApplyPatch(t.Context(), patch, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := readRel(t, root, "go/builder.go"); got != strings.Replace(files["go/builder.go"], "\tb.buf = nil\n}", "\tb.buf = b.buf[:0]\n}", 1) {
@@ -352,7 +352,7 @@ func TestPatchSameFileTwiceRefused(t *testing.T) {
 		"*** Begin Patch\n*** Delete File: go/builder.go\n*** Delete File: go/builder.go\n*** End Patch",
 		"*** Begin Patch\n*** Delete File: go/builder.go\n*** Delete File: go/../go/builder.go\n*** End Patch",
 	} {
-		if _, err := NewFiles(root).ApplyPatch(t.Context(), p, nil); !errors.Is(err, ErrPatchSyntax) || !strings.Contains(err.Error(), "one section") {
+		if _, err := NewFiles(root).ApplyPatch(t.Context(), p, nil, nil); !errors.Is(err, ErrPatchSyntax) || !strings.Contains(err.Error(), "one section") {
 			t.Errorf("%q: %v", p, err)
 		}
 	}
@@ -365,7 +365,7 @@ func TestPatchStaleFileRefused(t *testing.T) {
 	root, files := patchRoot(t)
 	var seen Seen
 	seen.Saw("go/builder.go", []byte("what it was before"))
-	_, err := NewFiles(root).ApplyPatch(t.Context(), "*** Begin Patch\n*** Update File: go/builder.go\n@@\n-func (b *Builder) Reset() {\n+func (b *Builder) Clear() {\n*** End Patch", &seen)
+	_, err := NewFiles(root).ApplyPatch(t.Context(), "*** Begin Patch\n*** Update File: go/builder.go\n@@\n-func (b *Builder) Reset() {\n+func (b *Builder) Clear() {\n*** End Patch", &seen, nil)
 	if !errors.Is(err, ErrStale) {
 		t.Fatalf("err = %v", err)
 	}
@@ -425,7 +425,7 @@ func TestPatchRollbackRemovesDirectoriesItMade(t *testing.T) {
 	}
 	defer root.Close()
 	patch := "*** Begin Patch\n*** Add File: sub/deep/er/x.txt\n+new\n*** Update File: ro.txt\n@@\n-keep\n+changed\n*** End Patch"
-	_, err = NewFiles(root).ApplyPatch(t.Context(), patch, nil)
+	_, err = NewFiles(root).ApplyPatch(t.Context(), patch, nil, nil)
 	if !errors.Is(err, workspace.ErrReadOnly) || !strings.Contains(err.Error(), "nothing was changed") {
 		t.Fatalf("err = %v, want a read-only refusal saying nothing was changed", err)
 	}
@@ -450,7 +450,7 @@ func TestTrailingSlashIsRefused(t *testing.T) {
 	errs := map[string]error{}
 	_, errs["write"] = f.Write(t.Context(), "newdir/", "x\n", WriteOptions{}, nil)
 	_, errs["edit"] = f.Edit(t.Context(), "newdir/", Change{Old: "a", New: "b"}, nil)
-	_, errs["apply_patch"] = f.ApplyPatch(t.Context(), "*** Begin Patch\n*** Add File: newdir/\n+x\n*** End Patch", nil)
+	_, errs["apply_patch"] = f.ApplyPatch(t.Context(), "*** Begin Patch\n*** Add File: newdir/\n+x\n*** End Patch", nil, nil)
 	for tool, err := range errs {
 		if err == nil || !strings.Contains(err.Error(), "ends in a slash") {
 			t.Errorf("%s: err = %v, want a refusal of the trailing slash", tool, err)

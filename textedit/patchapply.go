@@ -28,6 +28,9 @@ type PatchedFile struct {
 // PatchResult lists what a patch did, in patch order.
 type PatchResult struct {
 	Files []PatchedFile `json:"files"`
+	// Written is every file the patch wrote or removed, in patch order (a
+	// moved file: its old path removed, then its new path written).
+	Written []workspace.Written `json:"-"`
 }
 
 // Text is the model-facing answer of a patch.
@@ -59,8 +62,10 @@ type planned struct {
 }
 
 // ApplyPatch verifies every file of the patch before writing any, then
-// writes them all or, if a write fails, puts back the ones already written.
-func (f *Files) ApplyPatch(ctx context.Context, patch string, seen *Seen) (*PatchResult, error) {
+// hands them all to committer, which writes them whole or not at all; a
+// nil committer writes them here and, if a write fails, puts back the
+// ones already written.
+func (f *Files) ApplyPatch(ctx context.Context, patch string, seen *Seen, committer Committer) (*PatchResult, error) {
 	ops, err := ParsePatch(patch)
 	if ud := asUnifiedDiff(err); ud != nil && ud.Converted != "" {
 		f.checkConverted(ud)
@@ -68,38 +73,9 @@ func (f *Files) ApplyPatch(ctx context.Context, patch string, seen *Seen) (*Patc
 	if err != nil {
 		return nil, err
 	}
-	// Resolve every path first: a patch that reaches outside the root is
-	// refused whole.
-	type resolved struct{ rel, moveRel string }
-	rs := make([]resolved, len(ops))
-	var rels []string
-	for i, op := range ops {
-		if err := checkPatchPath(op.Path, op.MoveTo); err != nil {
-			return nil, err
-		}
-		_, rel, err := f.root.Resolve(op.Path)
-		if err != nil {
-			return nil, err
-		}
-		rs[i] = resolved{rel: rel}
-		rels = append(rels, rel)
-		if op.MoveTo != "" {
-			_, mrel, err := f.root.Resolve(op.MoveTo)
-			if err != nil {
-				return nil, err
-			}
-			rs[i].moveRel = mrel
-			if mrel != rel {
-				rels = append(rels, mrel)
-			}
-		}
-	}
-	sorted := slices.Clone(rels)
-	slices.Sort(sorted)
-	for i := 1; i < len(sorted); i++ {
-		if sorted[i-1] == sorted[i] {
-			return nil, fmt.Errorf("%w: %s is touched by two sections of the patch; put all of a file's changes in one section", ErrPatchSyntax, sorted[i])
-		}
+	targets, rels, err := f.resolvePatch(ops)
+	if err != nil {
+		return nil, err
 	}
 	unlockFiles, err := f.lock(ctx, rels...)
 	if err != nil {
@@ -108,68 +84,15 @@ func (f *Files) ApplyPatch(ctx context.Context, patch string, seen *Seen) (*Patc
 	// The committer path lets the locks go before it commits (below).
 	unlock := sync.OnceFunc(unlockFiles)
 	defer unlock()
-
-	var plan []planned
-	res := &PatchResult{}
-	for i, op := range ops {
-		r := rs[i]
-		switch op.Kind {
-		case OpAdd:
-			if _, err := f.root.Lstat(r.rel); err == nil {
-				return nil, fmt.Errorf("%w: Add File %s: the file already exists; use Update File to change it, or Delete File first", ErrPatchDoesNotFit, r.rel)
-			}
-			var data []byte
-			if len(op.Lines) > 0 {
-				data = []byte(strings.Join(op.Lines, "\n") + "\n")
-			}
-			plan = append(plan, planned{rel: r.rel, data: data})
-			res.Files = append(res.Files, PatchedFile{Kind: "added", Path: r.rel, Added: len(op.Lines)})
-		case OpDelete:
-			data, err := readForPatch(f.root, r.rel, "Delete File")
-			if err != nil {
-				return nil, err
-			}
-			if err := seen.Fresh(r.rel, data); err != nil {
-				return nil, err
-			}
-			plan = append(plan, planned{rel: r.rel, old: data, remove: true})
-			res.Files = append(res.Files, PatchedFile{Kind: "deleted", Path: r.rel, Removed: len(splitLines(string(data)))})
-		case OpUpdate:
-			data, err := readForPatch(f.root, r.rel, "Update File")
-			if err != nil {
-				return nil, err
-			}
-			if err := seen.Fresh(r.rel, data); err != nil {
-				return nil, err
-			}
-			ft := textfmt.DecodeText(data)
-			body, added, removed, err := applyHunks(ctx, ft.Body, op.Hunks, r.rel)
-			if err != nil {
-				return nil, err
-			}
-			out := ft.Encode(body)
-			pf := PatchedFile{Kind: "updated", Path: r.rel, Added: added, Removed: removed}
-			if r.moveRel != "" && r.moveRel != r.rel {
-				if _, err := f.root.Lstat(r.moveRel); err == nil {
-					return nil, fmt.Errorf("%w: Update File %s: Move to %s: the target already exists; delete it first or choose another path", ErrPatchDoesNotFit, r.rel, r.moveRel)
-				}
-				mode := fs.FileMode(0o644)
-				if st, err := f.root.Stat(r.rel); err == nil {
-					mode = st.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
-				}
-				plan = append(plan, planned{rel: r.moveRel, data: out, mode: mode}, planned{rel: r.rel, old: data, remove: true})
-				pf.Kind, pf.MoveTo = "moved", r.moveRel
-			} else {
-				plan = append(plan, planned{rel: r.rel, old: data, data: out})
-			}
-			res.Files = append(res.Files, pf)
-		}
+	plan, res, err := f.planPatch(ctx, ops, targets, seen)
+	if err != nil {
+		return nil, err
 	}
-	if f.committer != nil {
+	if committer != nil {
 		// The committer checks each file against what was read here, so
 		// the lock may go first (it takes the files' locks itself).
 		unlock()
-		if err := f.committer(ctx, plannedFiles(plan)); err != nil {
+		if err := committer(ctx, plannedFiles(plan)); err != nil {
 			return nil, err
 		}
 	} else if err := commit(f.root, plan); err != nil {
@@ -185,6 +108,115 @@ func (f *Files) ApplyPatch(ctx context.Context, patch string, seen *Seen) (*Patc
 	return res, nil
 }
 
+// patchTarget is where one section of a patch lands: the file it names,
+// and the file it moves that one to ("" when it stays).
+type patchTarget struct{ rel, moveRel string }
+
+// resolvePatch resolves every path of a patch before anything is read: a
+// patch that reaches outside the root is refused whole, and so is one
+// that touches a file twice. It returns each section's target and the
+// paths to lock.
+func (f *Files) resolvePatch(ops []FileOp) ([]patchTarget, []string, error) {
+	targets := make([]patchTarget, len(ops))
+	var rels []string
+	for i, op := range ops {
+		if err := checkPatchPath(op.Path, op.MoveTo); err != nil {
+			return nil, nil, err
+		}
+		_, rel, err := f.root.Resolve(op.Path)
+		if err != nil {
+			return nil, nil, err
+		}
+		targets[i] = patchTarget{rel: rel}
+		rels = append(rels, rel)
+		if op.MoveTo != "" {
+			_, mrel, err := f.root.Resolve(op.MoveTo)
+			if err != nil {
+				return nil, nil, err
+			}
+			targets[i].moveRel = mrel
+			if mrel != rel {
+				rels = append(rels, mrel)
+			}
+		}
+	}
+	sorted := slices.Clone(rels)
+	slices.Sort(sorted)
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i-1] == sorted[i] {
+			return nil, nil, fmt.Errorf("%w: %s is touched by two sections of the patch; put all of a file's changes in one section", ErrPatchSyntax, sorted[i])
+		}
+	}
+	return targets, rels, nil
+}
+
+// planPatch reads every file the patch touches (its locks held) and
+// works out what each becomes: the plan to commit, and the result that
+// says what was done, with each file's content before and after.
+func (f *Files) planPatch(ctx context.Context, ops []FileOp, targets []patchTarget, seen *Seen) ([]planned, *PatchResult, error) {
+	var plan []planned
+	res := &PatchResult{}
+	for i, op := range ops {
+		r := targets[i]
+		switch op.Kind {
+		case OpAdd:
+			if _, err := f.root.Lstat(r.rel); err == nil {
+				return nil, nil, fmt.Errorf("%w: Add File %s: the file already exists; use Update File to change it, or Delete File first", ErrPatchDoesNotFit, r.rel)
+			}
+			var data []byte
+			if len(op.Lines) > 0 {
+				data = []byte(strings.Join(op.Lines, "\n") + "\n")
+			}
+			plan = append(plan, planned{rel: r.rel, data: data})
+			res.Files = append(res.Files, PatchedFile{Kind: "added", Path: r.rel, Added: len(op.Lines)})
+			res.Written = append(res.Written, wrote(r.rel, nil, data))
+		case OpDelete:
+			data, err := readForPatch(f.root, r.rel, "Delete File")
+			if err != nil {
+				return nil, nil, err
+			}
+			if err := seen.Fresh(r.rel, data); err != nil {
+				return nil, nil, err
+			}
+			plan = append(plan, planned{rel: r.rel, old: data, remove: true})
+			res.Files = append(res.Files, PatchedFile{Kind: "deleted", Path: r.rel, Removed: len(splitLines(string(data)))})
+			res.Written = append(res.Written, workspace.Written{Path: r.rel, Old: data})
+		case OpUpdate:
+			data, err := readForPatch(f.root, r.rel, "Update File")
+			if err != nil {
+				return nil, nil, err
+			}
+			if err := seen.Fresh(r.rel, data); err != nil {
+				return nil, nil, err
+			}
+			ft := textfmt.DecodeText(data)
+			body, added, removed, err := applyHunks(ctx, ft.Body, op.Hunks, r.rel)
+			if err != nil {
+				return nil, nil, err
+			}
+			out := ft.Encode(body)
+			pf := PatchedFile{Kind: "updated", Path: r.rel, Added: added, Removed: removed}
+			if r.moveRel != "" && r.moveRel != r.rel {
+				if _, err := f.root.Lstat(r.moveRel); err == nil {
+					return nil, nil, fmt.Errorf("%w: Update File %s: Move to %s: the target already exists; delete it first or choose another path", ErrPatchDoesNotFit, r.rel, r.moveRel)
+				}
+				mode := fs.FileMode(0o644)
+				if st, err := f.root.Stat(r.rel); err == nil {
+					mode = st.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+				}
+				plan = append(plan, planned{rel: r.moveRel, data: out, mode: mode}, planned{rel: r.rel, old: data, remove: true})
+				pf.Kind, pf.MoveTo = "moved", r.moveRel
+				res.Written = append(res.Written, workspace.Written{Path: r.rel, Old: data}, wrote(r.moveRel, nil, out))
+			} else {
+				plan = append(plan, planned{rel: r.rel, old: data, data: out})
+				res.Written = append(res.Written, wrote(r.rel, data, out))
+			}
+			res.Files = append(res.Files, pf)
+		}
+	}
+	return plan, res, nil
+}
+
 // PlannedFile is one file of a verified multi-file change, for a
 // Committer: Old is what it was checked against (nil: it does not exist),
 // New what it becomes (nil: it is deleted), Mode a new file's mode.
@@ -198,13 +230,6 @@ type PlannedFile struct {
 // Committer writes a verified multi-file change whole or not at all, and
 // refuses it if a file is no longer what the change was checked against.
 type Committer func(ctx context.Context, files []PlannedFile) error
-
-// WithCommitter has ApplyPatch hand its verified change to c instead of
-// writing it file by file, and returns f.
-func (f *Files) WithCommitter(c Committer) *Files {
-	f.committer = c
-	return f
-}
 
 func plannedFiles(plan []planned) []PlannedFile {
 	out := make([]PlannedFile, 0, len(plan))

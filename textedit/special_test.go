@@ -32,7 +32,7 @@ func TestSpecialFilesAreRefusedAtOnce(t *testing.T) {
 				"write": func() error { _, err := files.Write(t.Context(), name, "x\n", WriteOptions{}, nil); return err },
 				"edit":  func() error { _, err := files.Edit(t.Context(), name, Change{Old: "a", New: "b"}, nil); return err },
 				"apply_patch": func() error {
-					_, err := files.ApplyPatch(t.Context(), "*** Begin Patch\n*** Update File: "+name+"\n@@\n-a\n+b\n*** End Patch", nil)
+					_, err := files.ApplyPatch(t.Context(), "*** Begin Patch\n*** Update File: "+name+"\n@@\n-a\n+b\n*** End Patch", nil, nil)
 					return err
 				},
 			} {

@@ -42,7 +42,7 @@ func TestUnifiedDiffIsRefusedWithTheSameChangeInPatchFormat(t *testing.T) {
 	run("add", ".")
 	diff := run("diff", "--cached")
 
-	_, err = NewFiles(root).ApplyPatch(t.Context(), diff, nil)
+	_, err = NewFiles(root).ApplyPatch(t.Context(), diff, nil, nil)
 	if !errors.Is(err, ErrPatchSyntax) || !strings.Contains(err.Error(), "this is a unified diff") {
 		t.Fatalf("unified diff: %v", err)
 	}
@@ -53,7 +53,7 @@ func TestUnifiedDiffIsRefusedWithTheSameChangeInPatchFormat(t *testing.T) {
 	if i < 0 {
 		t.Fatalf("the error holds no patch:\n%v", err)
 	}
-	if _, err := NewFiles(root).ApplyPatch(t.Context(), err.Error()[i:], nil); err != nil {
+	if _, err := NewFiles(root).ApplyPatch(t.Context(), err.Error()[i:], nil, nil); err != nil {
 		t.Fatalf("the patch the error suggests fails: %v", err)
 	}
 	if got := readRel(t, root, "py/colorsys.py"); got != changed {
@@ -87,7 +87,7 @@ func TestUnifiedDiffConversionIsNeverOfferedWhereItCouldMisplace(t *testing.T) {
 		{"a clipped heading", "--- a/long.go\n+++ b/long.go\n@@ -4,2 +4,2 @@ func aVeryLongFunctionNameThatGitClipsInItsHunkHeadings(first, sec\n-\tx := 1\n+\tx := 2\n \treturn x\n",
 			"", true},
 	} {
-		_, err := files.ApplyPatch(t.Context(), c.diff, nil)
+		_, err := files.ApplyPatch(t.Context(), c.diff, nil, nil)
 		ud := asUnifiedDiff(err)
 		if ud == nil {
 			t.Errorf("%s: %v", c.name, err)
@@ -102,7 +102,7 @@ func TestUnifiedDiffConversionIsNeverOfferedWhereItCouldMisplace(t *testing.T) {
 			continue
 		}
 		if i >= 0 {
-			if _, err := files.ApplyPatch(t.Context(), err.Error()[i:], nil); err != nil {
+			if _, err := files.ApplyPatch(t.Context(), err.Error()[i:], nil, nil); err != nil {
 				t.Errorf("%s: the offered patch fails: %v", c.name, err)
 			}
 		}

@@ -34,6 +34,12 @@ func IsBinary(data []byte) bool {
 	return bytes.IndexByte(head, 0) >= 0
 }
 
+// IsText says whether data is text as ReadText hands it out: at most
+// MaxFileBytes, not binary, valid UTF-8.
+func IsText(data []byte) bool {
+	return len(data) <= MaxFileBytes && !IsBinary(data) && utf8.Valid(data)
+}
+
 // classifyText returns the error for data that a model cannot use as
 // text: binary (with the data withheld), or invalid UTF-8 (with the data,
 // for callers that show what they can).

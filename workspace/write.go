@@ -28,6 +28,19 @@ const (
 	maxPathBytes = 4095
 )
 
+// Written is one file a change wrote or removed, as the change read and
+// wrote it under the file's lock: Old is the content it was checked
+// against and made from (nil: the file did not exist, or was too large
+// to keep), New what was written (nil: the file was removed; non-nil,
+// possibly empty, otherwise). Changes return it for the caller's next
+// step (the hub tells the language servers), so nobody reads the file
+// again for it.
+type Written struct {
+	Path string
+	Old  []byte
+	New  []byte
+}
+
 // WriteFile replaces or creates the regular file at rel with data and
 // returns the directories it had to create, outermost first (nothing is
 // left behind when it fails). What the file was is kept:

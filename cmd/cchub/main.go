@@ -16,6 +16,7 @@ import (
 
 	"cchub/hub"
 	"cchub/proc"
+	"cchub/textfmt"
 )
 
 // exitError carries an exit code: 1 for "no match", 2 for bad input.
@@ -97,9 +98,14 @@ func newRootCmd() *cobra.Command {
 	return root
 }
 
+// warn is where a command's hub warns (hub.Options.Warn): a line on
+// stderr, quoted if it holds a control character, since it may carry a
+// path or a file system's error and stderr is often a terminal.
+func warn(msg string) { fmt.Fprintln(os.Stderr, "cchub:", textfmt.ShowPath(msg)) }
+
 // withHub opens the hub for the command's root and closes it afterwards.
 func withHub(g *globals, fn func(h *hub.Hub) error) error {
-	h, err := hub.Open(g.root, hub.Options{OneShot: true, Store: g.storeSpec()})
+	h, err := hub.Open(g.root, hub.Options{OneShot: true, Store: g.storeSpec(), Warn: warn})
 	if err != nil {
 		return badInput(err)
 	}

@@ -23,7 +23,7 @@ func mcpCmd(g *globals) *cobra.Command {
 A malformed line is answered with its JSON-RPC error and the session goes on.
 cchub exits when the client closes stdin, or on SIGTERM or SIGINT, after
 cancelling the tool calls in flight (within about a second). Notes the client
-is not sent (a dropped malformed notification) go to stderr.`,
+is not sent (a dropped malformed notification, the hub's warnings) go to stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			policy, err := hub.ParseApproval(approval)
@@ -33,7 +33,7 @@ is not sent (a dropped malformed notification) go to stderr.`,
 			// A hub killed outright (with its debug supervisor, say) left
 			// its run directory: the first start after it removes it.
 			proc.SweepRunDirs(os.TempDir())
-			h, err := hub.Open(g.root, hub.Options{ParseCacheBytes: cacheMB << 20, Approval: policy, Store: g.storeSpec(), DiagnosticsTimeout: diagWait})
+			h, err := hub.Open(g.root, hub.Options{ParseCacheBytes: cacheMB << 20, Approval: policy, Store: g.storeSpec(), DiagnosticsTimeout: diagWait, Warn: mcpserver.Warn})
 			if err != nil {
 				return badInput(err)
 			}
