@@ -298,9 +298,9 @@ func (s *Session) launchFailed(err error) error {
 		out = "…" + out[len(out)-4096:]
 	}
 	if out == "" {
-		return fmt.Errorf("launch failed: %v", err)
+		return fmt.Errorf("launch failed: %w", err)
 	}
-	return fmt.Errorf("launch failed: %v\n%s", err, out)
+	return fmt.Errorf("launch failed: %w\n%s", err, out)
 }
 
 // gone explains a failed request: the adapter's exit and last words when

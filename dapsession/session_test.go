@@ -2,6 +2,7 @@ package dapsession
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -87,8 +88,11 @@ func TestDlvSession(t *testing.T) {
 	if err != nil || !strings.Contains(v.Value, "main street") && v.Value != "1" {
 		t.Errorf("evaluate: %+v %v", v, err)
 	}
-	if _, err := s.Evaluate(ctx, "nosuchvar + 1", 0, Bounds{Depth: 1, Width: 10}); err == nil || !strings.Contains(err.Error(), "nosuchvar") {
-		t.Errorf("a bad expression: %v", err)
+	_, err = s.Evaluate(ctx, "nosuchvar + 1", 0, Bounds{Depth: 1, Width: 10})
+	var de *Error
+	if err == nil || !strings.Contains(err.Error(), "nosuchvar") || !errors.As(err, &de) ||
+		de.ID != DelveUnableToEvaluateExpression || de.Command != "evaluate" || de.Summary != "Unable to evaluate expression" {
+		t.Errorf("a bad expression: %v (%+v)", err, de)
 	}
 	// next: line 21; step_in: into pricing.Cents, the first call of its
 	// arguments; step_out: back.
@@ -110,7 +114,8 @@ func TestDlvSession(t *testing.T) {
 	}
 }
 
-// A program that does not build says why.
+// A program that does not build says why, and Delve's error id says
+// it was the launch.
 func TestDlvBuildErrors(t *testing.T) {
 	dlv := dlvPath(t)
 	ws := goShop(t)
@@ -118,6 +123,11 @@ func TestDlvBuildErrors(t *testing.T) {
 	_, _, err := Launch(context.Background(), goAdapter(), dlv, ws, Options{Program: ws, TTL: time.Minute})
 	if err == nil || !strings.Contains(err.Error(), "undefinedThing") {
 		t.Fatalf("launch of a broken program: %v", err)
+	}
+	// Delve's refusal keeps its id and words under what cchub adds.
+	var de *Error
+	if !errors.As(err, &de) || de.ID != DelveFailedToLaunch || de.Command != "launch" || !strings.HasPrefix(err.Error(), "launch failed: "+de.Message) {
+		t.Errorf("the launch's DAP error: %+v in %v", de, err)
 	}
 }
 
