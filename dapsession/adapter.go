@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"cchub/lang"
 	"cchub/proc"
 )
 
@@ -32,11 +33,11 @@ type Adapter struct {
 // Builtin are the adapters cchub knows.
 func Builtin() []Adapter {
 	return []Adapter{
-		{Name: "dlv", Language: "go", Command: "dlv", Args: []string{"dap"}, DialsBack: true,
+		{Name: "dlv", Language: lang.Go, Command: "dlv", Args: []string{"dap"}, DialsBack: true,
 			Install: "go install github.com/go-delve/delve/cmd/dlv@v1.27.2 (it lands in $(go env GOPATH)/bin: put that on PATH, or beside cchub)"},
-		{Name: "debugpy", Language: "python", Command: "python3", Args: []string{"-m", "debugpy.adapter"},
+		{Name: "debugpy", Language: lang.Python, Command: "python3", Args: []string{"-m", "debugpy.adapter"},
 			Install: "apt-get install python3-debugpy"},
-		{Name: "lldb-dap", Language: "c", Command: "lldb-dap",
+		{Name: "lldb-dap", Language: lang.C, Command: "lldb-dap",
 			Install: "apt-get install lldb"},
 	}
 }

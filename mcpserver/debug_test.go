@@ -17,7 +17,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"cchub/dapsession"
-	"cchub/hub"
 	"cchub/proc"
 	"cchub/workspace/wstest"
 )
@@ -502,7 +501,7 @@ func TestDebugBreakpointForms(t *testing.T) {
 	if err := decodeArgs("debug", json.RawMessage(args), fields, &in); err != nil {
 		t.Fatal(err)
 	}
-	want := []hub.BreakpointSpec{
+	want := []dapsession.BreakpointSpec{
 		{At: "main.go:20 if i > 3"},
 		{At: "store.New"},
 		{At: "main.go:21", Text: "x++", If: "x > 1", Log: "x is {x}"},
