@@ -23,7 +23,7 @@ MCP_CLIENT_STAMP := $(MCP_CLIENT_DIR)/node_modules/.package-lock.json
 
 export PATH := $(BIN):$(PATH)
 
-.PHONY: all build demo test bench tools-test tools-bench check-peers postgres-server fmt vet clean
+.PHONY: all build demo test bench tools-test tools-bench check-peers postgres-server debugpy fmt vet clean
 
 all: build
 
@@ -93,7 +93,24 @@ postgres-server:
 	[ -e /etc/postgresql-common/createcluster.conf ] || echo "create_main_cluster = false" > /etc/postgresql-common/createcluster.conf; \
 	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql-15=$(POSTGRES_VERSION)
 
-tools-test: check-peers $(MCP_CLIENT_STAMP) $(BIN)/gopls $(LSP_STAMP) $(BIN)/dlv $(BIN)/staticcheck postgres-server
+# debugpy, the Python debug adapter, looked for as cchub finds it
+# (dapsession.FindPython: the python3 on PATH that imports it, else
+# /usr/bin/python3), else installed from Debian, pinned: the package is
+# for /usr/bin/python3, which cchub falls back to when the python3 on PATH
+# (a pyenv's or a virtual environment's) lacks it.
+DEBUGPY_VERSION := 1.6.6+ds-1
+debugpy:
+	@for py in python3 /usr/bin/python3; do \
+		if command -v $$py >/dev/null && (cd / && $$py -c 'import debugpy') 2>/dev/null; then exit 0; fi; \
+	done; \
+	if [ "$$(id -u)" != 0 ]; then \
+		echo "debugpy is needed by the Python debugger tests and is not installed; as root run: apt-get install --no-install-recommends python3-debugpy=$(DEBUGPY_VERSION) (or install debugpy for the python3 on PATH: python3 -m pip install debugpy), then make test again" >&2; exit 1; \
+	fi; \
+	command -v apt-get >/dev/null || { echo "debugpy is needed by the Python debugger tests: install it for the python3 on PATH (python3 -m pip install debugpy), then make test again" >&2; exit 1; }; \
+	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-debugpy=$(DEBUGPY_VERSION) && \
+	(cd / && /usr/bin/python3 -c 'import debugpy') || { echo "python3-debugpy=$(DEBUGPY_VERSION) was installed, yet /usr/bin/python3 cannot import debugpy" >&2; exit 1; }
+
+tools-test: check-peers $(MCP_CLIENT_STAMP) $(BIN)/gopls $(LSP_STAMP) $(BIN)/dlv $(BIN)/staticcheck postgres-server debugpy
 
 test: tools-test
 	$(GO) vet ./...

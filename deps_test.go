@@ -52,7 +52,9 @@ syntax, workspace, unidiff < textedit;
 outline, store < codegraph;
 structsearch, store, unidiff < astedit;
 workspace, gitcmd, unidiff < anchor;
-framing, workspace, proc < lspmux, dapsession;
+framing, workspace, proc < lspmux;
+# dapsession picks a program's adapter by its language.
+framing, workspace, proc, lang < dapsession;
 codegraph, gitcmd, unidiff < blast;
 # The token index: which files can hold a literal, for search and grep,
 # which take its answers as a function and never import it.

@@ -9,11 +9,13 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"cchub/lang"
 	"cchub/proc"
 )
 
@@ -32,11 +34,11 @@ type Adapter struct {
 // Builtin are the adapters cchub knows.
 func Builtin() []Adapter {
 	return []Adapter{
-		{Name: "dlv", Language: "go", Command: "dlv", Args: []string{"dap"}, DialsBack: true,
+		{Name: "dlv", Language: lang.Go, Command: "dlv", Args: []string{"dap"}, DialsBack: true,
 			Install: "go install github.com/go-delve/delve/cmd/dlv@v1.27.2 (it lands in $(go env GOPATH)/bin: put that on PATH, or beside cchub)"},
-		{Name: "debugpy", Language: "python", Command: "python3", Args: []string{"-m", "debugpy.adapter"},
+		{Name: "debugpy", Language: lang.Python, Command: "python3", Args: []string{"-m", "debugpy.adapter"},
 			Install: "apt-get install python3-debugpy"},
-		{Name: "lldb-dap", Language: "c", Command: "lldb-dap",
+		{Name: "lldb-dap", Language: lang.C, Command: "lldb-dap",
 			Install: "apt-get install lldb"},
 	}
 }
@@ -218,9 +220,15 @@ func (d duplex) Close() error {
 	return err
 }
 
-// FindPython is a python3 that can run debugpy's adapter: the first on
-// PATH, else the system's (Debian's python3-debugpy installs it for
-// /usr/bin/python3 only).
+// FindPython is the python3 that runs debugpy's adapter, found as a
+// person's machine has it: the first python3 on PATH that imports debugpy
+// (a virtual environment's, or pyenv's, where the program's own packages
+// are), else the system's (Debian's python3-debugpy installs it for
+// /usr/bin/python3 only). It answers with the interpreter's own path
+// (sys.executable), not a pyenv shim's, which would choose its Python by
+// the directory it runs in: the workspace (its .python-version) does not
+// choose the interpreter, and the one that runs the adapter is the one
+// asked here.
 func FindPython() (string, error) {
 	var tried []string
 	for _, c := range []string{"python3", "/usr/bin/python3"} {
@@ -229,11 +237,20 @@ func FindPython() (string, error) {
 			continue
 		}
 		tried = append(tried, p)
-		probe := proc.Command(p, "-c", "import debugpy")
+		var out strings.Builder
+		probe := proc.Command(p, "-c", "import sys, debugpy; sys.stdout.write(sys.executable)")
 		probe.Dir = "/" // python -c imports from its directory first: never a workspace's
-		if probe.Run(context.Background()) == nil {
-			return p, nil
+		probe.Stdout = &out
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		err = probe.Run(ctx)
+		cancel()
+		if err != nil {
+			continue
 		}
+		if exe := out.String(); filepath.IsAbs(exe) {
+			return exe, nil
+		}
+		return p, nil
 	}
 	if len(tried) == 0 {
 		return "", fmt.Errorf("%w: python3 was not found", ErrNoAdapter)

@@ -3,7 +3,6 @@ package dapsession
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -110,7 +109,7 @@ func (c *client) send(ctx context.Context, make func(seq int) any) error {
 }
 
 // call sends a request (command and arguments) and returns its response
-// body, or the adapter's error message as an error.
+// body, or the adapter's refusal as an *Error.
 func (c *client) call(ctx context.Context, command string, args any) (json.RawMessage, error) {
 	ch, err := c.start(ctx, command, args)
 	if err != nil {
@@ -152,12 +151,8 @@ func (c *client) await(ctx context.Context, command string, ch chan dap.Message)
 		if !ok {
 			return nil, fmt.Errorf("%s: the debug adapter is gone", command)
 		}
-		resp := msg.(dap.ResponseMessage).GetResponse()
-		if !resp.Success {
-			if e, ok := msg.(*dap.ErrorResponse); ok && e.Body.Error != nil && e.Body.Error.Format != "" {
-				return nil, errors.New(e.Body.Error.Format)
-			}
-			return nil, errors.New(resp.Message)
+		if !msg.(dap.ResponseMessage).GetResponse().Success {
+			return nil, errorOf(command, msg)
 		}
 		raw, _ := json.Marshal(msg)
 		var withBody struct {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"cchub/lang"
 	"cchub/proc"
 	"cchub/workspace"
 )
@@ -115,6 +116,9 @@ func applyConfig(file workspace.Config, c Config) (Config, error) {
 		return c, nil
 	}
 	for _, a := range f.Debug.Adapters {
+		if l := lang.ByName(a.Language); l != nil {
+			a.Language = l.Name // "py" debugs what a launch of python asks for
+		}
 		found := false
 		for i := range c.Adapters {
 			if c.Adapters[i].Name == a.Name {

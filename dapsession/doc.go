@@ -4,6 +4,15 @@
 // frame, and ended by its caller, by its hard time limit, or by the hub's
 // end, whichever comes first.
 //
+// It is also the debug tool's policy, so that the hub only holds a run's
+// one session: Start turns a launch Request into a session (the adapter
+// for the program's language, from the workspace's configuration;
+// breakpoints parsed and each line checked against its expected text, a
+// stale one refusing the launch; the time limit), Session.Do runs every
+// other op, and a Result's Text is what a model reads. An adapter's
+// refusal is an *Error that keeps the DAP error's id (Delve's are named
+// here) under the words the answer shows.
+//
 // Invariants:
 //   - Messages are framed by package framing and decoded by go-dap's
 //     codec: one framing for LSP and DAP.
@@ -30,6 +39,10 @@
 //     the kernel closes it when the hub dies. The supervisor also ends
 //     them when the adapter exits, and removes the binary built for the
 //     session.
+//   - Workspace files are read and stat'ed through workspace.Root, never
+//     by their absolute path: an answer names a place outside the root
+//     (the Go runtime's sources, a symlink that leads out) but shows no
+//     line of it.
 //
 // What it does not do: decide that a run has one session at a time (the
 // hub does), or bound output for a model (the MCP front end does).

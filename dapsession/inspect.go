@@ -3,6 +3,7 @@ package dapsession
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/google/go-dap"
@@ -289,8 +290,11 @@ func (s *Session) frameOrTop(ctx context.Context, frame int) (int, error) {
 		return frame, err
 	}
 	fs, err := s.frames(ctx, thread, 1)
-	if err != nil || len(fs) == 0 {
-		return 0, fmt.Errorf("no frame to look at: %v", err)
+	if err != nil {
+		return 0, fmt.Errorf("no frame to look at: %w", err)
+	}
+	if len(fs) == 0 {
+		return 0, errors.New("no frame to look at: the stopped thread has none")
 	}
 	return fs[0].Id, nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-dap"
 
+	"cchub/lang"
 	"cchub/proc"
 )
 
@@ -184,7 +185,7 @@ func (s *Session) launch(ctx context.Context) (*Stop, error) {
 		args["env"] = s.opts.Env
 	}
 	switch s.Adapter.Language {
-	case "go":
+	case lang.Go:
 		args["mode"], args["program"] = "debug", s.opts.Program
 		args["outputMode"] = "remote" // the debuggee's output as output events
 		// Built into this process's run directory, which a later cchub
@@ -203,7 +204,7 @@ func (s *Session) launch(ctx context.Context) (*Stop, error) {
 		} else if len(s.opts.Args) > 0 {
 			args["args"] = s.opts.Args
 		}
-	case "python":
+	case lang.Python:
 		args["program"], args["args"] = s.opts.Program, append([]string{}, s.opts.Args...)
 		args["console"], args["redirectOutput"], args["justMyCode"] = "internalConsole", true, true
 	default:
@@ -298,9 +299,9 @@ func (s *Session) launchFailed(err error) error {
 		out = "…" + out[len(out)-4096:]
 	}
 	if out == "" {
-		return fmt.Errorf("launch failed: %v", err)
+		return fmt.Errorf("launch failed: %w", err)
 	}
-	return fmt.Errorf("launch failed: %v\n%s", err, out)
+	return fmt.Errorf("launch failed: %w\n%s", err, out)
 }
 
 // gone explains a failed request: the adapter's exit and last words when

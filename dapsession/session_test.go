@@ -2,6 +2,8 @@ package dapsession
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -87,8 +89,11 @@ func TestDlvSession(t *testing.T) {
 	if err != nil || !strings.Contains(v.Value, "main street") && v.Value != "1" {
 		t.Errorf("evaluate: %+v %v", v, err)
 	}
-	if _, err := s.Evaluate(ctx, "nosuchvar + 1", 0, Bounds{Depth: 1, Width: 10}); err == nil || !strings.Contains(err.Error(), "nosuchvar") {
-		t.Errorf("a bad expression: %v", err)
+	_, err = s.Evaluate(ctx, "nosuchvar + 1", 0, Bounds{Depth: 1, Width: 10})
+	var de *Error
+	if err == nil || !strings.Contains(err.Error(), "nosuchvar") || !errors.As(err, &de) ||
+		de.ID != DelveUnableToEvaluateExpression || de.Command != "evaluate" || de.Summary != "Unable to evaluate expression" {
+		t.Errorf("a bad expression: %v (%+v)", err, de)
 	}
 	// next: line 21; step_in: into pricing.Cents, the first call of its
 	// arguments; step_out: back.
@@ -110,7 +115,8 @@ func TestDlvSession(t *testing.T) {
 	}
 }
 
-// A program that does not build says why.
+// A program that does not build says why, and Delve's error id says
+// it was the launch.
 func TestDlvBuildErrors(t *testing.T) {
 	dlv := dlvPath(t)
 	ws := goShop(t)
@@ -119,17 +125,29 @@ func TestDlvBuildErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "undefinedThing") {
 		t.Fatalf("launch of a broken program: %v", err)
 	}
+	// Delve's refusal keeps its id and words under what cchub adds.
+	var de *Error
+	if !errors.As(err, &de) || de.ID != DelveFailedToLaunch || de.Command != "launch" || !strings.HasPrefix(err.Error(), "launch failed: "+de.Message) {
+		t.Errorf("the launch's DAP error: %+v in %v", de, err)
+	}
 }
 
-// debugpyHello is debugpy's interpreter (the test is skipped without
-// it) and a script in a workspace of its own that sums a list in a
-// function, with the line numbers the tests name.
-func debugpyHello(t *testing.T) (py, ws, script string) {
+// requireDebugpy is the interpreter that runs debugpy, found as cchub
+// finds it; without one the test is skipped, or, with
+// CCHUB_REQUIRE_PEERS=1 (make test, which installs it), fails.
+func requireDebugpy(t *testing.T) string {
 	t.Helper()
 	py, err := FindPython()
-	if err != nil {
-		t.Skipf("debugpy: %v", err) // optional: the README says how to enable it
-	}
+	wstest.RequirePeer(t, fmt.Sprintf("debugpy (make test installs Debian's python3-debugpy): %v", err), err == nil)
+	return py
+}
+
+// debugpyHello is debugpy's interpreter and a script in a workspace of
+// its own that sums a list in a function, with the line numbers the
+// tests name.
+func debugpyHello(t *testing.T) (py, ws, script string) {
+	t.Helper()
+	py = requireDebugpy(t)
 	ws = t.TempDir()
 	script = filepath.Join(ws, "hello.py")
 	if err := os.WriteFile(script, []byte("def total(items):\n    s = 0\n    for i in items:\n        s += i\n    return s\n\nprint(f'total {total([1, 2, 3])}')\n"), 0o644); err != nil {
@@ -266,5 +284,29 @@ func TestDebugpyFunctionBreakpointAndLogpoint(t *testing.T) {
 	// checked whole, not their interleaving.
 	if out := s.Output(); !strings.Contains(out, "i is 2") || !strings.Contains(out, "total 6") {
 		t.Errorf("output: %q", out)
+	}
+}
+
+// debugpy's interpreter is the first python3 on PATH that imports it,
+// else the system's, and is named by its own path: a wrapper on PATH (as
+// a pyenv shim is) is not what runs the adapter, and a python3 on PATH
+// without debugpy (a pyenv's, here one that skips site-packages) leaves
+// it to /usr/bin/python3, where Debian installs it.
+func TestDebugFindPython(t *testing.T) {
+	sys := requireDebugpy(t)
+	cases := []struct{ name, script string }{{"a wrapper", "#!/bin/sh\nexec " + sys + " \"$@\"\n"}}
+	if sys == "/usr/bin/python3" {
+		cases = append(cases, struct{ name, script string }{"without debugpy", "#!/bin/sh\nexec /usr/bin/python3 -I -S \"$@\"\n"})
+	}
+	for _, c := range cases {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "python3"), []byte(c.script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+		py, err := FindPython()
+		if err != nil || py != sys {
+			t.Errorf("%s on PATH: %q %v; want %s", c.name, py, err, sys)
+		}
 	}
 }

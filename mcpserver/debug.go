@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"cchub/dapsession"
 	"cchub/hub"
 )
 
@@ -133,12 +134,12 @@ func clipJSON(data []byte) string {
 	return s
 }
 
-func (in debugIn) request() hub.DebugRequest {
-	bps := make([]hub.BreakpointSpec, len(in.Breakpoints))
+func (in debugIn) request() dapsession.Request {
+	bps := make([]dapsession.BreakpointSpec, len(in.Breakpoints))
 	for i, b := range in.Breakpoints {
-		bps[i] = hub.BreakpointSpec(b)
+		bps[i] = dapsession.BreakpointSpec(b)
 	}
-	return hub.DebugRequest{
+	return dapsession.Request{
 		Op: in.Op, Program: in.Program, Test: in.Test, Args: in.Args, Env: in.Env, Breakpoints: bps, Path: in.Path,
 		StopOnEntry: in.StopOnEntry, TTLSeconds: in.TTLSeconds, Language: in.Language, Expression: in.Expression,
 		Frame: in.Frame, Depth: in.Depth,

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,7 +18,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"cchub/dapsession"
-	"cchub/hub"
 	"cchub/proc"
 	"cchub/workspace/wstest"
 )
@@ -458,12 +458,11 @@ func TestMCPDebugCheckedBreakpoints(t *testing.T) {
 	}
 }
 
-// The same for Python through debugpy, when it is installed: a stale
+// The same for Python through debugpy (make test installs it): a stale
 // line refused, a logpoint and a function breakpoint.
 func TestMCPDebugPythonCheckedBreakpoints(t *testing.T) {
-	if _, err := dapsession.FindPython(); err != nil {
-		t.Skipf("debugpy: %v", err) // optional, as the README says
-	}
+	_, err := dapsession.FindPython()
+	wstest.RequirePeer(t, fmt.Sprintf("debugpy (make test installs Debian's python3-debugpy): %v", err), err == nil)
 	ws := t.TempDir()
 	os.WriteFile(filepath.Join(ws, "hello.py"), []byte("def total(items):\n    s = 0\n    for i in items:\n        s += i\n    return s\n\nprint(f'total {total([1, 2, 3])}')\n"), 0o644)
 	cs := connect(t, newTestHub(t, ws))
@@ -502,7 +501,7 @@ func TestDebugBreakpointForms(t *testing.T) {
 	if err := decodeArgs("debug", json.RawMessage(args), fields, &in); err != nil {
 		t.Fatal(err)
 	}
-	want := []hub.BreakpointSpec{
+	want := []dapsession.BreakpointSpec{
 		{At: "main.go:20 if i > 3"},
 		{At: "store.New"},
 		{At: "main.go:21", Text: "x++", If: "x > 1", Log: "x is {x}"},

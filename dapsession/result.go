@@ -1,18 +1,16 @@
-package hub
+package dapsession
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
-
-	"cchub/dapsession"
 )
 
-// DebugResult is what one op of a debug session did or found; which
-// fields are set depends on Op. Paths are relative to the root, or
+// Result is what one op of a debug session did or found; which fields
+// are set depends on Op. Paths are relative to the root, or
 // absolute outside it (the Go runtime's sources).
-type DebugResult struct {
+type Result struct {
 	Op string `json:"op"`
 	// Session names what is debugged.
 	Session string `json:"session"`
@@ -24,16 +22,16 @@ type DebugResult struct {
 	// Breakpoints are the ones refused (their line's text was not the
 	// expected), then the session's, as the adapter took them (launch,
 	// breakpoints).
-	Breakpoints []DebugBreakpoint `json:"breakpoints,omitempty"`
+	Breakpoints []ShownBreakpoint `json:"breakpoints,omitempty"`
 	// Stop is where a launch or a step left the program.
-	Stop *DebugStop `json:"stop,omitempty"`
+	Stop *ShownStop `json:"stop,omitempty"`
 	// Frames are inspect's stack, innermost first, and Scopes the
 	// variables of Frames[Frame].
-	Frames []dapsession.Frame `json:"frames,omitempty"`
-	Frame  int                `json:"frame,omitempty"`
-	Scopes []dapsession.Scope `json:"scopes,omitempty"`
+	Frames []Frame `json:"frames,omitempty"`
+	Frame  int     `json:"frame,omitempty"`
+	Scopes []Scope `json:"scopes,omitempty"`
 	// Value is evaluate's answer.
-	Value *dapsession.Var `json:"value,omitempty"`
+	Value *Var `json:"value,omitempty"`
 	// Output is what the program printed so far (output).
 	Output string `json:"output,omitempty"`
 	// Note says the workspace's configuration was skipped (a launch,
@@ -41,10 +39,10 @@ type DebugResult struct {
 	Note string `json:"note,omitempty"`
 }
 
-// DebugBreakpoint is a breakpoint as an answer shows it: its place, the
+// ShownBreakpoint is a breakpoint as an answer shows it: its place, the
 // text of its line, and, when cchub refused it, why.
-type DebugBreakpoint struct {
-	dapsession.Breakpoint
+type ShownBreakpoint struct {
+	Breakpoint
 	// Source is the text of the line it is at, trimmed.
 	Source string `json:"source,omitempty"`
 	// Refused says why it was not set: its line did not hold the
@@ -52,10 +50,10 @@ type DebugBreakpoint struct {
 	Refused string `json:"refused,omitempty"`
 }
 
-// DebugStop is where the program is: stopped with the source around it,
+// ShownStop is where the program is: stopped with the source around it,
 // still running, or ended with what it printed.
-type DebugStop struct {
-	dapsession.Stop
+type ShownStop struct {
+	Stop
 	Source []SourceLine `json:"source,omitempty"`
 	Output string       `json:"output,omitempty"` // ended: everything it printed
 	// Logged is what logpoints printed since the previous answer.
@@ -75,7 +73,7 @@ const maxEndOutput = 4000
 // Text is the answer for a model: where the program stopped with the
 // source around it (a mark on the line), the stack and variables, a
 // value, breakpoints as the adapter took them.
-func (r *DebugResult) Text() string {
+func (r *Result) Text() string {
 	var b strings.Builder
 	switch r.Op {
 	case "launch":
@@ -125,7 +123,7 @@ func (r *DebugResult) Text() string {
 
 // writeBreakpoints lists breakpoints as the adapter took them, each
 // with its line's text, or why cchub refused it.
-func writeBreakpoints(b *strings.Builder, bps []DebugBreakpoint) {
+func writeBreakpoints(b *strings.Builder, bps []ShownBreakpoint) {
 	for _, bp := range bps {
 		kind, place, how := "breakpoint", fmt.Sprintf("%s:%d", bp.Path, bp.Line), ""
 		if bp.Function != "" {
@@ -166,7 +164,7 @@ func writeBreakpoints(b *strings.Builder, bps []DebugBreakpoint) {
 }
 
 // write says where the program is, with the source around it.
-func (st *DebugStop) write(b *strings.Builder) {
+func (st *ShownStop) write(b *strings.Builder) {
 	switch {
 	case st.Ended:
 		code := "unknown"
@@ -192,7 +190,7 @@ func (st *DebugStop) write(b *strings.Builder) {
 		}
 	}
 	if st.Running {
-		fmt.Fprintf(b, "still running after %v: pause to see where it is, or wait with continue\n", debugWait)
+		fmt.Fprintf(b, "still running after %v: pause to see where it is, or wait with continue\n", answerWait)
 		return
 	}
 	where := st.Path
@@ -213,7 +211,7 @@ func (st *DebugStop) write(b *strings.Builder) {
 }
 
 // writeVar writes a variable and its members, indented.
-func writeVar(b *strings.Builder, v dapsession.Var, indent string) {
+func writeVar(b *strings.Builder, v Var, indent string) {
 	value := v.Value
 	if len(value) > 200 {
 		value = value[:197] + "..."
