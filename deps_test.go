@@ -56,6 +56,7 @@ framing, workspace, proc < lspmux;
 # dapsession picks a program's adapter by its language.
 framing, workspace, proc, lang < dapsession;
 codegraph, gitcmd, unidiff < blast;
+codegraph, lspmux < confirm;
 # The token index: which files can hold a literal, for search and grep,
 # which take its answers as a function and never import it.
 store < tokenindex;
@@ -64,7 +65,7 @@ unidiff < review;
 # The core: one Hub per workspace composes the features. Every capability
 # a front end offers is a Hub method.
 locate, outline, textedit, structsearch, lspmux, dapsession, codegraph,
-astedit, anchor, blast, ledger, tokenindex < hub;
+astedit, anchor, blast, ledger, tokenindex, confirm < hub;
 
 # Front ends. MCP: the JSON-RPC line transport, then the server, one file
 # per tool. The CLI: cobra commands; it imports feature packages for their

@@ -369,31 +369,3 @@ export const sq = new Square(2).area(); // direct
 		{"new Square(2).area() to Board.area, a method of another class", at("// direct", "area", lib("Board.area")), ""},
 	})
 }
-
-func TestPyBases(t *testing.T) {
-	text := "import abc\n\n@decorate\nclass Név(base.Mixin, Generic[T],\n          metaclass=abc.ABCMeta, *extra):\n    pass\n\nclass Plain:\n    pass\n"
-	got := pyBases([]byte(text), &codegraph.Def{Name: "Név", Kind: "class", Start: 3, End: 6})
-	want := []pyBase{{name: "Mixin", line: 4, col: 16}, {name: "Generic", line: 4, col: 23}}
-	if len(got) != len(want) {
-		t.Fatalf("bases %+v, want %+v", got, want)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("base %d: %+v, want %+v", i, got[i], want[i])
-		}
-	}
-	if got := pyBases([]byte(text), &codegraph.Def{Name: "Plain", Kind: "class", Start: 8, End: 9}); len(got) != 0 {
-		t.Errorf("a class without bases has %+v", got)
-	}
-}
-
-func TestCharPlace(t *testing.T) {
-	text := []byte("package p\n\nvar s = \"é\"; var _ = f()\n")
-	// f is at byte column 23 of line 3, character column 22 ("é" is two bytes).
-	if l, c, ok := charPlace(text, 3, 23, "f"); !ok || l != 3 || c != 22 {
-		t.Errorf("charPlace = %d, %d, %v; want 3, 22, true", l, c, ok)
-	}
-	if _, _, ok := charPlace(text, 3, 22, "f"); ok {
-		t.Error("charPlace found f where there is none: a stale call site must be refused")
-	}
-}

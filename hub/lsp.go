@@ -123,29 +123,11 @@ func (h *Hub) symbolPosition(ctx context.Context, rel, symbol string) (int, int,
 	}
 	lines := strings.Split(string(st.Source), "\n")
 	for l := st.Symbol.StartLine; l <= st.Symbol.EndLine && l <= len(lines); l++ {
-		if c := identIndex(lines[l-1], name); c >= 0 {
+		if c := lspmux.IdentIndex(lines[l-1], name); c >= 0 {
 			return l, len([]rune(lines[l-1][:c])) + 1, nil
 		}
 	}
 	return st.Symbol.StartLine, 1, nil
-}
-
-// identIndex is the byte offset of name as a whole identifier in s, or -1.
-func identIndex(s, name string) int {
-	isWord := func(b byte) bool {
-		return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
-	}
-	for off := 0; ; {
-		i := strings.Index(s[off:], name)
-		if i < 0 {
-			return -1
-		}
-		i += off
-		if (i == 0 || !isWord(s[i-1])) && (i+len(name) == len(s) || !isWord(s[i+len(name)])) {
-			return i
-		}
-		off = i + 1
-	}
 }
 
 // firstWordCol is the column of the first non-blank character of line.

@@ -1,0 +1,55 @@
+package confirm
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"cchub/codegraph"
+	"cchub/lspmux"
+)
+
+// tsEdge judges a TypeScript or JavaScript call whose definition is not
+// the callee. Types are structural, so a method may be reached through
+// any type of the same shape: only a plain function refutes.
+func (c *confirmer) tsEdge(ctx context.Context, e codegraph.Edge, at func(string) (*lspmux.Answer, error)) (string, string) {
+	sig, _, verdict, why := c.implOrSignature(ctx, e, at)
+	if verdict != "" || why != "" {
+		return verdict, why
+	}
+	switch {
+	case strings.HasPrefix(sig, "function "):
+		return codegraph.Refuted, ""
+	case strings.HasPrefix(sig, "(method)") && e.Callee.Type == "":
+		return codegraph.Refuted, ""
+	case strings.HasPrefix(sig, "(method)"):
+		return "", whyDispatch
+	}
+	return "", whyValue
+}
+
+// tsDefinition asks again, for up to 1.75 s, for the definition at
+// a call site that had none (def) though hover knows the name there:
+// tsserver loads its project after it answers, and until then a name from
+// another file has no definition. why is set when a question failed or
+// time ran out.
+func (c *confirmer) tsDefinition(ctx context.Context, e codegraph.Edge, def *lspmux.Answer, at func(string) (*lspmux.Answer, error)) (_ *lspmux.Answer, why string) {
+	hv, err := at("hover")
+	if err != nil || hv.Text == "" {
+		return def, ""
+	}
+	for wait := 250 * time.Millisecond; wait <= time.Second; wait *= 2 {
+		select {
+		case <-ctx.Done():
+			return nil, errOutOfTime
+		case <-time.After(wait):
+		}
+		if def, err = at("definition"); err != nil {
+			return nil, c.why(ctx, e.Path, err)
+		}
+		if len(def.Locations)+len(def.Outside) > 0 {
+			break
+		}
+	}
+	return def, ""
+}
