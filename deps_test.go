@@ -52,9 +52,8 @@ syntax, workspace, unidiff < textedit;
 outline, store < codegraph;
 structsearch, store, unidiff < astedit;
 workspace, gitcmd, unidiff < anchor;
-framing, workspace, proc < lspmux;
-# dapsession picks a program's adapter by its language.
-framing, workspace, proc, lang < dapsession;
+# Both ask the language table: a server's languages, a program's adapter.
+framing, workspace, proc, lang < lspmux, dapsession;
 codegraph, gitcmd, unidiff < blast;
 codegraph, lspmux < confirm;
 # The token index: which files can hold a literal, for search and grep,
