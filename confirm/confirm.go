@@ -297,16 +297,16 @@ func (c *confirmer) edge(ctx context.Context, e codegraph.Edge) (string, string)
 // callee among them confirms the edge (verdict). Otherwise it returns
 // hover's signature of what is called, and the implementation question's
 // error; why is set when hover failed.
-func (c *confirmer) implOrSignature(ctx context.Context, e codegraph.Edge, at func(string) (*lspmux.Answer, error)) (sig string, implErr error, verdict, why string) {
+func (c *confirmer) implOrSignature(ctx context.Context, e codegraph.Edge, at func(string) (*lspmux.Answer, error)) (sig, verdict, why string, implErr error) {
 	impl, implErr := at("implementation")
 	if implErr == nil && lands(impl.Locations, e.Callee) {
-		return "", nil, codegraph.Confirmed, ""
+		return "", codegraph.Confirmed, "", nil
 	}
 	hv, err := at("hover")
 	if err != nil {
-		return "", implErr, "", c.why(ctx, e.Path, err)
+		return "", "", c.why(ctx, e.Path, err), implErr
 	}
-	return signature(hv.Text), implErr, "", ""
+	return signature(hv.Text), "", "", implErr
 }
 
 // declares says whether the definition at l is a function or method

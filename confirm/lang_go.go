@@ -32,7 +32,7 @@ func (c *confirmer) goEdge(ctx context.Context, e codegraph.Edge, def *lspmux.An
 		}
 		return "", whyValue
 	}
-	sig, implErr, verdict, why := c.implOrSignature(ctx, e, at)
+	sig, verdict, why, implErr := c.implOrSignature(ctx, e, at)
 	if verdict != "" || why != "" {
 		return verdict, why
 	}

@@ -13,7 +13,7 @@ import (
 // the callee. Types are structural, so a method may be reached through
 // any type of the same shape: only a plain function refutes.
 func (c *confirmer) tsEdge(ctx context.Context, e codegraph.Edge, at func(string) (*lspmux.Answer, error)) (string, string) {
-	sig, _, verdict, why := c.implOrSignature(ctx, e, at)
+	sig, verdict, why, _ := c.implOrSignature(ctx, e, at)
 	if verdict != "" || why != "" {
 		return verdict, why
 	}
