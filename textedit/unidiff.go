@@ -156,12 +156,3 @@ func asUnifiedDiff(err error) *UnifiedDiffError {
 	}
 	return nil
 }
-
-// PatchFromUnifiedDiff rewrites a unified diff in apply_patch's format,
-// for a tool that makes diffs (a language server's rename) to offer as a
-// call. ok is false when text is not a unified diff or a hunk cannot be
-// read whole.
-func PatchFromUnifiedDiff(text string) (patch string, ok bool) {
-	patch, isDiff := fromUnifiedDiff(textfmt.ToLF(text))
-	return patch, isDiff && patch != ""
-}
