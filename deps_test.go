@@ -421,3 +421,52 @@ func TestOneLanguageTableCatchesATable(t *testing.T) {
 		t.Errorf("tables found on lines %v, want [5 9]", lines)
 	}
 }
+
+// TestHubParsesNothing: the hub is wiring. It may hold the parse cache it
+// hands to the features, and nothing else of syntax: no language lookup,
+// no parse, no tree (the features parse; the hub asks them).
+func TestHubParsesNothing(t *testing.T) {
+	allowed := map[string]bool{"ParseCache": true, "NewParseCache": true, "DefaultParseCacheBytes": true}
+	f := strings.Fields(goList(t, "-f", "{{.Dir}}{{range .GoFiles}} {{.}}{{end}}", "./hub")[0])
+	for _, name := range f[1:] {
+		uses, err := syntaxUses(filepath.Join(f[0], name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range uses {
+			if !allowed[u] {
+				t.Errorf("hub/%s uses syntax.%s: parsing and languages are the features' (ask structsearch, outline, codegraph or lang)", name, u)
+			}
+		}
+	}
+}
+
+// syntaxUses lists the names the Go file at path uses from package syntax.
+func syntaxUses(path string) ([]string, error) {
+	file, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+	if err != nil {
+		return nil, err
+	}
+	var uses []string
+	ast.Inspect(file, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == "syntax" {
+				uses = append(uses, sel.Sel.Name)
+			}
+		}
+		return true
+	})
+	return uses, nil
+}
+
+func TestHubParsesNothingCatchesAParse(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.go")
+	src := "package x\n\nimport \"cchub/syntax\"\n\nvar _ = syntax.LanguageFor(\"a.go\")\nvar _ *syntax.ParseCache\n"
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	uses, err := syntaxUses(p)
+	if err != nil || !slices.Equal(uses, []string{"LanguageFor", "ParseCache"}) {
+		t.Errorf("syntaxUses = %v, %v; want [LanguageFor ParseCache]", uses, err)
+	}
+}

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"cchub/codegraph"
+	"cchub/lang"
 	"cchub/outline"
-	"cchub/syntax"
 )
 
 // Outline maps a file's symbols, or a directory's files.
@@ -48,7 +48,7 @@ func (h *Hub) bareSymbolName(id string) (string, bool) {
 	if strings.HasPrefix(name, "(") { // (*Store).Add
 		name = strings.Replace(strings.TrimLeft(name, "(*"), ")", "", 1)
 	}
-	if name == "" || strings.ContainsAny(name, ":/\\ \t") || syntax.LanguageFor(name) != nil {
+	if name == "" || strings.ContainsAny(name, ":/\\ \t") || lang.IsSource(name) {
 		return "", false // a path, or a source file's name (store.go): outline's errors explain
 	}
 	if _, rel, err := h.Root.Resolve(id); err == nil {

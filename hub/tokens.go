@@ -10,7 +10,6 @@ import (
 
 	"cchub/store"
 	"cchub/structsearch"
-	"cchub/syntax"
 	"cchub/tokenindex"
 	"cchub/workspace"
 )
@@ -132,22 +131,15 @@ func (h *Hub) indexTokens(ctx context.Context) (tokenindex.Stats, error) {
 	graph := h.graph
 	h.graphMu.Unlock()
 	sx := &tokenindex.Syntax{
-		Wants: func(rel string) bool {
-			l := syntax.LanguageFor(rel)
-			return l != nil && structsearch.ParsesInParts(l)
-		},
+		Wants: structsearch.FileParsesInParts,
 		Clean: func(rel string, sha [32]byte, src []byte) (bool, bool) {
 			if graph != nil {
 				if clean, known := graph.Parsed(rel, sha); known {
 					return clean, false
 				}
 			}
-			tree, err := syntax.ParseOnce(ctx, syntax.LanguageFor(rel), src)
-			if err != nil {
-				return false, true // too large, or cancelled: not known to be clean
-			}
-			defer tree.Release()
-			return !tree.RootNode().HasError(), true
+			clean, ok := structsearch.ParsesCleanly(ctx, rel, src)
+			return clean && ok, true // too large, or cancelled: not known to be clean
 		},
 	}
 	return tokenindex.Update(ctx, h.Root, db, sh, sx)

@@ -46,6 +46,24 @@ func ParsesInParts(language *syntax.Language) bool {
 	return language.Name == lang.Python || language.Name == lang.Go
 }
 
+// FileParsesInParts is ParsesInParts of the language of the file at rel.
+func FileParsesInParts(rel string) bool {
+	l := syntax.LanguageFor(rel)
+	return l != nil && ParsesInParts(l)
+}
+
+// ParsesCleanly parses src, the content of the file at rel, and says
+// whether it holds no syntax error: what Sources.Clean is asked to vouch
+// for. ok is false when it could not tell (too large, cancelled).
+func ParsesCleanly(ctx context.Context, rel string, src []byte) (clean, ok bool) {
+	tree, err := syntax.ParseOnce(ctx, syntax.LanguageFor(rel), src)
+	if err != nil {
+		return false, false
+	}
+	defer tree.Release()
+	return !tree.RootNode().HasError(), true
+}
+
 // partly says whether a file known to parse cleanly may be parsed only in
 // part for p: p holds a token, is no sequence (which may span lines) or
 // lone metavariable, and every match of it lies within one logical line
