@@ -14,5 +14,8 @@
 // was wrong and the call that would succeed.
 //
 // It does not edit files, parse code, talk to language servers, or keep
-// state between calls.
+// state between calls. A caller that keeps state (the hub: a token index,
+// a walk its file watcher vouches for) lends it to GrepWith as Sources,
+// apart from the options a user gives; it changes what grep reads, never
+// what it answers.
 package locate

@@ -51,5 +51,9 @@
 // pattern's rarest token run, since every match holds one. Search is the
 // driver that walks a workspace, skips files MayMatch refuses, and parses
 // and matches the rest in parallel; it uses syntax's parse cache and
-// workspace's walker, never a parser of its own.
+// workspace's walker, never a parser of its own. What a caller that keeps
+// state lends a search (a parse cache, a walk its file watcher vouches
+// for, a token index's answers) is passed to SearchWith as Sources, apart
+// from the options a user gives; it changes what is read and parsed,
+// never what is found.
 package structsearch
