@@ -3,8 +3,6 @@ package blast
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"cchub/codegraph"
 	"cchub/store"
@@ -145,7 +143,7 @@ func Run(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, o 
 	if o.Tests {
 		read := func(p string, d unidiff.File) ([]byte, error) {
 			if head.WorkingTree {
-				return os.ReadFile(filepath.Join(root.Dir(), filepath.FromSlash(p)))
+				return root.ReadInto(p, nil, workspace.MaxFileBytes)
 			}
 			obj := fullID(d.NewBlob)
 			if obj == "" {

@@ -25,6 +25,8 @@
 // caller's context, in the workspace root (paths are relative to it, files
 // outside it are not compared); every option that shapes its output is
 // given, so the user's git configuration cannot change what is parsed.
+// The working tree's files are read through the workspace root, never
+// past it.
 // Paths in reports are relative to the root, lines 1-based and inclusive.
 // The JSON (Report) and SARIF forms are complete; the text forms cut each
 // list at a limit and say how many more there are.
