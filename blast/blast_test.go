@@ -204,6 +204,12 @@ func (r *repo) commit(msg string) {
 // run measures with the checked-out working tree as head.
 func (r *repo) run(o Options) *Report {
 	r.t.Helper()
+	return r.runWith(o, Deps{})
+}
+
+// runWith is run with collaborators.
+func (r *repo) runWith(o Options, deps Deps) *Report {
+	r.t.Helper()
 	root, err := workspace.Open(r.dir)
 	if err != nil {
 		r.t.Fatal(err)
@@ -211,7 +217,7 @@ func (r *repo) run(o Options) *Report {
 	defer root.Close()
 	cache := syntax.NewParseCache(0)
 	defer cache.Close()
-	rep, err := Run(context.Background(), root, cache, o)
+	rep, err := Run(context.Background(), root, cache, o, deps)
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -520,7 +526,7 @@ func TestBlastWorkspaceInSubdirectory(t *testing.T) {
 	defer root.Close()
 	cache := syntax.NewParseCache(0)
 	defer cache.Close()
-	rep, err := Run(context.Background(), root, cache, Options{Base: "base"})
+	rep, err := Run(context.Background(), root, cache, Options{Base: "base"}, Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -531,7 +537,7 @@ func TestBlastWorkspaceInSubdirectory(t *testing.T) {
 	// The same from git, without the working tree.
 	r.commit("sub")
 	r.git("checkout", "-q", "base")
-	fromGit, err := Run(context.Background(), root, cache, Options{Base: "base", Head: "main"})
+	fromGit, err := Run(context.Background(), root, cache, Options{Base: "base", Head: "main"}, Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -559,7 +565,7 @@ func TestBlastBadInput(t *testing.T) {
 		{Options{Base: "base", Head: "nope"}, `--head "nope" names no commit`},
 		{Options{Base: "base", MinConfidence: "sure"}, "none of exact, import, name-only"},
 	} {
-		if _, err := Run(context.Background(), root, cache, tc.o); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := Run(context.Background(), root, cache, tc.o, Deps{}); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Run(%+v) = %v; want an error with %q", tc.o, err, tc.want)
 		}
 	}
@@ -568,7 +574,7 @@ func TestBlastBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer notRepo.Close()
-	if _, err := Run(context.Background(), notRepo, cache, Options{Base: "main"}); err == nil || !strings.Contains(err.Error(), "not inside a git work tree") {
+	if _, err := Run(context.Background(), notRepo, cache, Options{Base: "main"}, Deps{}); err == nil || !strings.Contains(err.Error(), "not inside a git work tree") {
 		t.Errorf("outside a repository: %v", err)
 	}
 }
@@ -731,7 +737,7 @@ func TestBlastConfirmation(t *testing.T) {
 		return vs, ""
 	}
 	before := r.run(Options{Base: "base"})
-	rep := r.run(Options{Base: "base", Confirm: fakeRefuteNameOnly})
+	rep := r.runWith(Options{Base: "base", Confirm: true}, Deps{Confirm: fakeRefuteNameOnly})
 	if before.Evidence[codegraph.NameOnly] == 0 {
 		t.Fatalf("the fixture has no name-only edge to confirm: %+v", before.Evidence)
 	}
@@ -745,7 +751,7 @@ func TestBlastConfirmation(t *testing.T) {
 	}
 	r.git("checkout", "-q", "base")
 	clear(asked)
-	fromGit := r.run(Options{Base: "base", Head: "weak", Confirm: fakeRefuteNameOnly})
+	fromGit := r.runWith(Options{Base: "base", Head: "weak", Confirm: true}, Deps{Confirm: fakeRefuteNameOnly})
 	if len(asked) != 0 || fromGit.Confirmation != nil || !slices.ContainsFunc(fromGit.Notes, func(n string) bool { return strings.Contains(n, "not confirmed") }) {
 		t.Errorf("--head: asked %v, confirmation %+v, notes %q; want nothing asked and a note", asked, fromGit.Confirmation, fromGit.Notes)
 	}
