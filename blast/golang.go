@@ -150,7 +150,7 @@ func newGoImports(head files) *goImports {
 	for p, f := range head {
 		if f.Language == lang.Go {
 			for _, im := range f.Imports {
-				g.imp[im.Target] = append(g.imp[im.Target], importer{dir: path.Dir(p), test: strings.HasSuffix(p, "_test.go")})
+				g.imp[im.Target] = append(g.imp[im.Target], importer{dir: path.Dir(p), test: lang.IsTestFile(p)})
 			}
 		}
 	}

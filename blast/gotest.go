@@ -186,7 +186,7 @@ func (g *goTest) groups(s *selector) []built {
 func (g *goTest) known(dir string) int {
 	n := 0
 	for p, f := range g.head {
-		if path.Dir(p) != dir || !strings.HasSuffix(p, "_test.go") {
+		if path.Dir(p) != dir || !g.testFile(p) {
 			continue
 		}
 		for _, d := range f.Defs {
