@@ -3,8 +3,7 @@ package blast
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
+	"time"
 
 	"cchub/codegraph"
 	"cchub/store"
@@ -16,7 +15,7 @@ import (
 // DefaultDepth is how many calls away the radius goes unless told.
 const DefaultDepth = 3
 
-// Options says what to compare and how far to look.
+// Options is what the user chose: what to compare and how far to look.
 type Options struct {
 	// Base is the revision the change is measured from: a branch, tag or
 	// commit (origin/main, say).
@@ -35,12 +34,23 @@ type Options struct {
 	// Tests also selects the tests the change can break (Report.Selection),
 	// through calls of any evidence, at any distance.
 	Tests bool
-	// Confirm, if set, is asked about the name-only and possible edges of
+	// Confirm asks Deps.Confirm about the name-only and possible edges of
 	// the radius and of the test selection (a language server sees the
 	// working tree: it is not asked when Head is given).
+	Confirm bool
+	// ConfirmBudget is how long the confirmation may take (0: the
+	// confirmer's own default); for whoever makes Deps.Confirm.
+	ConfirmBudget time.Duration
+}
+
+// Deps is what the caller lends a run, apart from what the user chose:
+// each may be left out.
+type Deps struct {
+	// Confirm is asked about weak edges when Options.Confirm is set (nil:
+	// edges stay unconfirmed).
 	Confirm codegraph.Confirmer
 	// Graph is the working tree's code graph (the hub's, kept in the
-	// store); nil makes one in memory. Unused when Head is given.
+	// store); nil makes one in memory. Unused when Options.Head is given.
 	Graph *codegraph.Index
 	// Shared, if set, keeps the resolved head graph (a snapshot): another
 	// runner measuring the same head reads it instead of resolving.
@@ -52,7 +62,7 @@ type Options struct {
 // so paths are relative to it and files outside it are not compared.
 // cache parses the files read from git and (with no o.Head) the working
 // tree's.
-func Run(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, o Options) (*Report, error) {
+func Run(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, o Options, deps Deps) (*Report, error) {
 	switch o.MinConfidence {
 	case "", codegraph.Exact, codegraph.Imported, codegraph.NameOnly, codegraph.Possible:
 	default:
@@ -111,7 +121,7 @@ func Run(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, o 
 	}
 	var now files
 	if head.WorkingTree {
-		now, err = workingTreeFiles(ctx, root, cache, o.Graph)
+		now, err = workingTreeFiles(ctx, root, cache, deps.Graph)
 	} else {
 		now, err = revisionFiles(ctx, git, cache, head.Commit)
 	}
@@ -120,10 +130,13 @@ func Run(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, o 
 	}
 	cs := changes(diffs, old, now)
 	x, names := headGraph(now, cs)
-	if o.Shared != nil {
-		x.ShareSnapshots(o.Shared)
+	if deps.Shared != nil {
+		x.ShareSnapshots(deps.Shared)
 	}
-	confirm := codegraph.CachedConfirmer(o.Confirm)
+	var confirm codegraph.Confirmer
+	if o.Confirm {
+		confirm = codegraph.CachedConfirmer(deps.Confirm)
+	}
 	var unasked string
 	if confirm != nil && !head.WorkingTree {
 		confirm, unasked = nil, "not confirmed: the language server sees the working tree, not the head revision --head names"
@@ -145,7 +158,7 @@ func Run(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, o 
 	if o.Tests {
 		read := func(p string, d unidiff.File) ([]byte, error) {
 			if head.WorkingTree {
-				return os.ReadFile(filepath.Join(root.Dir(), filepath.FromSlash(p)))
+				return root.ReadInto(p, nil, workspace.MaxFileBytes)
 			}
 			obj := fullID(d.NewBlob)
 			if obj == "" {
@@ -155,7 +168,7 @@ func Run(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, o 
 		}
 		rep.Selection = selectTests(ctx, selectIn{diffs: diffs, base: old, head: now, cs: cs, x: x, names: names, read: read, confirm: confirm})
 	}
-	if o.Shared != nil {
+	if deps.Shared != nil {
 		// The head graph, kept once measured (nothing is written when it
 		// was read from the store).
 		if _, err := x.SaveSnapshot(ctx); err != nil && ctx.Err() == nil {

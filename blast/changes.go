@@ -30,6 +30,15 @@ type Change struct {
 	placeIn string
 }
 
+// file is the file a changed definition is counted in: its own, or for a
+// removed one the file its callers are looked for in.
+func (c Change) file() string {
+	if c.Status == StatusRemoved {
+		return c.placeIn
+	}
+	return c.Def.Path
+}
+
 // changes finds the definitions a diff changed. base holds the base
 // versions of the changed files, head every file of the head revision.
 // A definition is changed when a changed line is in it and in none of the

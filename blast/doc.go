@@ -13,18 +13,26 @@
 // still call its name: they will break. Lines that only moved with a
 // renamed file change nothing.
 //
-// With Options.Tests it also selects the tests the change can break
-// (tests.go): the tests the changes reach through calls of any evidence
-// at any distance, sure or cautious by the evidence of their surest path,
-// and whole packages, files or directories, or the whole suite, wherever
-// the graph cannot see what a change does (build files, test data,
-// embedded and non-code files, build constraints, anything outside a
-// function, a module's body); never fewer, each with why.
+// With Options.Tests it also selects the tests the change can break: the
+// tests the changes reach through calls of any evidence at any distance,
+// sure or cautious by the evidence of their surest path, and whole
+// packages, files or directories, or the whole suite, wherever the graph
+// cannot see what a change does (build files, test data, embedded and
+// non-code files, build constraints, anything outside a function, a
+// module's body); never fewer, each with why. The selection's core
+// (tests.go, assemble.go) knows no language: it asks one runner per test
+// framework (runner.go), each in a file of its own that registers it
+// (gotest.go: go test; pytest.go; unittest.go names pytest's tests as
+// python -m unittest does), what each part of a change means for its
+// tests, and a test of a language no runner runs (JavaScript,
+// TypeScript, Rust, …) selects the whole suite.
 //
 // Invariants: git runs as a child process in its own group, with the
 // caller's context, in the workspace root (paths are relative to it, files
 // outside it are not compared); every option that shapes its output is
 // given, so the user's git configuration cannot change what is parsed.
+// The working tree's files are read through the workspace root, never
+// past it.
 // Paths in reports are relative to the root, lines 1-based and inclusive.
 // The JSON (Report) and SARIF forms are complete; the text forms cut each
 // list at a limit and say how many more there are.

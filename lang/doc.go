@@ -2,9 +2,11 @@
 // for each (`-l go`, `py`), the file extensions that select it, the
 // family it shares names and imports with, how a line comment starts,
 // the language id a language server is told, and which files its test
-// frameworks collect by default. It links no grammar, so every package,
-// the ground floor included, may ask it; package syntax attaches the
-// tree-sitter grammars to these languages by name.
+// frameworks collect by default; beyond the table, which other
+// extensions are code (a shell script, SQL) or documents (IsCode,
+// IsDocument). It links no grammar, so every package, the ground floor
+// included, may ask it; package syntax attaches the tree-sitter grammars
+// to these languages by name.
 //
 // Invariants:
 //   - No other package spells an extension table or a language's test

@@ -98,3 +98,25 @@ func TestModuleCandidates(t *testing.T) {
 		}
 	}
 }
+
+func TestCodeAndDocuments(t *testing.T) {
+	for p, want := range map[string][2]bool{
+		"a/b.go":        {true, false},
+		"x.rb":          {true, false},
+		"tools/run.sh":  {true, false},
+		"db/schema.SQL": {true, false},
+		"README.md":     {false, true},
+		"notes.txt":     {false, true},
+		"data.json":     {false, false},
+		"LICENSE":       {false, false},
+	} {
+		if got := [2]bool{IsCode(p), IsDocument(p)}; got != want {
+			t.Errorf("%s: IsCode, IsDocument = %v, want %v", p, got, want)
+		}
+	}
+	for e := range otherCode {
+		if Of(e) != nil {
+			t.Errorf("%s is in the table and among the other code", e)
+		}
+	}
+}

@@ -15,8 +15,6 @@ import (
 func blastCmd(g *globals) *cobra.Command {
 	var o blast.Options
 	var format, testsFormat string
-	var confirm bool
-	var confirmBudget time.Duration
 	var failAbove, limit int
 	c := &cobra.Command{
 		Use:   "blast --base REF [--head REF]",
@@ -81,10 +79,8 @@ stderr.`,
 					return badInput(fmt.Errorf("--tests-format %q: one of text, json, commands", testsFormat))
 				}
 			}
+			o.Confirm = o.Confirm || c.Flags().Changed("confirm-budget")
 			return withHub(g, func(h *hub.Hub) error {
-				if confirm || c.Flags().Changed("confirm-budget") {
-					o.Confirm = h.Confirmer(confirmBudget)
-				}
 				r, err := h.Blast(c.Context(), o)
 				if err != nil {
 					return badInput(err)
@@ -113,8 +109,8 @@ stderr.`,
 	c.Flags().BoolVar(&o.MergeBase, "merge-base", false, "measure from the merge base of --base and the head: only what the branch adds")
 	c.Flags().IntVar(&o.MaxDepth, "max-depth", blast.DefaultDepth, "how many calls away to look")
 	c.Flags().StringVar(&o.MinConfidence, "min-confidence", "", "leave out edges less sure than this: exact, import, name-only or possible (default: every edge)")
-	c.Flags().BoolVar(&confirm, "confirm", false, "ask the language server about name-only and possible edges: confirmed or refuted (left out); the working tree only")
-	c.Flags().DurationVar(&confirmBudget, "confirm-budget", 20*time.Second, "with --confirm: how long the language server may take (a cold server on a large repository needs more)")
+	c.Flags().BoolVar(&o.Confirm, "confirm", false, "ask the language server about name-only and possible edges: confirmed or refuted (left out); the working tree only")
+	c.Flags().DurationVar(&o.ConfirmBudget, "confirm-budget", 20*time.Second, "with --confirm: how long the language server may take (a cold server on a large repository needs more)")
 	c.Flags().StringVar(&format, "format", "text", "text, json, github or sarif")
 	c.Flags().BoolVar(&o.Tests, "tests", false, "answer the tests the change can break, and the commands that run them")
 	c.Flags().StringVar(&testsFormat, "tests-format", "text", "with --tests: text, json or commands")

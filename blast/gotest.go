@@ -1,0 +1,242 @@
+package blast
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"cchub/codegraph"
+	"cchub/lang"
+	"cchub/unidiff"
+)
+
+func init() { register(newGoTest) }
+
+// goTest is Go's testing package, run by go test: the TestXxx, ExampleXxx
+// and FuzzXxx functions of a package's _test.go files (the external test
+// package's with its directory's), one command per package naming them
+// in -run, go test ./... per module for the whole suite. Its packages are
+// the directories holding Go files.
+type goTest struct {
+	head     files
+	pkgs     map[string]bool // directories holding Go files, in head or (deleted ones) base
+	testDirs map[string]bool // directories holding _test.go files in head
+	imports  *goImports      // made on first need
+}
+
+func newGoTest(head, base files) runner {
+	g := &goTest{head: head, pkgs: map[string]bool{}, testDirs: map[string]bool{}}
+	for p, f := range head {
+		if f.Language == lang.Go {
+			g.pkgs[path.Dir(p)] = true
+			if g.testFile(p) {
+				g.testDirs[path.Dir(p)] = true
+			}
+		}
+	}
+	for p, f := range base {
+		if f.Language == lang.Go {
+			g.pkgs[path.Dir(p)] = true
+		}
+	}
+	return g
+}
+
+func (g *goTest) name() string   { return "go" }
+func (g *goTest) family() string { return lang.Go }
+
+func (g *goTest) testFile(p string) bool { return lang.NameOf(p) == lang.Go && lang.IsTestFile(p) }
+
+// runs says whether go test runs d by its name: a test function, not
+// TestMain (which runs the others).
+func (g *goTest) runs(d codegraph.Def) bool {
+	return d.Language == lang.Go && d.Test && d.Type == "" && d.Name != "TestMain"
+}
+
+// testMain says whether d is a package's TestMain, which runs every test
+// of the package.
+func (g *goTest) testMain(d codegraph.Def) bool {
+	return d.Language == lang.Go && d.Test && d.Name == "TestMain"
+}
+
+// whole selects the tests of the package in dir, all of them.
+func (g *goTest) whole(s *selector, dir string, sure bool, why string) {
+	s.addWhole(scope{runner: g.name(), target: dir}, sure, why)
+}
+
+func (g *goTest) file(s *selector, at fileStep, f changedFile) bool {
+	p, dir := f.path, path.Dir(f.path)
+	switch at {
+	case stepBuild:
+		if goModFiles[path.Base(p)] {
+			s.everything(p + " changed: every package may build differently")
+			return true
+		}
+	case stepTestdata:
+		if g.pkgs[f.owner] {
+			g.whole(s, f.owner, true, p+" changed: the package's tests may read it")
+			return true
+		}
+	case stepCode:
+		switch {
+		case f.gone:
+			g.whole(s, dir, true, p+" deleted or renamed: its package builds without it")
+			s.wide(p, true, p+" deleted or renamed")
+		case s.in.head[p] == nil:
+			g.whole(s, dir, true, p+" changed and the code graph could not read it")
+		case goBuildConstrained(p, f.diff, s.in.read):
+			g.whole(s, dir, true, p+" changed and has build constraints: the graph sees one build of the package")
+		}
+		return true
+	case stepBeside:
+		// In a package's directory it may be built (cgo, assembly),
+		// embedded or read by the tests.
+		if g.pkgs[dir] {
+			g.whole(s, dir, true, p+" changed in the directory of a Go package: it may be built, embedded or read by its tests")
+			return true
+		}
+	case stepBelow:
+		// A package above may embed it, its tests may read it.
+		if pkg, ok := nearest(dir, g.pkgs); ok {
+			g.whole(s, pkg, true, p+" changed below a Go package: it may be embedded or read by its tests")
+			return true
+		}
+	}
+	return false
+}
+
+func (g *goTest) inertLines(st unidiff.Status) func(string) bool { return goInertLines(st) }
+
+func (g *goTest) changed(s *selector, c Change, why string) {
+	d := c.Def
+	switch {
+	case g.testMain(d):
+		g.whole(s, path.Dir(d.Path), true, why+": it runs every test of the package")
+		return
+	case g.runs(d):
+		if c.Status != StatusRemoved {
+			s.addTest(g, d, true, c.Status)
+		}
+		return
+	case d.Test:
+		return
+	}
+	if s.isTestFile(d.Path) || c.Status == StatusRemoved && s.isTestFile(c.placeIn) {
+		g.whole(s, path.Dir(c.file()), true, why+": a helper of the package's tests")
+	}
+	if !isFunc(d) || d.Name == "init" && d.Type == "" {
+		s.wide(c.file(), true, why+": the code graph does not follow its uses")
+	}
+}
+
+func (g *goTest) reached(s *selector, d codegraph.Def, sure bool, why string) bool {
+	switch {
+	case g.testMain(d):
+		g.whole(s, path.Dir(d.Path), sure, "TestMain "+why)
+	case g.runs(d):
+		s.addTest(g, d, sure, why)
+	default:
+		return false
+	}
+	return true
+}
+
+func (g *goTest) wide(s *selector, p string, sure bool, why string) {
+	dir := path.Dir(p)
+	g.whole(s, dir, sure, why)
+	if g.testFile(p) {
+		return // only its own package's tests see a test file
+	}
+	if g.imports == nil {
+		g.imports = newGoImports(g.head)
+	}
+	for _, d := range g.imports.importers(dir) {
+		g.whole(s, d, sure, fmt.Sprintf("imports the package of %s, directly or not (%s)", p, why))
+	}
+}
+
+func (g *goTest) groups(s *selector) []built {
+	var out []built
+	for sc, w := range s.wholes(g) {
+		if !g.testDirs[sc.target] {
+			continue // no test to run
+		}
+		pkg, cmd := g.command(sc.target, nil)
+		out = append(out, built{TestGroup: TestGroup{Runner: g.name(), Dir: sc.target, Package: pkg, Tests: []string{},
+			Whole: true, Cautious: !w.sure, Why: w.why, Command: cmd}, known: g.known(sc.target)})
+	}
+	// Tests one by one: a group per package, and per sureness.
+	for _, u := range s.units(g, func(d codegraph.Def) scope { return scope{runner: g.name(), target: path.Dir(d.Path)} }, nil) {
+		var names []string
+		for _, d := range u.tests {
+			names = append(names, d.Name)
+		}
+		sort.Strings(names)
+		names = dedupe(names)
+		pkg, cmd := g.command(u.target, names)
+		out = append(out, built{TestGroup: TestGroup{Runner: g.name(), Dir: u.target, Package: pkg, Tests: names,
+			Cautious: !u.sure, Why: u.why, Command: cmd}, known: len(names), tests: u.tests})
+	}
+	return out
+}
+
+// known counts the tests go test runs in the package in dir.
+func (g *goTest) known(dir string) int {
+	n := 0
+	for p, f := range g.head {
+		if path.Dir(p) != dir || !g.testFile(p) {
+			continue
+		}
+		for _, d := range f.Defs {
+			if g.runs(d) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// command is the package (relative to its module) and the go test
+// command of a directory's tests: names, or all of them when nil. A
+// module below the root runs with go test -C.
+func (g *goTest) command(dir string, names []string) (string, string) {
+	mod := goModuleOf(g.head, dir)
+	rel := dir
+	if mod != "." {
+		rel = strings.TrimPrefix(strings.TrimPrefix(dir, mod), "/")
+		if rel == "" {
+			rel = "."
+		}
+	}
+	pkg := "./" + rel
+	if rel == "." {
+		pkg = "."
+	}
+	cmd := "go test"
+	if mod != "." {
+		cmd += " -C " + shellQuote(mod)
+	}
+	cmd += " " + shellQuote(pkg)
+	if names != nil {
+		quoted := make([]string, len(names))
+		for i, n := range names {
+			quoted[i] = regexp.QuoteMeta(n)
+		}
+		cmd += " -run " + quoteAlways("^("+strings.Join(quoted, "|")+")$")
+	}
+	return pkg, cmd
+}
+
+func (g *goTest) suite() []string {
+	var out []string
+	for _, m := range goModules(g.head) {
+		if m == "." {
+			out = append(out, "go test ./...")
+		} else {
+			out = append(out, "go test -C "+shellQuote(m)+" ./...")
+		}
+	}
+	return out
+}

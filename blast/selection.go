@@ -1,0 +1,148 @@
+package blast
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// TestsVersion is the version of the JSON form of a Selection.
+const TestsVersion = 1
+
+// Selection is the tests a change can break, to run in CI instead of the
+// whole suite (cchub blast --tests). Its JSON form (--tests-format json)
+// is a stable schema, version 1:
+//
+//	{
+//	  "version": 1,
+//	  "all": {"why": "go.mod changed: every package may build differently"} | null,
+//	  "groups": [Group, …],
+//	  "counts": {"selected": 3, "cautious": 2, "suite": 140}
+//	}
+//
+// all is set when the whole suite must run; groups is then empty. A Group
+// is one command:
+//
+//	{"runner": "go", "dir": "pkg/sub", "package": "./pkg/sub", "tests": ["TestA"],
+//	 "whole": false, "cautious": false, "why": "…", "command": "go test ./pkg/sub -run '^(TestA)$'"}
+//	{"runner": "pytest", "dir": "tests", "file": "tests/test_a.py",
+//	 "tests": ["tests/test_a.py::TestX::test_y"], "unittest": ["tests.test_a.TestX.test_y"],
+//	 "whole": false, "cautious": true, "why": "…", "command": "python -m pytest 'tests/test_a.py::TestX::test_y'"}
+//
+// whole: every test of the Go package, the Python file (file set) or the
+// Python directory (file absent), tests empty. cautious: reached only
+// through name-only or possible calls (a name the graph could not tie to
+// one definition); a test is in at most one group, and a sure group wins.
+// counts.selected is the tests the groups run that the graph knows
+// (a whole group counts every known test of its package, file or
+// directory), counts.cautious those of cautious groups, counts.suite the
+// test functions the graph knows in the workspace.
+type Selection struct {
+	Version int             `json:"version"`
+	All     *AllTests       `json:"all"`
+	Groups  []TestGroup     `json:"groups"`
+	Counts  SelectionCounts `json:"counts"`
+	// Suite is the commands that run every test the graph knows of (one
+	// go test ./... per Go module, pytest when there are Python tests):
+	// what to run when All is set.
+	Suite []string `json:"-"`
+}
+
+// AllTests says why the whole suite must run.
+type AllTests struct {
+	Why string `json:"why"`
+}
+
+// TestGroup is the tests of one Go package or one Python file or
+// directory that the change can break, and the command that runs them.
+type TestGroup struct {
+	Runner   string   `json:"runner"` // go or pytest
+	Dir      string   `json:"dir"`
+	Package  string   `json:"package,omitempty"` // go: ./dir, relative to its module's root
+	File     string   `json:"file,omitempty"`    // pytest: the test file; absent for a whole directory
+	Tests    []string `json:"tests"`
+	Unittest []string `json:"unittest,omitempty"` // pytest: the same tests as unittest ids, where unittest can run them
+	Whole    bool     `json:"whole"`
+	Cautious bool     `json:"cautious"`
+	Why      string   `json:"why"`
+	Command  string   `json:"command"`
+}
+
+// SelectionCounts counts the tests selected.
+type SelectionCounts struct {
+	Selected int `json:"selected"`
+	Cautious int `json:"cautious"`
+	Suite    int `json:"suite"`
+}
+
+// Commands is the shell commands that run the selection, one a line:
+// the sure groups first, then the cautious ones; the whole suite's when
+// All is set.
+func (s *Selection) Commands() []string {
+	if s.All != nil {
+		return append([]string(nil), s.Suite...)
+	}
+	var out []string
+	for _, g := range s.Groups {
+		out = append(out, g.Command)
+	}
+	return out
+}
+
+// WriteJSON writes the selection's JSON form, indented.
+func (s *Selection) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(s)
+}
+
+// WriteCommands writes Commands, one a line, and nothing else.
+func (s *Selection) WriteCommands(w io.Writer) error {
+	var b strings.Builder
+	for _, c := range s.Commands() {
+		b.WriteString(c + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteText writes the selection for a person: why, and the commands.
+func (s *Selection) WriteText(w io.Writer, title string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "tests to run for %s\n", title)
+	if s.All != nil {
+		fmt.Fprintf(&b, "the whole suite: %s\n", s.All.Why)
+		for _, c := range s.Suite {
+			fmt.Fprintf(&b, "  %s\n", c)
+		}
+		if len(s.Suite) == 0 {
+			b.WriteString("  (the graph knows no Go module or Python test here: run your suite as you do)\n")
+		}
+	} else {
+		if len(s.Groups) == 0 {
+			b.WriteString("no test is reached by the change\n")
+		}
+		for _, cautious := range []bool{false, true} {
+			head := false
+			for _, g := range s.Groups {
+				if g.Cautious != cautious {
+					continue
+				}
+				if !head {
+					head = true
+					if cautious {
+						b.WriteString("cautious (reached only through name-only or possible calls, or by what Python may reach through an import):\n")
+					} else {
+						b.WriteString("sure:\n")
+					}
+				}
+				fmt.Fprintf(&b, "  %s\n    why: %s\n", g.Command, g.Why)
+			}
+		}
+	}
+	fmt.Fprintf(&b, "summary: %d of %d known tests selected (%d cautious)\n", s.Counts.Selected, s.Counts.Suite, s.Counts.Cautious)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
