@@ -470,3 +470,65 @@ func TestHubParsesNothingCatchesAParse(t *testing.T) {
 		t.Errorf("syntaxUses = %v, %v; want [LanguageFor ParseCache]", uses, err)
 	}
 }
+
+// testKits are the packages any package's tests may import: they exist
+// for tests (a workspace helper, a private PostgreSQL, the stdio
+// transport's driver).
+var testKits = []string{"wstest", "pgtest", "stdiotest"}
+
+// TestTestImportsObeyTheFloors: a package's tests import what the package
+// itself may, its own package (an external test) and the test kits; a
+// test does not reach up past its floor.
+func TestTestImportsObeyTheFloors(t *testing.T) {
+	p, err := parseRules(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := goList(t, "-f", "{{.ImportPath}}{{range .TestImports}} {{.}}{{end}}{{range .XTestImports}} {{.}}{{end}}", "./...")
+	for _, msg := range testImportViolations(p, lines) {
+		t.Error(msg)
+	}
+}
+
+// testImportViolations reads go list lines (a package, then what its
+// tests import) and says which imports the floors forbid.
+func testImportViolations(p *policy, lines []string) []string {
+	var bad []string
+	for _, line := range lines {
+		f := strings.Fields(line)
+		if len(f) == 0 || f[0] == module {
+			continue
+		}
+		pkg := shortName(f[0])
+		for _, imp := range f[1:] {
+			if !strings.HasPrefix(imp, module+"/") {
+				continue
+			}
+			dep := shortName(imp)
+			if dep == pkg || slices.Contains(testKits, dep) || p.allowed[pkg][dep] {
+				continue
+			}
+			bad = append(bad, fmt.Sprintf("%s's tests import %s, which the rules do not let %s import", pkg, dep, pkg))
+		}
+	}
+	return bad
+}
+
+func TestTestImportsCatchAnArrow(t *testing.T) {
+	p, err := parseRules(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := testImportViolations(p, []string{
+		"cchub/workspace cchub/hub cchub/workspace/wstest cchub/workspace testing",
+		"cchub/syntax cchub/lang cchub/workspace/wstest",
+		"cchub/hub cchub/mcpserver",
+	})
+	want := []string{
+		"workspace's tests import hub, which the rules do not let workspace import",
+		"hub's tests import mcpserver, which the rules do not let hub import",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("violations %q, want %q", got, want)
+	}
+}
