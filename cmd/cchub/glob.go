@@ -20,13 +20,7 @@ func globCmd(g *globals) *cobra.Command {
 				if err != nil {
 					return badInput(err)
 				}
-				if err := emit(c.OutOrStdout(), g, r, r.Text()); err != nil {
-					return err
-				}
-				if r.Total == 0 {
-					return errNoMatch
-				}
-				return nil
+				return emitFound(c, g, r, r.Text(), r.Total)
 			})
 		},
 	}

@@ -24,13 +24,7 @@ func grepCmd(g *globals) *cobra.Command {
 				if err != nil {
 					return badInput(err)
 				}
-				if err := emit(c.OutOrStdout(), g, r, r.Text()); err != nil {
-					return err
-				}
-				if r.Total == 0 {
-					return errNoMatch
-				}
-				return nil
+				return emitFound(c, g, r, r.Text(), r.Total)
 			})
 		},
 	}

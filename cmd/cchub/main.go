@@ -135,6 +135,18 @@ func emit(w io.Writer, g *globals, data any, text string) error {
 	return err
 }
 
+// emitFound prints what a search found (emit) and exits 1 when it found
+// nothing, as grep does.
+func emitFound(c *cobra.Command, g *globals, data any, text string, found int) error {
+	if err := emit(c.OutOrStdout(), g, data, text); err != nil {
+		return err
+	}
+	if found == 0 {
+		return errNoMatch
+	}
+	return nil
+}
+
 func jsonFlag(c *cobra.Command, g *globals) {
 	c.Flags().BoolVar(&g.asJSON, "json", false, "print the result as JSON (complete, never cut)")
 }
