@@ -69,7 +69,7 @@ func stagedCmd(g *globals) *cobra.Command {
 					b.WriteString("no staged changes\n")
 				}
 				for _, s := range all {
-					fmt.Fprintf(&b, "%s  %-7s  %s  %s  %s\n", s.ID, s.Kind, s.EditsInFiles(), s.Created.Format("2006-01-02 15:04"), s.Title)
+					fmt.Fprintf(&b, "%s  %-7s  %s  %s  %s\n", s.ID, s.Kind, s.EditsInFiles(), s.Created.Format("2006-01-02 15:04"), textfmt.Visible(s.Title))
 				}
 				if all == nil {
 					all = []*astedit.Staged{}

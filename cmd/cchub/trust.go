@@ -12,6 +12,7 @@ import (
 
 	"cchub/hub"
 	"cchub/store"
+	"cchub/textfmt"
 	"cchub/trust"
 	"cchub/workspace"
 )
@@ -47,10 +48,10 @@ file revokes it.`,
 					return err
 				}
 				if !was {
-					fmt.Fprintf(out, "%s was not trusted; nothing to revoke\n", root.Dir())
+					fmt.Fprintf(out, "%s was not trusted; nothing to revoke\n", textfmt.Visible(root.Dir()))
 					return nil
 				}
-				fmt.Fprintf(out, "%s is no longer trusted: cchub ignores what its %s names to run\n", root.Dir(), workspace.ConfigFile)
+				fmt.Fprintf(out, "%s is no longer trusted: cchub ignores what its %s names to run\n", textfmt.Visible(root.Dir()), workspace.ConfigFile)
 				return nil
 			}
 			file, runs, err := hub.ConfiguredPrograms(root)
@@ -59,21 +60,21 @@ file revokes it.`,
 			}
 			own := hub.OwnCodeRunners()
 			if file.Trusted {
-				fmt.Fprintf(out, "%s is trusted already, with this %s\n", root.Dir(), workspace.ConfigFile)
+				fmt.Fprintf(out, "%s is trusted already, with this %s\n", textfmt.Visible(root.Dir()), workspace.ConfigFile)
 				return nil
 			}
 			if len(runs) > 0 {
-				fmt.Fprintf(out, "%s of %s names these programs for cchub to run:\n", workspace.ConfigFile, root.Dir())
+				fmt.Fprintf(out, "%s of %s names these programs for cchub to run:\n", workspace.ConfigFile, textfmt.Visible(root.Dir()))
 				for _, r := range runs {
-					fmt.Fprintf(out, "  %s\n", r)
+					fmt.Fprintf(out, "  %s\n", textfmt.Visible(r))
 				}
 			} else if file.Data == nil {
-				fmt.Fprintf(out, "%s has no %s: it names no program to run.\n", root.Dir(), workspace.ConfigFile)
+				fmt.Fprintf(out, "%s has no %s: it names no program to run.\n", textfmt.Visible(root.Dir()), workspace.ConfigFile)
 			} else {
-				fmt.Fprintf(out, "%s of %s names no program to run.\n", workspace.ConfigFile, root.Dir())
+				fmt.Fprintf(out, "%s of %s names no program to run.\n", workspace.ConfigFile, textfmt.Visible(root.Dir()))
 			}
 			if spec, _ := hub.StoreFromConfig(workspace.Config{Data: file.Data, Trusted: true}); spec != "" {
-				fmt.Fprintf(out, "It names a shared store the code graph reads its answers from and writes the index to:\n  %s\n", store.Redact(spec))
+				fmt.Fprintf(out, "It names a shared store the code graph reads its answers from and writes the index to:\n  %s\n", textfmt.Visible(store.Redact(spec)))
 			}
 			fmt.Fprintln(out, "Trusted, the workspace may also have cchub start these, which run code it holds:")
 			for _, r := range own {
@@ -95,7 +96,7 @@ file revokes it.`,
 			if err := trust.Grant(root.Dir(), file.Data, runs); err != nil {
 				return err
 			}
-			fmt.Fprintf(out, "trusted: %s (revoke with cchub trust --revoke; any change to %s revokes it too)\n", root.Dir(), workspace.ConfigFile)
+			fmt.Fprintf(out, "trusted: %s (revoke with cchub trust --revoke; any change to %s revokes it too)\n", textfmt.Visible(root.Dir()), workspace.ConfigFile)
 			return nil
 		},
 	}
@@ -124,9 +125,9 @@ func listTrust(out io.Writer) error {
 		} else if err == nil && trust.Hash(data) != e.SHA256 {
 			state = "revoked: its " + workspace.ConfigFile + " changed since"
 		}
-		fmt.Fprintf(out, "%s\t%s\t%s\n", e.Root, e.When.Format("2006-01-02 15:04"), state)
+		fmt.Fprintf(out, "%s\t%s\t%s\n", textfmt.Visible(e.Root), e.When.Format("2006-01-02 15:04"), state)
 		for _, r := range e.Runs {
-			fmt.Fprintf(out, "\t%s\n", strings.ReplaceAll(r, "\n", "\n\t"))
+			fmt.Fprintf(out, "\t%s\n", textfmt.Visible(r))
 		}
 	}
 	return nil

@@ -1,0 +1,66 @@
+package textfmt
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Visible is s as a person's terminal may show it without being driven
+// by it: every control character (C0 but tab, DEL, C1), every
+// bidirectional control (which reorders what follows it on screen), and
+// every byte that is not UTF-8 is written as a Go escape (\x1b, \r, \n,
+// \u202e, \xff); the rest is unchanged, backslashes too (text already
+// quoted, such as a command line's arguments, reads as it was). Text that came from a repository,
+// an agent, a server or a database passes through it before it reaches
+// a terminal: an escape sequence in a server's name cannot move the
+// cursor, clear a line or paint over the line before it.
+func Visible(s string) string {
+	if !needsEscape(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 && r != '\t' || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r >= 0x80 && r < 0xa0 || bidiControl(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// needsEscape says whether Visible changes s.
+func needsEscape(s string) bool {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n <= 1 || r < 0x20 && r != '\t' || r >= 0x7f && r < 0xa0 || bidiControl(r) {
+			return true
+		}
+		i += n
+	}
+	return false
+}
+
+// bidiControl says whether r is a Unicode bidirectional formatting
+// character: marks, embeddings, overrides and isolates.
+func bidiControl(r rune) bool {
+	switch {
+	case r == 0x061c, r == 0x200e, r == 0x200f:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
