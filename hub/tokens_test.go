@@ -16,6 +16,7 @@ import (
 	"cchub/locate"
 	"cchub/structsearch"
 	"cchub/workspace"
+	"cchub/workspace/wstest"
 )
 
 // copyCorpus copies a real source tree into a temp dir whose files are an
@@ -59,15 +60,7 @@ func copyCorpus(t *testing.T, src string, o Options) *Hub {
 	return h
 }
 
-func goSrc(t *testing.T) string {
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Skip("go env GOROOT:", err)
-	}
-	return filepath.Join(strings.TrimSpace(string(out)), "src")
-}
-
-func pythonStdlib(t *testing.T) string {
+func pythonStdlib(t testing.TB) string {
 	out, err := exec.Command("python3", "-c", `import sysconfig;print(sysconfig.get_path("stdlib"))`).Output()
 	if err != nil {
 		t.Skip("python3's standard library:", err)
@@ -101,12 +94,12 @@ func TestIndexedSearchAndGrepAnswerAsUnindexed(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
 		name     string
-		dir      func(*testing.T) string
+		dir      func(testing.TB) string
 		lang     string
 		patterns []string
 		greps    []locate.GrepOptions
 	}{
-		{"goroot", goSrc, "go",
+		{"goroot", wstest.GoSrc, "go",
 			[]string{`atomic.AddInt64($A, $B)`, `if $X != nil { return $X }`, `errors.New("$S")`, `$A.Lock()`},
 			[]locate.GrepOptions{
 				{Pattern: "ErrAbortHandler"}, {Pattern: `func \(\w+ \*\w+\) Serve`}, {Pattern: "content-type", IgnoreCase: true},

@@ -13,6 +13,7 @@ import (
 
 	"cchub/textfmt"
 	"cchub/workspace"
+	"cchub/workspace/wstest"
 )
 
 // writeTree creates files (slash paths → content) under dir.
@@ -224,7 +225,7 @@ func TestGlobErrors(t *testing.T) {
 }
 
 func TestGlobOnGOROOT(t *testing.T) {
-	src := filepath.Join(goroot(t), "src", "net", "http")
+	src := filepath.Join(wstest.GoSrc(t), "net", "http")
 	root := openRoot(t, src)
 	res, err := Glob(context.Background(), root, GlobOptions{Pattern: "server.go"})
 	if err != nil {

@@ -13,27 +13,12 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"cchub/workspace"
 	"cchub/workspace/wstest"
 )
-
-var gorootOnce = sync.OnceValue(func() string {
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
-})
-
-func goroot(t testing.TB) string {
-	dir := gorootOnce()
-	wstest.RequirePeer(t, "Go's source tree ($(go env GOROOT)/src): the go command", dir != "")
-	return dir
-}
 
 func grep(t *testing.T, root *workspace.Root, opts GrepOptions) *GrepResult {
 	t.Helper()
@@ -286,7 +271,7 @@ func TestGrepMissingPathSuggests(t *testing.T) {
 }
 
 func TestGrepCancelled(t *testing.T) {
-	root := openRoot(t, filepath.Join(goroot(t), "src"))
+	root := openRoot(t, wstest.GoSrc(t))
 	before := runtime.NumGoroutine()
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
@@ -315,7 +300,7 @@ func TestGrepCancelled(t *testing.T) {
 // On GOROOT's net/http, Grep finds exactly the lines a plain walk with
 // per-line regexp finds.
 func TestGrepMatchesReferenceOnGOROOT(t *testing.T) {
-	dir := filepath.Join(goroot(t), "src", "net", "http")
+	dir := filepath.Join(wstest.GoSrc(t), "net", "http")
 	root := openRoot(t, dir)
 	for _, pat := range []string{`func \(\w+ \*\w+\) Serve`, `ErrAbortHandler`, `(?i)content-type`, `\w+_test\b`, `[A-Z]{3}[0-9]{3}`} {
 		re := regexp.MustCompile(pat)
@@ -358,7 +343,7 @@ func TestGrepMatchesReferenceOnGOROOT(t *testing.T) {
 }
 
 func BenchmarkGrepGOROOT(b *testing.B) {
-	root := openRoot(b, filepath.Join(goroot(b), "src"))
+	root := openRoot(b, wstest.GoSrc(b))
 	for _, pat := range []string{"ErrAbortHandler", `func \(\w+ \*\w+\) Serve`, `[A-Z]{3}[0-9]{3}`} {
 		b.Run(pat, func(b *testing.B) {
 			for b.Loop() {

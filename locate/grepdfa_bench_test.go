@@ -6,13 +6,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"cchub/workspace/wstest"
 )
 
 // dfaCorpus is GOROOT/src's text, up to n bytes, as one buffer.
 func dfaCorpus(b *testing.B, n int) []byte {
 	b.Helper()
 	var buf []byte
-	filepath.WalkDir(filepath.Join(goroot(b), "src"), func(p string, d fs.DirEntry, err error) error {
+	filepath.WalkDir(wstest.GoSrc(b), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || len(buf) >= n || d.IsDir() || filepath.Ext(p) != ".go" {
 			return nil
 		}

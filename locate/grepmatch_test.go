@@ -198,7 +198,7 @@ func TestGrepMatcherDFACacheReset(t *testing.T) {
 
 // On real Go sources the matcher agrees with regexp line for line.
 func TestGrepMatcherOnGOROOT(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(goroot(t), "src", "net", "http", "*.go"))
+	files, _ := filepath.Glob(filepath.Join(wstest.GoSrc(t), "net", "http", "*.go"))
 	wstest.RequirePeer(t, "Go's source tree: $(go env GOROOT)/src/net/http", len(files) > 0)
 	pats := []string{`func \(\w+ \*\w+\) Serve`, `\w+_test\b`, `(?i)content-type`, `[A-Z]{3}[0-9]{3}`, `^\s*//`, `\bErr[A-Z]\w*`}
 	for _, f := range files[:min(len(files), 40)] {

@@ -283,7 +283,7 @@ func TestReadConfinement(t *testing.T) {
 }
 
 func TestReadOnGOROOT(t *testing.T) {
-	src := filepath.Join(goroot(t), "src", "net", "http")
+	src := filepath.Join(wstest.GoSrc(t), "net", "http")
 	data, err := os.ReadFile(filepath.Join(src, "server.go"))
 	wstest.RequirePeer(t, "Go's source tree: "+filepath.Join(src, "server.go"), err == nil)
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")

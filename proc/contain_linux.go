@@ -174,18 +174,8 @@ func descendants(pid int) []int {
 
 // ppid is pid's parent, or 0 when it cannot be read.
 func ppid(pid int) int {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0
-	}
-	// "pid (comm) S ppid ...": comm may hold spaces and parentheses.
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 2 {
+	f, err := statFields(pid)
+	if err != nil || len(f) < 2 {
 		return 0
 	}
 	p, _ := strconv.Atoi(f[1])

@@ -39,7 +39,24 @@ const legacyDebugAge = 24 * time.Hour
 
 var runDir struct {
 	sync.Mutex
-	path string
+	path  string
+	swept bool // the temporary directory was swept (Sweep)
+}
+
+// Sweep sweeps the temporary directory (SweepRunDirs) once per process:
+// a program that starts sessions calls it as it starts; RunDir calls it
+// before it makes the first run directory.
+func Sweep() {
+	runDir.Lock()
+	defer runDir.Unlock()
+	sweepLocked()
+}
+
+func sweepLocked() {
+	if !runDir.swept {
+		runDir.swept = true
+		SweepRunDirs(os.TempDir())
+	}
 }
 
 // RunDir is this process's run directory, made (mode 0700) on first use,
@@ -54,7 +71,7 @@ func RunDir() (string, error) {
 		// Removed under it (a person cleaning the temporary directory):
 		// made again.
 	}
-	SweepRunDirs(os.TempDir())
+	sweepLocked()
 	dir, err := MakeRunDir(os.TempDir())
 	if err != nil {
 		return "", err

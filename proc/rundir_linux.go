@@ -19,21 +19,13 @@ import (
 // machine. A process that has exited (a zombie) or does not exist is
 // errGone.
 func startTime(pid int) (uint64, error) {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	f, err := statFields(pid)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, errGone
 	}
 	if err != nil {
 		return 0, err
 	}
-	// "pid (comm) S ppid ...": comm may hold spaces and parentheses, so
-	// the fields are counted after the last ')'.
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, fmt.Errorf("proc: cannot read /proc/%d/stat", pid)
-	}
-	f := strings.Fields(s[i+1:])
 	if len(f) < 20 {
 		return 0, fmt.Errorf("proc: cannot read /proc/%d/stat", pid)
 	}
@@ -41,6 +33,22 @@ func startTime(pid int) (uint64, error) {
 		return 0, errGone
 	}
 	return strconv.ParseUint(f[19], 10, 64)
+}
+
+// statFields are the fields of /proc/PID/stat after the command's name,
+// from the state on ("S ppid pgrp ..."): the name may hold spaces and
+// parentheses, so they are counted after the last ')'.
+func statFields(pid int) ([]string, error) {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return nil, err
+	}
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return nil, fmt.Errorf("proc: cannot read /proc/%d/stat", pid)
+	}
+	return strings.Fields(s[i+1:]), nil
 }
 
 // killMarked kills every process whose environment marks it as started

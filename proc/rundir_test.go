@@ -149,6 +149,9 @@ func TestRunDirIsMadeOnceSweptAndRemoved(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	RemoveRunDir()
+	runDir.Lock()
+	runDir.swept = false // this process's first sweep, in this TMPDIR
+	runDir.Unlock()
 	t.Cleanup(RemoveRunDir)
 	start, err := startTime(os.Getpid())
 	if err != nil {

@@ -13,19 +13,10 @@ import (
 	"cchub/workspace/wstest"
 )
 
-// goroot is the Go source tree, the largest real corpus every machine that
-// builds cchub has.
-func goroot(tb testing.TB) string {
-	tb.Helper()
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	wstest.RequirePeer(tb, fmt.Sprintf("Go's source tree: go env GOROOT (%v)", err), err == nil)
-	return filepath.Join(strings.TrimSpace(string(out)), "src")
-}
-
 // BenchmarkSearchGoroot is a one-shot search of GOROOT/src (no cache), as
 // `cchub search` runs it: walk, prefilter, parse, match.
 func BenchmarkSearchGoroot(b *testing.B) {
-	root, err := workspace.Open(goroot(b))
+	root, err := workspace.Open(wstest.GoSrc(b))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -51,7 +42,7 @@ func BenchmarkSearchGoroot(b *testing.B) {
 // BenchmarkMatchParsed isolates the matcher: trees parsed once, the
 // pattern matched against each of them.
 func BenchmarkMatchParsed(b *testing.B) {
-	files := corpus(b, filepath.Join(goroot(b), "net", "http"), "go")
+	files := corpus(b, filepath.Join(wstest.GoSrc(b), "net", "http"), "go")
 	language := syntax.LanguageByName("go")
 	p, err := Compile(context.Background(), `if $X != nil { return $X }`, language)
 	if err != nil {

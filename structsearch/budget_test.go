@@ -18,6 +18,7 @@ import (
 
 	"cchub/syntax"
 	"cchub/textfmt"
+	"cchub/workspace/wstest"
 )
 
 // hostile lists the inputs of a security probe that found the memory of a
@@ -242,7 +243,7 @@ func TestBudgetFitsRealCode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("parses large real files")
 	}
-	gosrc := goroot(t)
+	gosrc := wstest.GoSrc(t)
 	for _, c := range []struct {
 		language, path string
 		patterns       []string
@@ -415,7 +416,7 @@ func TestSearchStopsWhenCancelled(t *testing.T) {
 // Past the depth where tree-sitter's query cursor goes wrong, candidates
 // are found by a walk from Go; on ordinary files both find the same nodes.
 func TestWalkCandidatesAgreeWithQuery(t *testing.T) {
-	gosrc := goroot(t)
+	gosrc := wstest.GoSrc(t)
 	files := []string{"net/http/server.go", "go/ast/ast.go", "sort/sort.go"}
 	for _, pattern := range []string{"$X", "$A + $B", "if $X != nil { return $X }", "$A.Lock()\n$$$\n$A.Unlock()", "return"} {
 		p := compile(t, "go", pattern)

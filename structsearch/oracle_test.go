@@ -32,7 +32,7 @@ func TestOracleGoAST(t *testing.T) {
 	if testing.Short() {
 		t.Skip("walks part of GOROOT")
 	}
-	src := goroot(t)
+	src := wstest.GoSrc(t)
 	root, err := workspace.Open(src)
 	if err != nil {
 		t.Fatal(err)
@@ -358,7 +358,7 @@ func oracleLockThenUnlock(f *ast.File, fset *token.FileSet, src []byte) [][2]int
 // Lock / defer Unlock sequence finds with those go/ast finds walking the
 // statement lists: the same starts and the same ends.
 func TestOracleSequencesInServer(t *testing.T) {
-	dir := filepath.Join(goroot(t), "net", "http")
+	dir := filepath.Join(wstest.GoSrc(t), "net", "http")
 	src, err := os.ReadFile(filepath.Join(dir, "server.go"))
 	wstest.RequirePeer(t, "Go's source tree: "+filepath.Join(dir, "server.go"), err == nil)
 	fset := token.NewFileSet()

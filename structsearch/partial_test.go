@@ -12,6 +12,7 @@ import (
 
 	"cchub/syntax"
 	"cchub/workspace"
+	"cchub/workspace/wstest"
 )
 
 func TestPyLogicalLines(t *testing.T) {
@@ -260,7 +261,7 @@ func TestMatchDeclsOnGoroot(t *testing.T) {
 	if testing.Short() {
 		t.Skip("parses GOROOT")
 	}
-	partsOnCorpus(t, goroot(t), "go", ".go",
+	partsOnCorpus(t, wstest.GoSrc(t), "go", ".go",
 		`if $X != nil { return $X }`, `$A.Lock()`, `if err != nil { return $$$ }`, `errors.New("$S")`,
 		`func ($R *$T) Close() error { $$$ }`, `type $T struct { $$$ }`)
 }

@@ -55,7 +55,7 @@ func gorootDirs(rels ...string) func(testing.TB) []string {
 	return func(tb testing.TB) []string {
 		var out []string
 		for _, r := range rels {
-			out = append(out, filepath.Join(goroot(tb), r))
+			out = append(out, filepath.Join(wstest.GoSrc(tb), r))
 		}
 		return out
 	}
@@ -147,8 +147,8 @@ func sameMatches(a, b []Match) bool {
 // of real files.
 func TestGrammarTablesAgreeWithNodes(t *testing.T) {
 	for _, c := range []struct{ language, dir string }{
-		{"go", filepath.Join(goroot(t), "net", "http")},
-		{"c", filepath.Join(goroot(t), "runtime", "cgo")},
+		{"go", filepath.Join(wstest.GoSrc(t), "net", "http")},
+		{"c", filepath.Join(wstest.GoSrc(t), "runtime", "cgo")},
 	} {
 		language := syntax.LanguageByName(c.language)
 		g := grammarOf(language.Grammar)

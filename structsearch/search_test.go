@@ -184,7 +184,7 @@ func TestSearchIsRepeatable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("parses part of GOROOT")
 	}
-	root, err := workspace.Open(goroot(t))
+	root, err := workspace.Open(wstest.GoSrc(t))
 	if err != nil {
 		t.Fatal(err)
 	}

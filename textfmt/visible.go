@@ -23,18 +23,16 @@ func Visible(s string) string {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case r == utf8.RuneError && n <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case shown(r, n):
+			b.WriteString(s[i : i+n])
 		case r == '\n':
 			b.WriteString(`\n`)
 		case r == '\r':
 			b.WriteString(`\r`)
-		case r < 0x20 && r != '\t' || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r >= 0x80 && r < 0xa0 || bidiControl(r):
+		case r < 0x80 || n <= 1: // a C0 control or DEL, or a byte that is not UTF-8
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		default: // a C1 control or a bidirectional control
 			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+n])
 		}
 		i += n
 	}
@@ -45,12 +43,19 @@ func Visible(s string) string {
 func needsEscape(s string) bool {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n <= 1 || r < 0x20 && r != '\t' || r >= 0x7f && r < 0xa0 || bidiControl(r) {
+		if !shown(r, n) {
 			return true
 		}
 		i += n
 	}
 	return false
+}
+
+// shown says whether the rune r, n bytes long as decoded, is written as
+// it is: not a byte of invalid UTF-8, not a control character but tab,
+// not a bidirectional control.
+func shown(r rune, n int) bool {
+	return !(r == utf8.RuneError && n <= 1 || r < 0x20 && r != '\t' || r >= 0x7f && r < 0xa0 || bidiControl(r))
 }
 
 // bidiControl says whether r is a Unicode bidirectional formatting
