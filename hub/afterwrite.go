@@ -113,6 +113,17 @@ func describe(files []lspmux.File) string {
 // ledger's order: the most severe news first.
 func (h *Hub) news(ctx context.Context, r *Run, rep *lspmux.Report, notes []string) (ledger.News, []string) {
 	var out ledger.News
+	// What the run's starting point had of each key caused: as many
+	// copies now as then is back, not new.
+	had := map[ledger.Key]int{}
+	r.mu.Lock()
+	r.start.see(rep)
+	for _, ds := range rep.New {
+		for _, d := range ds {
+			had[keyOf(d)] = r.start.had(keyOf(d))
+		}
+	}
+	r.mu.Unlock()
 	if len(rep.Files) == 0 && len(rep.New) == 0 && len(rep.Gone) == 0 {
 		return out, notes
 	}
@@ -177,7 +188,7 @@ func (h *Hub) news(ctx context.Context, r *Run, rep *lspmux.Report, notes []stri
 				continue
 			}
 			byKey[d.Key] = len(fn.New)
-			fn.New = append(fn.New, ledger.Reported{Diagnostic: d})
+			fn.New = append(fn.New, ledger.Reported{Diagnostic: d, Back: nowCount[d.Key] <= had[d.Key]})
 		}
 		sort.SliceStable(fn.New, func(i, j int) bool {
 			a, b := fn.New[i], fn.New[j]
@@ -293,7 +304,7 @@ func goneKeys(ds []lspmux.Diagnostic) []ledger.GoneKey {
 	var out []ledger.GoneKey
 	at := map[ledger.Key]int{}
 	for _, d := range ds {
-		k := ledger.Key{Path: d.Path, Severity: d.Severity, Code: d.Code, Message: d.Message}
+		k := keyOf(d)
 		if i, ok := at[k]; ok {
 			out[i].Count++
 			continue
@@ -311,7 +322,7 @@ func toLedger(files map[string][]lspmux.Diagnostic) map[string][]ledger.Diagnost
 		l := make([]ledger.Diagnostic, 0, len(ds))
 		for _, d := range ds {
 			l = append(l, ledger.Diagnostic{
-				Key:  ledger.Key{Path: d.Path, Severity: d.Severity, Code: d.Code, Message: d.Message},
+				Key:  keyOf(d),
 				Line: d.Line, Col: d.Col, EndLine: d.EndLine, EndCol: d.EndCol, Source: d.Source,
 			})
 		}

@@ -74,7 +74,7 @@ func (h *Hub) onlyNew(ctx context.Context, r *Run, res *DiagnosticsResult) {
 	}
 	keep := map[ledger.Key]bool{}
 	for _, d := range res.Diagnostics {
-		keep[ledger.Key{Path: d.Path, Severity: d.Severity, Code: d.Code, Message: d.Message}] = true
+		keep[keyOf(d)] = true
 	}
 	led, id, err := h.ledgerFor(ctx, r)
 	var news ledger.News
@@ -93,7 +93,7 @@ func (h *Hub) onlyNew(ctx context.Context, r *Run, res *DiagnosticsResult) {
 	}
 	kept := res.Diagnostics[:0:0]
 	for _, d := range res.Diagnostics {
-		if fresh[ledger.Key{Path: d.Path, Severity: d.Severity, Code: d.Code, Message: d.Message}] {
+		if fresh[keyOf(d)] {
 			kept = append(kept, d)
 		} else {
 			res.Told++

@@ -25,6 +25,7 @@ type Run struct {
 	heard  map[string]bool // notes already said (a missing server, a crash)
 
 	late      []lateChange        // changes answered before their servers settled
+	start     startPoint          // what the servers had when the run first looked
 	debug     *dapsession.Session // the run's one debug session, while live
 	debugGone string              // how the last one ended, until said
 	// placesTold are the contents of files, changed since the run read

@@ -60,6 +60,9 @@ type Reported struct {
 	Also []Place
 	// Fix is the title of a quick fix the server offers for it, if any.
 	Fix string `json:"fix,omitempty"`
+	// Back says the file had it when the run first looked: hidden for a
+	// while (another error masked it), it is back, not new.
+	Back bool `json:"back,omitempty"`
 }
 
 // FileNews is what one file's current diagnostics mean to the run.

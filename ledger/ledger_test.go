@@ -360,3 +360,24 @@ func TestResetForgetsOneRun(t *testing.T) {
 		t.Fatalf("another run after Reset: %d new, want 0", n.NewCount())
 	}
 }
+
+// What was there when the run first looked and came back is counted and
+// marked apart from what is new.
+func TestTextTellsBackApart(t *testing.T) {
+	n := News{Files: []FileNews{{Path: "w.go", New: []Reported{
+		{Diagnostic: d(Error, "E", "new one", 3, 1)},
+		{Diagnostic: d(Warning, "W", "old one", 6, 2), Back: true, Also: []Place{{Line: 9, Col: 2}}},
+	}}}}
+	want := "diagnostics: 1 new error, 2 warnings back (there before your changes) in w.go\n" +
+		"w.go\n" +
+		"  3:1 error [compiler E] new one\n" +
+		"  6:2 warning [compiler W] old one (also 9:2)\n" +
+		"      back: it was there before your changes, hidden for a while\n"
+	if got := n.Text(0, 0); got != want {
+		t.Fatalf("text:\n%s\nwant:\n%s", got, want)
+	}
+	only := News{Files: []FileNews{{Path: "w.go", New: n.Files[0].New[1:]}}}
+	if got := only.Text(0, 0); !strings.HasPrefix(got, "diagnostics: 2 warnings back (there before your changes) in w.go\n") {
+		t.Fatalf("back alone:\n%s", got)
+	}
+}

@@ -141,13 +141,30 @@ func writeGone(b *strings.Builder, files []FileNews) {
 }
 
 // newCounts is "3 new errors", or "2 new errors, 1 warning": the
-// diagnostics of rs by severity, each place of a key counted.
+// diagnostics of rs by severity, each place of a key counted; those back
+// (Reported.Back) are counted apart: "1 new error, 2 errors back (there
+// before your changes)".
 func newCounts(rs []Reported) string {
-	s := bySeverity(rs)
-	if n := strings.IndexByte(s, ' '); n >= 0 {
-		return s[:n] + " new" + s[n:]
+	var fresh, back []Reported
+	for _, r := range rs {
+		if r.Back {
+			back = append(back, r)
+		} else {
+			fresh = append(fresh, r)
+		}
 	}
-	return s
+	var parts []string
+	if len(fresh) > 0 {
+		s := bySeverity(fresh)
+		if n := strings.IndexByte(s, ' '); n >= 0 {
+			s = s[:n] + " new" + s[n:]
+		}
+		parts = append(parts, s)
+	}
+	if len(back) > 0 {
+		parts = append(parts, bySeverity(back)+" back (there before your changes)")
+	}
+	return strings.Join(parts, ", ")
 }
 
 // weight counts rs's diagnostics, each place of a key once.
@@ -196,6 +213,9 @@ func writeReported(b *strings.Builder, r Reported) {
 	}
 	if cut {
 		b.WriteString("      …\n")
+	}
+	if r.Back {
+		b.WriteString("      back: it was there before your changes, hidden for a while\n")
 	}
 	if r.Fix != "" {
 		fmt.Fprintf(b, "      quick fix: %s\n", clip(r.Fix))

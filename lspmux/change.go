@@ -55,6 +55,7 @@ type jobResult struct {
 	gone    map[string]int          // keys (counted) that went away, by file
 	goneKey map[string][]Diagnostic // what gone counts: a copy each, its key alone
 	current map[string][]Diagnostic // the files told, and those with news: all they have now
+	before  *Settled                // what the server had published before the change
 	settled bool                    // the server settled after the change within jobLimit
 	notes   []string
 	// unchecked: the server could not be had, or did not settle: the
@@ -123,6 +124,9 @@ func (rep *Report) add(j *job) {
 		rep.Servers = append(rep.Servers, j.res.server)
 		sort.Strings(rep.Servers)
 	}
+	if j.res.before != nil {
+		rep.Before = append(rep.Before, *j.res.before)
+	}
 }
 
 // Merge adds what another report of the same change found (its Late
@@ -155,6 +159,7 @@ func (rep *Report) Merge(more *Report) {
 	for _, u := range more.Unchecked {
 		rep.unchecked(u)
 	}
+	rep.Before = append(rep.Before, more.Before...)
 }
 
 // AfterWrite tells each file's server of its new content and reports what
@@ -322,6 +327,7 @@ func (m *Mux) runJob(j *job) {
 		s.settleAll(ctx, s.own.spec.quiet())
 	}
 	before := s.snapshot()
+	j.res.before = m.settled(s, before, old)
 
 	told := map[uri.URI]told{}
 	for _, f := range j.files {
@@ -545,6 +551,32 @@ func (m *Mux) compare(j *job, before, after snapshot, told map[uri.URI]told) {
 		}
 		j.res.current[rel] = convert(rel, text, after[u])
 	}
+}
+
+// settled is snap, the settled diagnostics of s before a change, by key:
+// one entry per copy, without places. opened are the documents s was
+// first told of for the change.
+func (m *Mux) settled(s *server, snap snapshot, opened map[uri.URI]told) *Settled {
+	out := &Settled{Server: s.own.spec.Name, Files: map[string][]Diagnostic{}}
+	for u, items := range snap {
+		rel := m.root.Rel(u.Filename())
+		if rel == "" || rel == "." || strings.HasPrefix(rel, "../") || len(items) == 0 {
+			continue
+		}
+		ds := make([]Diagnostic, 0, len(items))
+		for _, d := range items {
+			k := keyOf(d)
+			ds = append(ds, Diagnostic{Path: rel, Severity: k.severity, Code: k.code, Message: k.message})
+		}
+		out.Files[rel] = ds
+	}
+	for u := range opened {
+		if rel := m.root.Rel(u.Filename()); rel != "" && rel != "." && !strings.HasPrefix(rel, "../") {
+			out.Opened = append(out.Opened, rel)
+		}
+	}
+	sort.Strings(out.Opened)
+	return out
 }
 
 func hasRange(rs []protocol.Range, r protocol.Range) bool {

@@ -164,6 +164,22 @@ type Report struct {
 	// (Workspace) whose server was missing, failed to start, was still
 	// starting, crashed or had not settled.
 	Unchecked []string
+	// Before is, after a write, what each server had published, settled,
+	// just before it was told the change: a caller keeps the first it
+	// sees as its starting point, so that a problem present then, hidden
+	// for a while and back again is not taken for new.
+	Before []Settled
+}
+
+// Settled is the diagnostics one server had published, settled, before a
+// change: one entry per copy of a key (Line and Col are 0), by file.
+// Opened are the files the server was first told of for the change, as
+// they were before it: their diagnostics in Files are its first look at
+// them.
+type Settled struct {
+	Server string
+	Files  map[string][]Diagnostic
+	Opened []string
 }
 
 // unchecked records that what could not be checked, once.
