@@ -17,7 +17,7 @@ import (
 // files) has its starting point when a change first opens it, less what
 // the run's own changes had caused by then.
 type startPoint struct {
-	servers map[string]bool                // servers whose first state is kept
+	servers map[string]bool               // servers whose first state is kept
 	files   map[string]map[ledger.Key]int // copies of each key, by file
 	caused  map[ledger.Key]bool           // what the run's changes caused
 }
