@@ -253,12 +253,27 @@ func (r *Run) addLate(what string, l *lspmux.Late) {
 	r.late = append(r.late, lateChange{what: what, late: l})
 }
 
+// addDisk keeps what another process's change on disk caused, measured
+// in the background, for the run's next answer.
+func (r *Run) addDisk(what string, l *lspmux.Late) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.late = append(r.late, lateChange{what: what, late: l, disk: true})
+}
+
 // lateChange is a change of the run whose servers had not settled when
-// it was answered.
+// it was answered, or a change on disk by another process (disk), whose
+// servers were still settling.
 type lateChange struct {
 	what string
 	late *lspmux.Late
+	disk bool
 }
+
+// diskNewsWait bounds how long an answer waits for the servers to settle
+// after a change on disk by another process, so that what it caused leads
+// this answer rather than a later one.
+const diskNewsWait = 2 * time.Second
 
 // LateNews is what the run's earlier changes caused that was not ready
 // when they were answered and is now: "" when there is none (yet). Each is
@@ -266,6 +281,13 @@ type lateChange struct {
 func (h *Hub) LateNews(ctx context.Context, r *Run) string {
 	if r == nil {
 		return ""
+	}
+	// What other processes changed on disk reaches the servers first
+	// (a watcher's flush is quick when nothing is under way).
+	fctx, cancel := context.WithTimeout(ctx, diskNewsWait)
+	defer cancel()
+	if h.lspMade.Load() {
+		h.flushWatcher(fctx)
 	}
 	r.mu.Lock()
 	pending := r.late
@@ -278,16 +300,25 @@ func (h *Hub) LateNews(ctx context.Context, r *Run) string {
 	var still []lateChange
 	for _, lc := range pending {
 		rep, ok := lc.late.Ready()
+		if !ok && lc.disk {
+			rep, ok = lc.late.Wait(fctx)
+		}
 		if !ok {
 			still = append(still, lc)
 			continue
 		}
 		news, notes := h.news(ctx, r, rep, rep.Notes)
 		d := r.noted(&WriteDiagnostics{News: news, Notes: notes})
-		fmt.Fprintf(&b, "[diagnostics of %s, pending when it was answered, have settled]\n", lc.what)
-		if d == nil {
+		switch {
+		case lc.disk && (d == nil || len(d.Notes) == 0 && d.News.NewCount() == 0 && d.News.GoneCount() == 0):
+			// Nothing the run was not told: no news.
+		case lc.disk:
+			fmt.Fprintf(&b, "[%s caused:]\n%s", lc.what, d.Text())
+		case d == nil:
+			fmt.Fprintf(&b, "[diagnostics of %s, pending when it was answered, have settled]\n", lc.what)
 			b.WriteString("diagnostics: nothing new\n")
-		} else {
+		default:
+			fmt.Fprintf(&b, "[diagnostics of %s, pending when it was answered, have settled]\n", lc.what)
 			b.WriteString(d.Text())
 		}
 	}

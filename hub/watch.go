@@ -2,6 +2,10 @@ package hub
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -136,6 +140,14 @@ func (h *Hub) diskChanged(ctx context.Context, b workspace.Batch) {
 			}
 		}
 		rep, _ = mux.DiskChanged(ctx, changes) // a server that failed says so at its next use
+		if rep != nil && rep.Late != nil {
+			// What it caused is news to every conversation, told once
+			// with its next answer.
+			what := diskChange(changes)
+			for _, r := range h.runs.all() {
+				r.addDisk(what, rep.Late)
+			}
+		}
 	}
 	h.graphMu.Lock()
 	graph := h.graph
@@ -158,6 +170,21 @@ func (h *Hub) diskChanged(ctx context.Context, b workspace.Batch) {
 		d.stats.Same += rep.Same
 	}
 	d.stats.Latency = time.Since(b.First)
+}
+
+// diskChange names changes another process made, for the news of what
+// they caused.
+func diskChange(changes []workspace.Change) string {
+	var names []string
+	for _, c := range changes {
+		names = append(names, c.Path)
+	}
+	sort.Strings(names)
+	names = slices.Compact(names)
+	if len(names) > 3 {
+		names = append(names[:3], fmt.Sprintf("%d more", len(names)-3))
+	}
+	return "changes on disk to " + strings.Join(names, ", ") + ", not made through cchub (another process: a shell command, a formatter, git, another session),"
 }
 
 // flushDisk brings the running servers up to date with the disk before an

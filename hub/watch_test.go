@@ -291,3 +291,69 @@ func TestUnwatchedOpenDocumentsArePolled(t *testing.T) {
 		t.Fatalf("the limit was not said or open documents not polled: %+v", st)
 	}
 }
+
+// What another process changed on disk is news to every conversation,
+// unasked: it leads the next answer of any tool, attributed to the change
+// on disk, once; the next edit does not take it for its own doing, and a
+// change of the hub's own is not told as one on disk.
+func TestOutsideChangesAreToldUnasked(t *testing.T) {
+	requireGopls(t)
+	ws := watchModule(t)
+	h, err := Open(ws, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx := context.Background()
+	r, other := h.OpenRun(), h.OpenRun()
+	defer h.EndRun(r)
+	defer h.EndRun(other)
+	// The conversation edits b.go: gopls runs, settled.
+	w, err := h.Write(ctx, "b.go", "// Package m calls F.\n"+watchCaller, textedit.WriteOptions{}, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(w.Text(), "new error") {
+		t.Fatalf("a comment caused an error:\n%s", w.Text())
+	}
+	if news := h.LateNews(ctx, r); news != "" {
+		t.Fatalf("news before anything changed on disk:\n%s", news)
+	}
+	// The agent's shell gives F a second parameter: b.go's call breaks.
+	if out, err := exec.Command("sed", "-i", "s/func F(x int) int { return x }/func F(x, y int) int { return x + y }/", filepath.Join(ws, "a.go")).CombinedOutput(); err != nil {
+		t.Fatalf("sed: %v\n%s", err, out)
+	}
+	news := h.LateNews(ctx, r)
+	if !strings.Contains(news, "changes on disk to a.go, not made through cchub") || !strings.Contains(news, "1 new error in b.go") || !strings.Contains(news, "not enough arguments") {
+		t.Fatalf("the next answer does not lead with what the change on disk caused:\n%q", news)
+	}
+	if again := h.LateNews(ctx, r); again != "" {
+		t.Fatalf("told twice:\n%s", again)
+	}
+	if o := h.LateNews(ctx, other); !strings.Contains(o, "1 new error in b.go") {
+		t.Fatalf("the other conversation was not told:\n%q", o)
+	}
+	// The next edit does not take the broken call for its doing.
+	w, err = h.Write(ctx, "b.go", "// Package m calls F, twice.\n"+watchCaller, textedit.WriteOptions{}, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(w.Text(), "new error") {
+		t.Fatalf("the edit took what the change on disk caused for its own:\n%s", w.Text())
+	}
+	// Undone on disk: what went away is told, attributed too.
+	if err := os.WriteFile(filepath.Join(ws, "a.go"), []byte(watchCallee1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if news := h.LateNews(ctx, r); !strings.Contains(news, "changes on disk to a.go") || !strings.Contains(news, "gone: error") {
+		t.Fatalf("the fix on disk is not told:\n%q", news)
+	}
+	// The hub's own edit is its answer's news, not a change on disk.
+	if _, err := h.Edit(ctx, "a.go", textedit.Change{Old: "func F(x int) int { return x }", New: "func F(x, y int) int { return x + y }"}, r); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // the watcher's event for the edit comes and goes
+	if news := h.LateNews(ctx, r); strings.Contains(news, "changes on disk") {
+		t.Fatalf("the hub's own edit was told as a change on disk:\n%s", news)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"sort"
 	"strings"
+	"time"
 
 	"go.lsp.dev/uri"
 
@@ -24,6 +25,10 @@ type DiskReport struct {
 	Watched int
 	// Servers counts the running servers told anything.
 	Servers int
+	// Late is what the change on disk caused, measured as a change's
+	// (see AfterWrite): it is ready once every server told of it has
+	// settled. Nil when no server was told anything.
+	Late *Late
 }
 
 // Told says whether any server was told anything.
@@ -36,33 +41,112 @@ func (r *DiskReport) Told() bool {
 // is closed when it is gone; every other change under a server's root is
 // sent as workspace/didChangeWatchedFiles (servers register for it; one
 // that did not ignores it). No server is started for it.
+//
+// What another process did is measured as a change is (AfterWrite): it
+// takes its turn in each server's line of changes, from the settled state
+// before it to the state once the server has settled after it, so that
+// what it caused is told as its doing (Report.Late) and is not taken for
+// the doing of the next change through the Mux. DiskChanged returns once
+// the servers are told; the measuring goes on in the background.
 func (m *Mux) DiskChanged(ctx context.Context, changes []workspace.Change) (*DiskReport, error) {
 	rep := &DiskReport{}
 	changed, closed := map[string]bool{}, map[string]bool{}
+	var late []*job
+	defer func() {
+		rep.Changed, rep.Closed = pathsOf(changed), pathsOf(closed)
+		if len(late) > 0 {
+			rep.Late = &Late{jobs: late}
+			for _, j := range late {
+				rep.Late.Servers = append(rep.Late.Servers, j.own.spec.Name)
+			}
+		}
+	}()
 	for _, s := range m.running() {
-		// What another process did must not be measured as a change's
-		// doing: it takes its turn in the server's line of changes.
 		endTurn, err := m.turn(ctx, s.own.key())
 		if err != nil {
 			return rep, err
 		}
 		release := s.hold()
-		n, err := m.diskChanged(ctx, s, changes, rep, changed, closed)
-		release()
-		endTurn()
-		if n > 0 {
-			rep.Servers++
+		if !m.stillSettled(s.own.key(), s) {
+			// The server is busy with what came before (its own start, or
+			// a change whose job ended unsettled): what it says next is
+			// not this change's doing.
+			sctx, cancel := context.WithTimeout(ctx, diskSettleBefore)
+			s.settleAll(sctx, s.own.spec.quiet())
+			cancel()
 		}
-		if err != nil {
-			return rep, err
+		before := s.snapshot()
+		j := &job{own: s.own, done: make(chan struct{})}
+		toldAt := time.Now()
+		s.mu.Lock()
+		at := told{seq: s.seq, begun: s.begun}
+		s.mu.Unlock()
+		n, sent, err := m.diskChanged(ctx, s, changes, rep, changed, closed)
+		if n == 0 || err != nil {
+			release()
+			endTurn()
+			if err != nil {
+				return rep, err
+			}
+			continue
 		}
+		rep.Servers++
+		for _, c := range changes {
+			if s.own.covers(c.Path) {
+				j.files = append(j.files, File{Path: c.Path})
+			}
+		}
+		late = append(late, j)
+		m.jobs.Add(1)
+		go func() { // owned by the Mux: Close cancels and waits for it
+			defer m.jobs.Done()
+			defer endTurn()
+			defer release()
+			defer close(j.done)
+			m.measureDisk(j, s, before, sent, at, toldAt)
+		}()
 	}
-	rep.Changed, rep.Closed = pathsOf(changed), pathsOf(closed)
 	return rep, nil
 }
 
-// diskChanged tells s of changes; it returns how many it was told of.
-func (m *Mux) diskChanged(ctx context.Context, s *server, changes []workspace.Change, rep *DiskReport, changed, closed map[string]bool) (int, error) {
+// diskSettleBefore bounds the wait for a busy server to settle before it
+// is told of a change on disk.
+const diskSettleBefore = 5 * time.Second
+
+// measureDisk waits for s to settle after it was told of a change on
+// disk at toldAt (told: the open documents sent their content) and
+// writes into j what the change caused.
+func (m *Mux) measureDisk(j *job, s *server, before snapshot, told map[uri.URI]told, at told, toldAt time.Time) {
+	ctx, cancel := context.WithTimeout(m.life, jobLimit)
+	defer cancel()
+	j.res.server = s.own.spec.Name
+	j.res.settled = s.settle(ctx, told)
+	if j.res.settled {
+		// Files sent as watched changes have no document to wait for: a
+		// server that reacts begins within its quiet time, then settles.
+		s.reacted(ctx, at, toldAt.Add(s.own.spec.quiet()))
+		j.res.settled = s.settleAll(ctx, s.own.spec.quiet())
+	}
+	if !j.res.settled && !s.alive() {
+		j.res.notes = append(j.res.notes, s.failed("diagnostics", errStopped).Error())
+	}
+	m.compare(j, before, s.snapshot(), told)
+	if j.res.settled {
+		s.mu.Lock()
+		seq, idle := s.seq, len(s.active) == 0
+		s.mu.Unlock()
+		if idle {
+			m.mu.Lock()
+			m.settledAt[j.own.key()] = settledMark{s, seq}
+			m.mu.Unlock()
+		}
+	}
+}
+
+// diskChanged tells s of changes; it returns how many it was told of, and
+// the open documents it was sent the content of.
+func (m *Mux) diskChanged(ctx context.Context, s *server, changes []workspace.Change, rep *DiskReport, changed, closed map[string]bool) (int, map[uri.URI]told, error) {
+	sent := map[uri.URI]told{}
 	s.mu.Lock()
 	open := make(map[uri.URI][sha256.Size]byte, len(s.docs))
 	for u := range s.docs {
@@ -81,7 +165,7 @@ func (m *Mux) diskChanged(ctx context.Context, s *server, changes []workspace.Ch
 			for d := range open {
 				if d == u || strings.HasPrefix(string(d), string(u)+"/") {
 					if err := s.forget(ctx, d); err != nil {
-						return told, err
+						return told, sent, err
 					}
 					closed[m.root.Rel(d.Filename())] = true
 					told++
@@ -101,7 +185,7 @@ func (m *Mux) diskChanged(ctx context.Context, s *server, changes []workspace.Ch
 		if err != nil {
 			// Gone since, or no longer text: not a document any more.
 			if err := s.forget(ctx, u); err != nil {
-				return told, err
+				return told, sent, err
 			}
 			closed[c.Path] = true
 			told++
@@ -111,20 +195,47 @@ func (m *Mux) diskChanged(ctx context.Context, s *server, changes []workspace.Ch
 			rep.Same++
 			continue
 		}
-		if _, err := s.tell(ctx, u, s.own.lang, data); err != nil {
-			return told, err
+		t, err := s.tell(ctx, u, s.own.lang, data)
+		if err != nil {
+			return told, sent, err
 		}
+		sent[u] = t
 		changed[c.Path] = true
 		told++
 	}
 	if len(watched) > 0 {
 		if err := s.conn.Notify(ctx, "workspace/didChangeWatchedFiles", map[string]any{"changes": watched}); err != nil {
-			return told, s.failed("didChangeWatchedFiles", err)
+			return told, sent, s.failed("didChangeWatchedFiles", err)
 		}
 		rep.Watched += len(watched)
 		told += len(watched)
 	}
-	return told, nil
+	return told, sent, nil
+}
+
+// reacted waits until s has published or begun work since at, or until
+// deadline, or ctx's end.
+func (s *server) reacted(ctx context.Context, at told, deadline time.Time) {
+	for {
+		s.mu.Lock()
+		wake, moved := s.wake, s.seq > at.seq || s.begun > at.begun
+		s.mu.Unlock()
+		left := time.Until(deadline)
+		if moved || left <= 0 {
+			return
+		}
+		t := time.NewTimer(left)
+		select {
+		case <-wake:
+		case <-t.C:
+		case <-s.exited:
+		case <-ctx.Done():
+		}
+		t.Stop()
+		if ctx.Err() != nil || !s.alive() {
+			return
+		}
+	}
 }
 
 // OpenDocuments lists the files the running servers have open, relative
