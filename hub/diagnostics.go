@@ -118,9 +118,14 @@ func (h *Hub) diagnostics(ctx context.Context, r *Run, paths []string) (*Diagnos
 		rels = append(rels, rel)
 	}
 	var rep *lspmux.Report
-	if len(rels) == 0 {
+	switch {
+	case len(rels) == 0 && h.oneShot:
+		// A command has no later answer: it waits for the servers to
+		// load and diagnose the workspace, as their checkers would.
+		rep, err = mux.WorkspaceWithin(ctx, lateWaitOneShot)
+	case len(rels) == 0:
 		rep, err = mux.Workspace(ctx)
-	} else {
+	default:
 		rep, err = mux.Diagnostics(ctx, rels)
 	}
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -162,5 +163,79 @@ func TestDiagnosticsNewOnly(t *testing.T) {
 	}
 	if other.Errors() != 4 {
 		t.Errorf("another run:\n%s", other.Text())
+	}
+}
+
+// The whole workspace's diagnostics, asked of a fresh gopls, are what
+// `gopls check` reports for every file: gopls runs its analyzers only on
+// packages with an open file, so the answer opens one file of each
+// package first (a package's own tests and its external test package
+// included; a file for another platform is not opened, as it would be
+// reported as in no package).
+func TestWorkspaceDiagnosticsMatchGoplsCheck(t *testing.T) {
+	requireGopls(t)
+	const bad = "fmt.Sprintf(\"%d\", \"not a number\")"
+	files := map[string]string{
+		"go.mod":              "module example.com/w\n\ngo 1.22\n",
+		"w.go":                "package w\n\nimport \"fmt\"\n\nfunc W() string { return " + bad + " }\n",
+		"deep/a/b/b.go":       "package b\n\nimport \"fmt\"\n\nfunc B() string { return " + bad + " }\n",
+		"deep/a/b/b2.go":      "package b\n\nfunc B2(x int) int {\n\tx = x\n\treturn x\n}\n",
+		"ext/e.go":            "package e\n\nfunc E() int { return 1 }\n",
+		"ext/e_test.go":       "package e_test\n\nimport (\n\t\"fmt\"\n\t\"testing\"\n)\n\nfunc TestE(t *testing.T) { _ = " + bad + " }\n",
+		"win/w_windows.go":    "package win\n\nfunc Win() {}\n",
+		"win/w.go":            "package win\n\nimport \"fmt\"\n\nfunc U() string { return " + bad + " }\n",
+		"testdata/t/t.go":     "package t\n\nvar T int = \"no\"\n",
+		"nested/go.mod":       "module example.com/nested\n\ngo 1.22\n",
+		"nested/n.go":         "package n\n\nvar N int = \"another module\"\n",
+		"clean/clean.go":      "package clean\n\nfunc C() int { return 2 }\n",
+		"clean/clean_test.go": "package clean\n\nimport \"testing\"\n\nfunc TestC(t *testing.T) {}\n",
+	}
+	dir := writeModule(t, files)
+	h, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	res, err := h.Diagnostics(context.Background(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, d := range res.Diagnostics {
+		if d.Severity == "error" || d.Severity == "warning" {
+			got[fmt.Sprintf("%s:%d", d.Path, d.Line)] = true
+		}
+	}
+	// The checker, over every Go file of the module.
+	var goFiles []string
+	for rel := range files {
+		if strings.HasSuffix(rel, ".go") && !strings.HasPrefix(rel, "testdata/") && !strings.HasPrefix(rel, "nested/") {
+			goFiles = append(goFiles, rel)
+		}
+	}
+	cmd := exec.Command("gopls", append([]string{"check"}, goFiles...)...)
+	cmd.Dir = dir
+	out, _ := cmd.CombinedOutput() // it exits non-zero when it reports
+	want := map[string]bool{}
+	for _, line := range strings.Split(string(out), "\n") {
+		rel, rest, ok := strings.Cut(strings.TrimPrefix(line, dir+"/"), ":")
+		if !ok || !strings.HasSuffix(rel, ".go") {
+			continue
+		}
+		n, _, _ := strings.Cut(rest, ":")
+		want[rel+":"+n] = true
+	}
+	if len(want) != 5 {
+		t.Fatalf("gopls check reported %d places, the module has 5:\n%s", len(want), out)
+	}
+	for w := range want {
+		if !got[w] {
+			t.Errorf("gopls check reports %s; the workspace's diagnostics do not:\n%s", w, res.Text())
+		}
+	}
+	for g := range got {
+		if !want[g] {
+			t.Errorf("the workspace's diagnostics report %s; gopls check does not:\n%s", g, res.Text())
+		}
 	}
 }

@@ -295,6 +295,13 @@ func (m *Mux) Diagnostics(ctx context.Context, rels []string) (*Report, error) {
 // it is not running), given the timeout to load and diagnose its
 // workspace, and asked for all it has published.
 func (m *Mux) Workspace(ctx context.Context) (*Report, error) {
+	return m.WorkspaceWithin(ctx, m.timeout)
+}
+
+// WorkspaceWithin is Workspace with bound, not the Mux's Timeout, for the
+// servers to load and diagnose the workspace (a one-shot command, which
+// has no later answer, waits longer).
+func (m *Mux) WorkspaceWithin(ctx context.Context, bound time.Duration) (*Report, error) {
 	rep := m.newReport()
 	var servers []*server
 	for i := range m.specs {
@@ -331,7 +338,7 @@ func (m *Mux) Workspace(ctx context.Context) (*Report, error) {
 		servers = append(servers, s)
 		rep.Servers = append(rep.Servers, spec.Name)
 	}
-	wctx, cancel := context.WithTimeout(ctx, m.timeout)
+	wctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
 	for _, s := range servers {
 		// A server that has published nothing yet has not looked at the
@@ -339,11 +346,14 @@ func (m *Mux) Workspace(ctx context.Context) (*Report, error) {
 		// over a second after it is initialized).
 		// gopls reports its load as progress, which settleAll waits for.
 		ready := (s.own.spec.ProgressSettles || s.firstPublish(wctx)) && s.settleAll(wctx, 500*time.Millisecond)
+		if ready && s.own.spec.AnalyzesOpen {
+			ready = s.settle(wctx, m.openPackages(wctx, s, rep)) && s.settleAll(wctx, 500*time.Millisecond)
+		}
 		if !ready {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			rep.note(fmt.Sprintf("diagnostics not ready after %v: %s was still loading the workspace; what it had said so far is shown, and may be incomplete: call diagnostics again in a few seconds", m.timeout, s.own.spec.Name))
+			rep.note(fmt.Sprintf("diagnostics not ready after %v: %s was still loading the workspace; what it had said so far is shown, and may be incomplete: call diagnostics again in a few seconds", bound, s.own.spec.Name))
 			rep.unchecked(s.own.spec.Name)
 		}
 		m.collect(s, nil, rep)

@@ -43,6 +43,10 @@ type Spec struct {
 	// and else the workspace's own node_modules/typescript; it is given
 	// the one installed beside it (initialization option tsserver.path).
 	PinsTypeScript bool `json:"-"`
+	// AnalyzesOpen: the server runs some of its checks (gopls: its
+	// analyzers, vet's among them) only on the packages of open files; a
+	// whole-workspace answer opens one file of each package first.
+	AnalyzesOpen bool `json:"-"`
 	// Disabled turns a built-in server off.
 	Disabled bool `json:"disabled,omitempty"`
 	// ProgressSettles says the server reports each diagnostic pass as
@@ -110,6 +114,7 @@ func Builtin() []Spec {
 			},
 			Install:         "go install golang.org/x/tools/gopls@v0.23.0 (it lands in $(go env GOPATH)/bin: put that on PATH, or beside cchub)",
 			ProgressSettles: true,
+			AnalyzesOpen:    true,
 		},
 		{
 			Name: "pyright", Command: "pyright-langserver", Args: []string{"--stdio"},
