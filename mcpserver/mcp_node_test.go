@@ -20,11 +20,6 @@ const mcpClientDir = "testdata/mcp-client"
 // TestMCPWithTheTypeScriptSDKClient drives `cchub mcp` over real stdio with
 // the official TypeScript SDK, the way other agents' clients call it.
 func TestMCPWithTheTypeScriptSDKClient(t *testing.T) {
-	node, err := exec.LookPath("node")
-	wstest.RequirePeer(t, "node, which runs the TypeScript SDK client (Node.js 20 or later: apt-get install nodejs npm)", err == nil)
-	_, err = os.Stat(filepath.Join(mcpClientDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json"))
-	wstest.RequirePeer(t, "the MCP TypeScript SDK in mcpserver/"+mcpClientDir+"/node_modules (make test installs it: npm ci in mcpserver/"+mcpClientDir+")", err == nil)
-
 	bin := buildCchub(t)
 	ws := copyWorkspace(t, "go")
 	script := `[{"list": true},
@@ -39,39 +34,9 @@ func TestMCPWithTheTypeScriptSDKClient(t *testing.T) {
 	{"tool": "read", "raw": true, "args": {"file_path": "go.mod"}},
 	{"tool": "write", "args": {"path": "notes/todo.txt", "content": "written by the TypeScript client\n"}},
 	{"tool": "search", "args": {"pattern": "fmt.Errorf($$$A)", "lang": "go", "counts": true}}]`
-	sf := filepath.Join(t.TempDir(), "script.json")
-	if err := os.WriteFile(sf, []byte(script), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(node, filepath.Join(mcpClientDir, "client.mjs"), sf, "--", bin, "mcp", "--root", ws, "--approval", "human", "--diagnostics-timeout", "5s")
-	out, err := cmd.Output()
-	if err != nil {
-		var stderr []byte
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = ee.Stderr
-		}
-		t.Fatalf("mcp client: %v\nstdout:\n%s\nstderr:\n%s", err, out, stderr)
-	}
-	type step struct {
-		List          []string `json:"list"`
-		Bytes         int      `json:"bytes"`
-		Tool          string   `json:"tool"`
-		IsError       bool     `json:"isError"`
-		ProtocolError bool     `json:"protocolError"`
-		Text          string   `json:"text"`
-	}
-	var steps []step
-	sc := bufio.NewScanner(strings.NewReader(string(out)))
-	sc.Buffer(make([]byte, 1<<20), 1<<22)
-	for sc.Scan() {
-		var s step
-		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
-			t.Fatalf("bad line %q: %v", sc.Text(), err)
-		}
-		steps = append(steps, s)
-	}
+	steps := runNodeClient(t, bin, ws, script)
 	if len(steps) != 12 {
-		t.Fatalf("got %d steps, want 12:\n%s", len(steps), out)
+		t.Fatalf("got %d steps, want 12:\n%+v", len(steps), steps)
 	}
 	for _, name := range []string{"glob", "grep", "read", "outline", "read_symbol", "edit", "write", "apply_patch", "search",
 		"lsp", "diagnostics", "debug", "graph", "rewrite", "resolve", "anchor"} {
@@ -126,5 +91,99 @@ func TestMCPWithTheTypeScriptSDKClient(t *testing.T) {
 	// A field the schema leaves out to keep the list small is still taken.
 	if s := steps[11]; s.IsError || s.ProtocolError || !strings.Contains(s.Text, "store/persist.go") {
 		t.Errorf("search with counts (a field the schema does not list): %+v", s)
+	}
+}
+
+// nodeStep is one line the TypeScript SDK client prints.
+type nodeStep struct {
+	List          []string `json:"list"`
+	Bytes         int      `json:"bytes"`
+	Tool          string   `json:"tool"`
+	Exec          string   `json:"exec"`
+	Status        int      `json:"status"`
+	IsError       bool     `json:"isError"`
+	ProtocolError bool     `json:"protocolError"`
+	Text          string   `json:"text"`
+}
+
+// runNodeClient runs script (client.mjs's steps) with the TypeScript SDK
+// client against `bin mcp` on ws, and returns its steps.
+func runNodeClient(t *testing.T, bin, ws, script string) []nodeStep {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	wstest.RequirePeer(t, "node, which runs the TypeScript SDK client (Node.js 20 or later: apt-get install nodejs npm)", err == nil)
+	_, err = os.Stat(filepath.Join(mcpClientDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json"))
+	wstest.RequirePeer(t, "the MCP TypeScript SDK in mcpserver/"+mcpClientDir+"/node_modules (make test installs it: npm ci in mcpserver/"+mcpClientDir+")", err == nil)
+	sf := filepath.Join(t.TempDir(), "script.json")
+	if err := os.WriteFile(sf, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, filepath.Join(mcpClientDir, "client.mjs"), sf, "--", bin, "mcp", "--root", ws, "--approval", "human", "--diagnostics-timeout", "5s")
+	cmd.Dir = ws // the steps' shell commands run in the workspace
+	if abs, err := filepath.Abs(mcpClientDir); err == nil {
+		cmd.Args[1] = filepath.Join(abs, "client.mjs")
+	}
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("mcp client: %v\nstdout:\n%s\nstderr:\n%s", err, out, stderr)
+	}
+	var steps []nodeStep
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	sc.Buffer(make([]byte, 1<<20), 1<<22)
+	for sc.Scan() {
+		var s nodeStep
+		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
+			t.Fatalf("bad line %q: %v", sc.Text(), err)
+		}
+		steps = append(steps, s)
+	}
+	return steps
+}
+
+// Through the real binary and an independent client: a problem that was
+// there when the conversation began, hidden by an error and back when it
+// is fixed, is told as back; what the agent's shell changed on disk leads
+// the next answer of any tool, attributed, once.
+func TestMCPBackAndDiskChangesThroughTheTypeScriptClient(t *testing.T) {
+	requireGopls(t)
+	bin := buildCchub(t)
+	ws := copyWorkspace(t, "go")
+	// A vet warning the conversation finds there.
+	if err := os.WriteFile(filepath.Join(ws, "pricing", "w.go"), []byte("package pricing\n\nimport \"fmt\"\n\nfunc W() string { return fmt.Sprintf(\"%d\", \"x\") }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := `[
+	{"tool": "edit", "args": {"path": "pricing/pricing.go", "old_string": "// Cents returns n cents as Money.", "new_string": "// Cents returns n cents as Money, exactly."}},
+	{"tool": "edit", "args": {"path": "pricing/pricing.go", "old_string": "func Cents(n int64) Money { return Money(n) }", "new_string": "var broken int = \"one\"\n\nfunc Cents(n int64) Money { return Money(n) }"}},
+	{"tool": "edit", "args": {"path": "pricing/pricing.go", "old_string": "var broken int = \"one\"\n\n", "new_string": ""}},
+	{"exec": "sed -i 's/func Cents(n int64) Money {/func Cents(n int64, unit string) Money {/' pricing/pricing.go"},
+	{"tool": "glob", "args": {"pattern": "*.go"}},
+	{"tool": "glob", "args": {"pattern": "*.go"}}]`
+	steps := runNodeClient(t, bin, ws, script)
+	if len(steps) != 6 {
+		t.Fatalf("got %d steps, want 6:\n%+v", len(steps), steps)
+	}
+	if s := steps[0].Text; strings.Contains(s, "new warning") {
+		t.Errorf("a comment's answer calls the warning that was there new:\n%s", s)
+	}
+	if s := steps[1].Text; !strings.Contains(s, "1 new error in pricing/pricing.go") || !strings.Contains(s, "gone: warning") {
+		t.Fatalf("the type error, hiding the warning (the case this test is about):\n%s", s)
+	}
+	if s := steps[2].Text; !strings.Contains(s, "1 warning back (there before your changes) in pricing/w.go") || strings.Contains(s, "new warning") {
+		t.Errorf("the warning's return is not told as back:\n%s", s)
+	}
+	if steps[3].Status != 0 {
+		t.Fatalf("sed: %+v", steps[3])
+	}
+	news := steps[4].Text
+	if !strings.HasPrefix(news, "[changes on disk to pricing/pricing.go, not made through cchub") || !strings.Contains(news, "main.go") || !strings.Contains(news, "not enough arguments in call to pricing.Cents") {
+		t.Errorf("the next answer does not lead with what the change on disk caused:\n%s", news)
+	}
+	if s := steps[5].Text; strings.Contains(s, "changes on disk") {
+		t.Errorf("told twice:\n%s", s)
 	}
 }
