@@ -60,11 +60,14 @@ codegraph, lspmux < confirm;
 # which take its answers as a function and never import it.
 store < tokenindex;
 unidiff < review;
+# Go imports fixed in process: the standard library's table, x/tools'
+# import formatting; no workspace, no process.
+NONE < importfix;
 
 # The core: one Hub per workspace composes the features. Every capability
 # a front end offers is a Hub method.
 locate, outline, textedit, structsearch, lspmux, dapsession, codegraph,
-astedit, anchor, blast, ledger, tokenindex, confirm < hub;
+astedit, anchor, blast, ledger, tokenindex, confirm, importfix < hub;
 
 # Front ends. MCP: the JSON-RPC line transport, then the server, one file
 # per tool. The CLI: cobra commands; it imports feature packages for their
@@ -99,7 +102,7 @@ var externals = map[string][]string{
 	"github.com/google/go-dap":               {"dapsession"},
 	"github.com/spf13/cobra":                 {"cchub"},
 	"github.com/fsnotify/fsnotify":           {"workspace"},
-	"golang.org/x/tools":                     {"blastoracle"}, // the precise call graph the graph is measured against
+	"golang.org/x/tools":                     {"blastoracle", "importfix"}, // the precise call graph the graph is measured against; goimports' import handling
 }
 
 // groundPackages must not link a tree-sitter grammar, directly or through

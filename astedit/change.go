@@ -52,6 +52,12 @@ type Change struct {
 	Overlapping int
 	// Unchanged counts matches whose replacement is the text they had.
 	Unchanged int
+	// Unorganized are the files whose imports were to be organized by a
+	// language server that did not do it, and UnorganizedWhy says why:
+	// written as staged they may not build, so they are organized (or
+	// the change refused) when it is applied.
+	Unorganized    []string
+	UnorganizedWhy string
 }
 
 // report is what a staged change keeps besides its files.
@@ -60,6 +66,8 @@ type report struct {
 	Nested      int        `json:"nested,omitempty"`
 	Overlapping int        `json:"overlapping,omitempty"`
 	Unchanged   int        `json:"unchanged,omitempty"`
+	Unorganized []string   `json:"unorganized,omitempty"`
+	Why         string     `json:"unorganized_why,omitempty"`
 }
 
 // Staged is a change as it was staged: its id, what it does, and per
@@ -75,6 +83,10 @@ type Staged struct {
 	Nested      int          `json:"nested,omitempty"`
 	Overlapping int          `json:"overlapping,omitempty"`
 	Unchanged   int          `json:"unchanged,omitempty"`
+	// Unorganized and UnorganizedWhy are the Change's: files whose
+	// imports no one organized, and why.
+	Unorganized    []string `json:"unorganized,omitempty"`
+	UnorganizedWhy string   `json:"unorganized_why,omitempty"`
 }
 
 // StagedFile is one file of a staged change.
@@ -100,7 +112,7 @@ func Stage(ctx context.Context, st *store.Store, c *Change) (*Staged, error) {
 		}
 		paths[f.Path] = true
 	}
-	rep := report{Locations: c.Locations, Nested: c.Nested, Overlapping: c.Overlapping, Unchanged: c.Unchanged}
+	rep := report{Locations: c.Locations, Nested: c.Nested, Overlapping: c.Overlapping, Unchanged: c.Unchanged, Unorganized: c.Unorganized, Why: c.UnorganizedWhy}
 	repJSON, err := json.Marshal(rep)
 	if err != nil {
 		return nil, err
@@ -179,6 +191,7 @@ func fromStore(s *store.Staged, withDiffs bool) (*Staged, error) {
 	out := &Staged{
 		ID: s.ID, Kind: s.Kind, Title: s.Title, Created: s.Created, Matches: s.Matches,
 		Locations: rep.Locations, Nested: rep.Nested, Overlapping: rep.Overlapping, Unchanged: rep.Unchanged,
+		Unorganized: rep.Unorganized, UnorganizedWhy: rep.Why,
 	}
 	for _, f := range s.Files {
 		sf := StagedFile{Path: f.Path, Status: "modified", Added: f.Added, Removed: f.Remove}

@@ -6,18 +6,23 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"cchub/astedit"
+	"cchub/workspace/wstest"
 )
 
-// importsModule is a module whose errors are made with fmt.Errorf: a.go
-// and b.go use fmt for nothing else, c.go also prints.
+// importsModule is a module whose errors are made with fmt.Errorf: a.go,
+// b.go and sub/d.go (with a group of the module's imports) use fmt for
+// nothing else, c.go also prints.
 var importsModule = map[string]string{
-	"go.mod": "module example.com/errs\n\ngo 1.22\n",
-	"a.go":   "package errs\n\nimport \"fmt\"\n\nfunc A() error { return fmt.Errorf(\"a failed\") }\n",
-	"b.go":   "package errs\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\nfunc B(s string) error {\n\tif strings.TrimSpace(s) == \"\" {\n\t\treturn fmt.Errorf(\"b: empty\")\n\t}\n\treturn nil\n}\n",
-	"c.go":   "package errs\n\nimport \"fmt\"\n\nfunc C() error {\n\tfmt.Println(\"c\")\n\treturn fmt.Errorf(\"c failed\")\n}\n",
+	"go.mod":             "module example.com/errs\n\ngo 1.22\n",
+	"a.go":               "package errs\n\nimport \"fmt\"\n\nfunc A() error { return fmt.Errorf(\"a failed\") }\n",
+	"b.go":               "package errs\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\nfunc B(s string) error {\n\tif strings.TrimSpace(s) == \"\" {\n\t\treturn fmt.Errorf(\"b: empty\")\n\t}\n\treturn nil\n}\n",
+	"c.go":               "package errs\n\nimport \"fmt\"\n\nfunc C() error {\n\tfmt.Println(\"c\")\n\treturn fmt.Errorf(\"c failed\")\n}\n",
+	"sub/d.go":           "package sub\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n\n\t\"example.com/errs/sub/inner\"\n)\n\n// Fail fails.\nfunc Fail() error {\n\tif strings.HasPrefix(inner.Name, \"x\") {\n\t\treturn fmt.Errorf(\"x\")\n\t}\n\treturn fmt.Errorf(\"d failed\")\n}\n",
+	"sub/inner/inner.go": "package inner\n\n// Name is a name.\nconst Name = \"inner\"\n",
 }
 
 func writeModule(t *testing.T, files map[string]string) string {
@@ -34,22 +39,41 @@ func writeModule(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-// goBuild runs go build ./... in dir and returns what it said.
+// goBuild runs go build ./... in dir with the real go command (found
+// before a test empties PATH) and returns what it said.
 func goBuild(t *testing.T, dir string) (string, error) {
 	t.Helper()
-	cmd := exec.Command("go", "build", "./...")
+	cmd := exec.Command(goCommand(t), "build", "./...")
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOPROXY=off", "GOFLAGS=-mod=mod")
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
 
-// A staged rewrite fmt.Errorf($MSG) → errors.New($MSG) carries gopls's
-// organized imports in its diff, before anyone approves it: "errors" is
-// added, "fmt" dropped where nothing else uses it and kept in c.go, which
-// prints; applying it leaves a module that builds.
-func TestRewriteStagesOrganizedImports(t *testing.T) {
-	requireGopls(t)
+var goPath = sync.OnceValues(func() (string, error) { return exec.LookPath("go") })
+
+func goCommand(t *testing.T) string {
+	t.Helper()
+	p, err := goPath()
+	wstest.RequirePeer(t, "the go command", err == nil)
+	return p
+}
+
+// noServers empties PATH (no gopls, nor anything else), after finding
+// the go command the test builds with.
+func noServers(t *testing.T) {
+	goCommand(t)
+	t.Setenv("PATH", t.TempDir())
+}
+
+// The cold-server case of issue 40: with no gopls, a staged rewrite
+// fmt.Errorf($MSG) → errors.New($MSG) carries its import changes in its
+// diff before anyone approves it — "errors" added, "fmt" dropped where
+// nothing else uses it and kept in c.go, which prints — fixed in process;
+// applying it leaves a module that builds.
+func TestRewriteStagesFixedImportsWithNoServer(t *testing.T) {
 	dir := writeModule(t, importsModule)
+	noServers(t)
 	h, err := Open(dir, Options{Approval: ApproveAgent})
 	if err != nil {
 		t.Fatal(err)
@@ -60,23 +84,23 @@ func TestRewriteStagesOrganizedImports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.ImportsNote != "" || o.ImportsOrganized != 3 {
-		t.Fatalf("organized %d, note %q", o.ImportsOrganized, o.ImportsNote)
+	if o.ImportsNote != "" || o.ImportsFixed != 4 || o.ImportsOrganized != 0 || len(o.Unorganized) != 0 {
+		t.Fatalf("fixed %d, organized %d, unorganized %v, note %q", o.ImportsFixed, o.ImportsOrganized, o.Unorganized, o.ImportsNote)
 	}
 	text := o.Text()
-	if !strings.Contains(text, "imports organized by the language server in 3 files") {
-		t.Errorf("the answer does not say imports were organized:\n%s", text)
+	if !strings.Contains(text, "imports fixed in 4 files") {
+		t.Errorf("the answer does not say imports were fixed:\n%s", text)
 	}
 	diffs := map[string]string{}
 	for _, f := range o.Files {
 		diffs[f.Path] = f.Diff
 	}
-	for _, rel := range []string{"a.go", "b.go"} {
+	for _, rel := range []string{"a.go", "b.go", "sub/d.go"} {
 		if !strings.Contains(diffs[rel], "-import \"fmt\"") && !strings.Contains(diffs[rel], "-\t\"fmt\"") {
 			t.Errorf("%s: fmt is not dropped:\n%s", rel, diffs[rel])
 		}
 	}
-	for _, rel := range []string{"a.go", "b.go", "c.go"} {
+	for _, rel := range []string{"a.go", "b.go", "c.go", "sub/d.go"} {
 		if !strings.Contains(diffs[rel], "\"errors\"") {
 			t.Errorf("%s: errors is not added:\n%s", rel, diffs[rel])
 		}
@@ -85,7 +109,7 @@ func TestRewriteStagesOrganizedImports(t *testing.T) {
 		t.Errorf("c.go: fmt, still used, is not kept:\n%s", diffs["c.go"])
 	}
 	// Nothing is written by staging.
-	for _, rel := range []string{"a.go", "b.go", "c.go"} {
+	for rel := range importsModule {
 		if data, _ := os.ReadFile(filepath.Join(dir, rel)); string(data) != importsModule[rel] {
 			t.Errorf("%s was written by staging", rel)
 		}
@@ -96,31 +120,132 @@ func TestRewriteStagesOrganizedImports(t *testing.T) {
 	if out, err := goBuild(t, dir); err != nil {
 		t.Errorf("the applied rewrite does not build: %v\n%s", err, out)
 	}
-	if data, _ := os.ReadFile(filepath.Join(dir, "c.go")); !strings.Contains(string(data), "\"fmt\"") {
-		t.Errorf("c.go lost fmt:\n%s", data)
-	}
 }
 
-// Where no server can organize the imports, the change is staged as it
-// is and the answer says so, and what to do.
-func TestRewriteSaysWhenImportsWereNotOrganized(t *testing.T) {
+// A change whose imports need a package only the server can name, with
+// no server, is staged with the files named unorganized; applying it
+// asks the server again and, while there is none, refuses with the call
+// to make and writes nothing; once there is one, applying organizes the
+// imports and stages the changed diff again for review.
+func TestUnorganizedChangeIsRefused(t *testing.T) {
 	dir := writeModule(t, importsModule)
-	t.Setenv("PATH", t.TempDir()) // no gopls (nor anything else)
-	h, err := Open(dir, Options{})
+	path := os.Getenv("PATH")
+	noServers(t)
+	h, err := Open(dir, Options{Approval: ApproveAgent})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	o, err := h.Rewrite(context.Background(), astedit.RewriteOptions{Pattern: "fmt.Errorf($MSG)", Template: "errors.New($MSG)", Lang: "go"})
+	ctx := context.Background()
+	o, err := h.Rewrite(ctx, astedit.RewriteOptions{Pattern: "fmt.Errorf(\"a failed\")", Template: "sub.Fail()", Lang: "go"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.ImportsOrganized != 0 || len(o.Files) != 3 {
-		t.Errorf("organized %d of %d files", o.ImportsOrganized, len(o.Files))
+	if len(o.Unorganized) != 1 || o.Unorganized[0] != "a.go" {
+		t.Fatalf("unorganized %v, note %q", o.Unorganized, o.ImportsNote)
 	}
 	text := o.Text()
-	if !strings.Contains(text, "imports were not organized: ") || !strings.Contains(text, "gopls") || !strings.Contains(text, "check its imports before applying") {
-		t.Errorf("the answer does not say why imports were not organized:\n%s", text)
+	for _, want := range []string{"imports of 1 file were not organized: ", "gopls", "sub: not a standard-library package", "applying it asks the server again first"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the answer does not say %q:\n%s", want, text)
+		}
+	}
+	loaded, err := h.StagedChange(ctx, o.ID)
+	if err != nil || !strings.Contains(loaded.ImportsText(), "were not organized when it was staged") {
+		t.Errorf("the staged change forgot its imports are not organized: %v %q", err, loaded.ImportsText())
+	}
+	_, err = h.Apply(ctx, o.ID, NewRun())
+	if err == nil || !strings.Contains(err.Error(), "resolve action=accept id="+o.ID) || !strings.Contains(err.Error(), "was not applied") {
+		t.Fatalf("applied, or refused without the call to make: %v", err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "a.go")); string(data) != importsModule["a.go"] {
+		t.Errorf("a.go was written:\n%s", data)
+	}
+
+	// Later, with gopls: applying organizes first, and since the diff
+	// changes it is staged again for review; that one applies and builds.
+	t.Setenv("PATH", path)
+	requireGopls(t)
+	h2, err := Open(dir, Options{Approval: ApproveAgent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h2.Close()
+	_, err = h2.Apply(ctx, o.ID, NewRun())
+	var again string
+	if err != nil {
+		if _, rest, ok := strings.Cut(err.Error(), "staged again as "); ok {
+			again, _, _ = strings.Cut(rest, " ")
+		}
+	}
+	if again == "" {
+		t.Fatalf("applying with gopls did not stage the organized change again: %v", err)
+	}
+	re, err := h2.StagedChange(ctx, again)
+	if err != nil || len(re.Unorganized) != 0 || !strings.Contains(re.Files[0].Diff, "example.com/errs/sub") {
+		t.Fatalf("the change staged again: %v %+v", err, re)
+	}
+	if _, err := h2.Apply(ctx, again, NewRun()); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := goBuild(t, dir); err != nil {
+		t.Errorf("the applied rewrite does not build: %v\n%s", err, out)
+	}
+}
+
+// With gopls, what the in-process fix leaves (a package of the module)
+// is organized by the server at staging, and the change builds.
+func TestServerOrganizesWhatIsLeft(t *testing.T) {
+	requireGopls(t)
+	dir := writeModule(t, importsModule)
+	h, err := Open(dir, Options{Approval: ApproveAgent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx := context.Background()
+	o, err := h.Rewrite(ctx, astedit.RewriteOptions{Pattern: "fmt.Errorf(\"a failed\")", Template: "sub.Fail()", Lang: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.ImportsFixed != 1 || o.ImportsOrganized != 1 || len(o.Unorganized) != 0 {
+		t.Fatalf("fixed %d organized %d unorganized %v note %q", o.ImportsFixed, o.ImportsOrganized, o.Unorganized, o.ImportsNote)
+	}
+	if !strings.Contains(o.Files[0].Diff, "example.com/errs/sub") {
+		t.Errorf("the module's package is not imported:\n%s", o.Files[0].Diff)
+	}
+	if _, err := h.Apply(ctx, o.ID, NewRun()); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := goBuild(t, dir); err != nil {
+		t.Errorf("the applied rewrite does not build: %v\n%s", err, out)
+	}
+}
+
+// A Python rewrite: cchub organizes no Python imports, so the answer
+// says they are not checked; nothing is known unorganized, and applying
+// it writes it.
+func TestPythonImportsAreSaidUnchecked(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"pyproject.toml": "[project]\nname = \"p\"\n",
+		"a.py":           "import os\n\n\ndef path(a, b):\n    return os.path.join(a, b)\n",
+	})
+	noServers(t)
+	h, err := Open(dir, Options{Approval: ApproveAgent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx := context.Background()
+	o, err := h.Rewrite(ctx, astedit.RewriteOptions{Pattern: "os.path.join($A, $B)", Template: "str(pathlib.Path($A) / $B)", Lang: "python"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(o.Text(), "imports of 1 python file are not checked (cchub organizes Go imports only)") || len(o.Unorganized) != 0 {
+		t.Errorf("the answer does not say Python imports are not checked:\n%s", o.Text())
+	}
+	if _, err := h.Apply(ctx, o.ID, NewRun()); err != nil {
+		t.Fatal(err)
 	}
 }
 

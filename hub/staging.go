@@ -18,11 +18,14 @@ type StagedOutcome struct {
 	// languages, languages the pattern was invalid in).
 	Searched int               `json:"files_searched,omitempty"`
 	Invalid  map[string]string `json:"invalid,omitempty"`
-	// ImportsOrganized counts the files whose imports the language
+	// ImportsFixed counts the Go files whose imports cchub fixed in
+	// process (importfix), and ImportsOrganized those the language
 	// server's organize-imports action changed, as part of the diff.
+	ImportsFixed     int `json:"imports_fixed,omitempty"`
 	ImportsOrganized int `json:"imports_organized,omitempty"`
-	// ImportsNote says why imports could not be organized (no server, a
-	// slow or failing one): the diff is then the change alone.
+	// ImportsNote says which imports were not organized and why (a
+	// package only a server that did not answer can name; a language
+	// cchub does not organize).
 	ImportsNote string `json:"imports_note,omitempty"`
 	policy      Approval
 }
@@ -32,11 +35,16 @@ type StagedOutcome struct {
 // was nothing to organize.
 func (o *StagedOutcome) ImportsText() string {
 	var b strings.Builder
+	if o.ImportsFixed > 0 {
+		fmt.Fprintf(&b, "imports fixed in %s (unused ones removed, standard-library ones added); that is part of the diff.\n", textfmt.Count(o.ImportsFixed, "file"))
+	}
 	if o.ImportsOrganized > 0 {
 		fmt.Fprintf(&b, "imports organized by the language server in %s; that is part of the diff.\n", textfmt.Count(o.ImportsOrganized, "file"))
 	}
 	if o.ImportsNote != "" {
 		b.WriteString(o.ImportsNote + "\n")
+	} else if n := len(o.Unorganized); n > 0 {
+		fmt.Fprintf(&b, "imports of %s were not organized when it was staged (%s): applying it asks the server again first, and refuses while it does not answer.\n", textfmt.Count(n, "file"), o.UnorganizedWhy)
 	}
 	return b.String()
 }
@@ -64,7 +72,7 @@ func (h *Hub) stageFiles(ctx context.Context, c *astedit.Change) (*StagedOutcome
 	if err != nil {
 		return nil, err
 	}
-	organized, note := h.organizeImports(ctx, c)
+	imp := h.organizeImports(ctx, c)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -72,7 +80,7 @@ func (h *Hub) stageFiles(ctx context.Context, c *astedit.Change) (*StagedOutcome
 	if err != nil {
 		return nil, err
 	}
-	return &StagedOutcome{Staged: s, ImportsOrganized: organized, ImportsNote: note, policy: h.approval}, nil
+	return &StagedOutcome{Staged: s, ImportsFixed: imp.fixed, ImportsOrganized: imp.organized, ImportsNote: imp.note, policy: h.approval}, nil
 }
 
 // StagedList is the pending changes, oldest first.
@@ -163,6 +171,9 @@ func (h *Hub) Apply(ctx context.Context, id string, r *Run) (*AppliedOutcome, er
 		for _, f := range staged.Files {
 			paths = append(paths, f.Path)
 		}
+	}
+	if err := h.organizeStaged(ctx, st, id); err != nil {
+		return nil, err
 	}
 	defer h.writing(paths...)()
 	c, err := astedit.Commit(ctx, h.Root, st, id)
