@@ -116,6 +116,7 @@ func (h *Hub) news(ctx context.Context, r *Run, rep *lspmux.Report, notes []stri
 	// What the run's starting point had of each key caused: as many
 	// copies now as then is back, not new.
 	had := map[ledger.Key]int{}
+	h.loadStart(ctx, r)
 	r.mu.Lock()
 	r.start.see(rep)
 	for _, ds := range rep.New {
@@ -124,6 +125,7 @@ func (h *Hub) news(ctx context.Context, r *Run, rep *lspmux.Report, notes []stri
 		}
 	}
 	r.mu.Unlock()
+	h.saveStart(ctx, r)
 	if len(rep.Files) == 0 && len(rep.New) == 0 && len(rep.Gone) == 0 {
 		return out, notes
 	}
@@ -213,6 +215,61 @@ func (h *Hub) news(ctx context.Context, r *Run, rep *lspmux.Report, notes []stri
 		return a.Path < b.Path
 	})
 	return out, notes
+}
+
+// loadStart reads, once per process, the starting point a named run's
+// earlier calls kept. A store that cannot be read leaves it to start
+// afresh (what was there is then new to this call alone).
+func (h *Hub) loadStart(ctx context.Context, r *Run) {
+	if r.Name == "" {
+		return
+	}
+	r.mu.Lock()
+	loaded := r.start.loaded
+	r.start.loaded = true
+	r.mu.Unlock()
+	if loaded {
+		return
+	}
+	db, err := h.state(ctx)
+	if err != nil {
+		return
+	}
+	_, id, err := h.ledgerFor(ctx, r)
+	if err != nil {
+		return
+	}
+	data, err := db.RunStart(ctx, id)
+	if err != nil || data == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.start.servers) == 0 {
+		_ = r.start.decode(data) // a damaged one is started afresh
+	}
+}
+
+// saveStart keeps a named run's starting point when it grew.
+func (h *Hub) saveStart(ctx context.Context, r *Run) {
+	if r.Name == "" {
+		return
+	}
+	r.mu.Lock()
+	changed := r.start.changed
+	r.start.changed = false
+	data, err := r.start.encode()
+	r.mu.Unlock()
+	if !changed || err != nil {
+		return
+	}
+	db, err := h.state(ctx)
+	if err != nil {
+		return
+	}
+	if _, id, err := h.ledgerFor(ctx, r); err == nil {
+		_ = db.SaveRunStart(ctx, id, data) // lost, the next call starts afresh
+	}
 }
 
 // maxFixesAsked bounds the new errors of one file a server is asked quick

@@ -1,6 +1,8 @@
 package hub
 
 import (
+	"encoding/json"
+
 	"cchub/ledger"
 	"cchub/lspmux"
 )
@@ -16,17 +18,31 @@ import (
 // had not looked at then (gopls analyses only the packages of open
 // files) has its starting point when a change first opens it, less what
 // the run's own changes had caused by then.
+//
+// A named run's separate CLI calls share it: it is kept in the store
+// (encode, decode), loaded by the run's first change in a process and
+// saved after each change that added to it.
 type startPoint struct {
 	servers map[string]bool               // servers whose first state is kept
 	files   map[string]map[ledger.Key]int // copies of each key, by file
 	caused  map[ledger.Key]bool           // what the run's changes caused
+	loaded  bool                          // a named run's kept one was read
+	changed bool                          // it grew since it was read or kept
 }
 
 // see keeps what of rep's settled states is news to the starting point,
 // and what the change caused; r.mu is held.
 func (p *startPoint) see(rep *lspmux.Report) {
-	if p.servers == nil {
-		p.servers, p.files, p.caused = map[string]bool{}, map[string]map[ledger.Key]int{}, map[ledger.Key]bool{}
+	p.init()
+	for _, st := range rep.Before {
+		if !p.servers[st.Server] || len(st.Opened) > 0 {
+			p.changed = true
+		}
+	}
+	for _, ds := range rep.New {
+		if len(ds) > 0 {
+			p.changed = true
+		}
 	}
 	for _, st := range rep.Before {
 		first := !p.servers[st.Server]
@@ -45,6 +61,67 @@ func (p *startPoint) see(rep *lspmux.Report) {
 			p.caused[keyOf(d)] = true
 		}
 	}
+}
+
+func (p *startPoint) init() {
+	if p.servers == nil {
+		p.servers, p.files, p.caused = map[string]bool{}, map[string]map[ledger.Key]int{}, map[ledger.Key]bool{}
+	}
+}
+
+// keptStart is a starting point as a named run keeps it in the store.
+type keptStart struct {
+	Servers []string             `json:"servers"`
+	Files   map[string][]keptKey `json:"files"`
+	Caused  []ledger.Key         `json:"caused,omitempty"`
+}
+
+type keptKey struct {
+	ledger.Key
+	Count int `json:"count"`
+}
+
+// encode is p as a named run keeps it.
+func (p *startPoint) encode() ([]byte, error) {
+	k := keptStart{Files: map[string][]keptKey{}}
+	for s := range p.servers {
+		k.Servers = append(k.Servers, s)
+	}
+	for path, counts := range p.files {
+		list := []keptKey{}
+		for key, n := range counts {
+			list = append(list, keptKey{key, n})
+		}
+		k.Files[path] = list
+	}
+	for key := range p.caused {
+		k.Caused = append(k.Caused, key)
+	}
+	return json.Marshal(k)
+}
+
+// decode sets p to what data, from encode, holds.
+func (p *startPoint) decode(data []byte) error {
+	var k keptStart
+	if err := json.Unmarshal(data, &k); err != nil {
+		return err
+	}
+	p.servers, p.files, p.caused = nil, nil, nil
+	p.init()
+	for _, s := range k.Servers {
+		p.servers[s] = true
+	}
+	for path, list := range k.Files {
+		counts := map[ledger.Key]int{}
+		for _, kk := range list {
+			counts[kk.Key] = kk.Count
+		}
+		p.files[path] = counts
+	}
+	for _, key := range k.Caused {
+		p.caused[key] = true
+	}
+	return nil
 }
 
 // keep records ds as path's starting point unless it has one; with

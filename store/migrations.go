@@ -201,6 +201,15 @@ INSERT INTO token_generation VALUES (1, 0);
 -- known.
 ALTER TABLE token_files ADD COLUMN clean INTEGER NOT NULL DEFAULT 0;
 `},
+	{9, "run starting point", `
+-- What the language servers had published when a named run first looked
+-- (the hub's encoding, JSON), so that its separate CLI calls tell a
+-- problem that was there then, hidden and back, as back, not new.
+CREATE TABLE run_start (
+	run  INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+	data BLOB NOT NULL
+);
+`},
 }
 
 // migrate brings the schema up to date. It reads the version inside the

@@ -177,6 +177,31 @@ func (s *Store) Seen(ctx context.Context, run RunID) (SeenFiles, error) {
 	return seen, nil
 }
 
+// SaveRunStart keeps data, the encoding of run's starting point (the
+// hub's), replacing what was kept.
+func (s *Store) SaveRunStart(ctx context.Context, run RunID, data []byte) error {
+	return s.Write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO run_start(run, data) VALUES (?, ?)
+			ON CONFLICT(run) DO UPDATE SET data = excluded.data`, run, data); err != nil {
+			return s.wrap(fmt.Sprintf("record run %d's starting point in", run), err)
+		}
+		return nil
+	})
+}
+
+// RunStart is what SaveRunStart kept for run, nil when nothing was.
+func (s *Store) RunStart(ctx context.Context, run RunID) ([]byte, error) {
+	var data []byte
+	err := s.db.QueryRowContext(ctx, `SELECT data FROM run_start WHERE run = ?`, run).Scan(&data)
+	if err == sql.ErrNoRows {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, s.wrap(fmt.Sprintf("read run %d's starting point in", run), err)
+	}
+	return data, nil
+}
+
 // checkRunName refuses names a human could not tell apart or type again.
 func checkRunName(name string) error {
 	switch {
