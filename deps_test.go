@@ -59,7 +59,7 @@ codegraph, lspmux < confirm;
 # The token index: which files can hold a literal, for search and grep,
 # which take its answers as a function and never import it.
 store < tokenindex;
-unidiff < review;
+unidiff, textfmt < review;
 
 # The core: one Hub per workspace composes the features. Every capability
 # a front end offers is a Hub method.
