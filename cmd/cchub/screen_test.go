@@ -3,6 +3,7 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
@@ -202,6 +203,8 @@ func TestScreenShowsWhatTheRepositoryHolds(t *testing.T) {
 		{"blast", []string{"blast", "--base", "HEAD"}, []string{"named", escShown}},
 		{"staged", []string{"staged"}, []string{id, `unwrap(\x1b[1A\x1b[2K$X)`}},
 		{"error line", []string{"read", "nope\x1b[1A\x1b[2K.go"}, []string{`cchub: no such file: nope\x1b[1A\x1b[2K.go`}},
+		{"json", []string{"grep", "--json", "MARK"}, []string{"MARK-A keep me", `MARK-B \u001b[1A\u001b[2K overwrote`,
+			`MARK-C visible\rHIDDEN-CR`, `MARK-F \u009b2J c1`, `MARK-G \u202eevil\u202c bidi`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := render(t, runInPty(t, asCchub(ws, tc.args...)))
@@ -260,5 +263,39 @@ func TestScreenShowsWhatUnescapedOutputHides(t *testing.T) {
 	}
 	if !strings.Contains(r.text, "HIDDEN-CR") || !strings.Contains(r.text, "overwrote") {
 		t.Errorf("the emulator shows nothing of the file:\n%s", r.text)
+	}
+}
+
+// JSON reaches the terminal with its C1 and bidirectional controls as \u
+// escapes, and still parses to exactly what the repository holds: the
+// staged change's diff (what a tool would give git apply) and a grep
+// match's line.
+func TestJSONKeepsTheBytes(t *testing.T) {
+	ws, id := hostileWorkspace(t)
+	out, err := asCchub(ws, "review", "--json", id).Output()
+	if err != nil {
+		t.Fatalf("review --json: %v\n%s", err, out)
+	}
+	if strings.ContainsAny(string(out), "\x1b\u009b\u202e") {
+		t.Errorf("review --json writes a control as it is:\n%q", out)
+	}
+	var staged struct {
+		Files []struct{ Diff string } `json:"files"`
+	}
+	if err := json.Unmarshal(out, &staged); err != nil || len(staged.Files) != 1 {
+		t.Fatalf("review --json: %v, %d files\n%s", err, len(staged.Files), out)
+	}
+	if want := "+func hostile() int { return unwrap(\x1b[1A\x1b[2K1) + len(mark(\"MARK-S \x1b[1A\x1b[2K gone\")) }\n"; !strings.Contains(staged.Files[0].Diff, want) {
+		t.Errorf("the diff in JSON is not the change's bytes:\n%q", staged.Files[0].Diff)
+	}
+	out, err = asCchub(ws, "grep", "--json", "MARK-G").Output()
+	if err != nil {
+		t.Fatalf("grep --json: %v\n%s", err, out)
+	}
+	var found struct {
+		Matches []struct{ Text string } `json:"matches"`
+	}
+	if err := json.Unmarshal(out, &found); err != nil || len(found.Matches) != 1 || found.Matches[0].Text != "// MARK-G \u202eevil\u202c bidi" {
+		t.Errorf("grep --json: %v, %+v\n%s", err, found, out)
 	}
 }
