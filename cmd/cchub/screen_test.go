@@ -174,8 +174,11 @@ func render(t *testing.T, out []byte) rendered {
 		}
 	}
 	r.text = strings.TrimRight(e.String(), " \n")
-	e.Close()
+	// The reader ends at the pipe's end, before Close: Close and Read
+	// of an Emulator are not safe together.
+	e.InputPipe().(*io.PipeWriter).CloseWithError(io.EOF)
 	<-drained
+	e.Close()
 	return r
 }
 
