@@ -59,7 +59,7 @@ codegraph, lspmux < confirm;
 # The token index: which files can hold a literal, for search and grep,
 # which take its answers as a function and never import it.
 store < tokenindex;
-unidiff < review;
+unidiff, textfmt < review;
 # Go imports fixed in process: the standard library's table, x/tools'
 # import formatting; no workspace, no process.
 NONE < importfix;

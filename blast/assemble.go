@@ -1,11 +1,14 @@
 package blast
 
 import (
+	"fmt"
 	"path"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"cchub/codegraph"
+	"cchub/textfmt"
 )
 
 // assemble makes the selection from what the runners selected: the whole
@@ -177,12 +180,39 @@ func shellQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=@%+,") == "" {
 		return s
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return quoteAlways(s)
 }
 
-// quoteAlways quotes s for a POSIX shell.
+// quoteAlways quotes s for a POSIX shell. A command is printed for a
+// person as well as run, so what textfmt.Visible would escape (a control
+// character, a bidirectional control, a byte that is not UTF-8) is
+// not written as it is but made by printf from its octal escape, as a
+// command substitution between the quoted parts: the shell passes the
+// same bytes, and a terminal shows the escape instead of obeying it.
+// (A line feed stays quoted: a command substitution would drop it, and
+// it moves no cursor back.)
 func quoteAlways(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	var b strings.Builder
+	b.WriteByte('\'')
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		piece := s[i : i+n]
+		i += n
+		switch {
+		case r == '\'':
+			b.WriteString(`'\''`)
+		case r == '\n' || textfmt.Visible(piece) == piece:
+			b.WriteString(piece)
+		default:
+			b.WriteString(`'"$(printf '`)
+			for j := 0; j < len(piece); j++ {
+				fmt.Fprintf(&b, `\%03o`, piece[j])
+			}
+			b.WriteString(`')"'`)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
 }
 
 func dedupe(xs []string) []string {

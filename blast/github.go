@@ -5,6 +5,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"cchub/textfmt"
 )
 
 // MaxAnnotations is how many changed definitions get a workflow
@@ -144,13 +146,16 @@ func escapeProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
-// mdCode is s as inline code in a table cell.
+// mdCode is s as inline code in a table cell; what a terminal or a
+// browser would obey or reorder (a control or bidirectional character)
+// is shown as its escape (textfmt.Visible), as everywhere else.
 func mdCode(s string) string {
 	s = strings.NewReplacer("`", "'", "|", `\|`, "\n", " ", "\r", " ").Replace(s)
-	return "`" + s + "`"
+	return "`" + textfmt.Visible(s) + "`"
 }
 
-// mdText is s as plain text in Markdown: no markup, no broken table.
+// mdText is s as plain text in Markdown: no markup, no broken table, no
+// control or bidirectional character (textfmt.Visible).
 func mdText(s string) string {
-	return strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "\n", " ", "\r", " ", "*", `\*`, "_", `\_`, "`", "'", "[", `\[`).Replace(s)
+	return textfmt.Visible(strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "\n", " ", "\r", " ", "*", `\*`, "_", `\_`, "`", "'", "[", `\[`).Replace(s))
 }

@@ -16,9 +16,10 @@
 //   - Keys typed before the question is on screen are thrown away when
 //     Prompt starts, so a stray key can never approve a change unseen.
 //   - Nothing reaches the screen wider than the terminal: code, paths
-//     and titles are truncated with "…", tabs expanded to 4 columns and
-//     control characters shown as ^X, so a file's contents cannot move
-//     the cursor or recolour the screen.
+//     and titles are truncated with "…", tabs expanded to 4 columns, and
+//     control characters, bidirectional controls and invalid bytes shown
+//     as textfmt.Visible's escapes (\x1b, \u202e, \xff), so a file's
+//     contents cannot move the cursor, recolour or reorder the screen.
 //   - An error always comes with Keep: when in doubt, nothing changes.
 //
 // What it does not do: write, stage or discard anything (the caller acts

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"cchub/textfmt"
 	"cchub/unidiff"
 )
 
@@ -149,42 +150,33 @@ func lastRunes(s string, n int) string {
 }
 
 // clean makes s safe and measurable on a terminal: tabs become spaces up
-// to the next multiple of tabWidth (counted from the start of s), C0
-// controls and DEL become caret notation (^[ for an escape), C1
-// controls and invalid UTF-8 become U+FFFD. The CR of a CRLF line end is
-// the file's line ending, not its content, and is dropped. Without this a
-// file's contents could move the cursor or change colours mid-screen.
+// to the next multiple of tabWidth (counted from the start of s), and
+// what textfmt.Visible escapes everywhere else in cchub — control
+// characters, bidirectional controls, bytes that are not UTF-8 — is
+// written as the same escape (\x1b, \u202e, \xff), one column a
+// character. The CR of a CRLF line end is the file's line ending, not its
+// content, and is dropped. Without this a file's contents could move the
+// cursor, change colours or reorder the line mid-screen.
 func clean(s string) string {
 	s = strings.TrimSuffix(s, "\r")
-	ok := true
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError {
-			ok = false
-			break
-		}
-	}
-	if ok {
+	if !strings.Contains(s, "\t") && textfmt.Visible(s) == s {
 		return s
 	}
 	var b strings.Builder
 	col := 0
-	for _, r := range s {
-		switch {
-		case r == '\t':
-			n := tabWidth - col%tabWidth
-			b.WriteString(strings.Repeat(" ", n))
-			col += n
-		case r < 0x20 || r == 0x7f:
-			b.WriteByte('^')
-			b.WriteByte(byte(r) ^ 0x40)
-			col += 2
-		case r >= 0x80 && r < 0xa0:
-			b.WriteRune(utf8.RuneError)
-			col++
-		default:
-			b.WriteRune(r)
-			col++
+	for i := 0; i < len(s); {
+		_, n := utf8.DecodeRuneInString(s[i:])
+		piece := s[i : i+n]
+		i += n
+		if piece == "\t" {
+			k := tabWidth - col%tabWidth
+			b.WriteString(strings.Repeat(" ", k))
+			col += k
+			continue
 		}
+		v := textfmt.Visible(piece)
+		b.WriteString(v)
+		col += utf8.RuneCountInString(v)
 	}
 	return b.String()
 }

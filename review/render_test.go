@@ -123,7 +123,7 @@ func TestRenderWidth(t *testing.T) {
 		"── wide.go (added, +2 −0) ──\n",             // counted from the diff
 		"@@ -0,0 +1,2 @@\n", // a new file
 		"  1 │ +        x := \"→ééééééééééééééééé…\n", // tabs expanded, then cut at 40
-		"  2 │ +^[[2Jboom\n", // an escape in the code is shown, not obeyed
+		"  2 │ +\\x1b[2Jboom\n", // an escape in the code is shown, not obeyed
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
@@ -168,7 +168,7 @@ func TestRenderEmpty(t *testing.T) {
 	}
 }
 
-// A CRLF file's line ends are not shown as ^M; a CR inside a line is.
+// A CRLF file's line ends are not shown as \r; a CR inside a line is.
 func TestRenderCRLF(t *testing.T) {
 	diff := "--- a/w.txt\n+++ b/w.txt\n@@ -1,2 +1,2 @@\n-old\r\n+new\r\n same\rtail\r\n"
 	var b strings.Builder
@@ -176,7 +176,7 @@ func TestRenderCRLF(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	if !strings.Contains(out, "-old\n") || !strings.Contains(out, "+new\n") || !strings.Contains(out, " same^Mtail\n") {
+	if !strings.Contains(out, "-old\n") || !strings.Contains(out, "+new\n") || !strings.Contains(out, " same\\rtail\n") {
 		t.Errorf("render:\n%q", out)
 	}
 }

@@ -10,6 +10,9 @@
 //   - A place or a listed line is written one way, here, so a model
 //     learns one scheme.
 //
-// What it does not do: read or write files (package workspace), escape
-// text for a terminal (the front ends), or know a language's syntax.
+// Visible, VisibleLines and VisibleJSON say how text from a repository is
+// shown on a terminal without driving it; the front ends decide where.
+//
+// What it does not do: read or write files (package workspace), write to
+// a terminal (the front ends), or know a language's syntax.
 package textfmt

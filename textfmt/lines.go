@@ -132,14 +132,14 @@ func Thousands(n int) string {
 }
 
 // ShowPath is rel as a line of a result shows it: as it is, unless it
-// holds a line break, a tab or another control character, or bytes that
-// are not UTF-8, which would break the one-path-a-line layout; then it is
-// quoted as a Go string ("a\nb.go"), a form every tool takes back.
+// holds a line break, a tab or another control character (C1 and DEL
+// too), a bidirectional control, or bytes that are not UTF-8, which would
+// break the one-path-a-line layout or reorder it on screen; then it is
+// quoted as a Go string ("a\nb.go", "a\u202eb.go"), a form every tool
+// takes back.
 func ShowPath(rel string) string {
-	for _, c := range rel {
-		if c < 0x20 || c == 0x7f || c == utf8.RuneError || c == '"' && strings.HasPrefix(rel, `"`) {
-			return strconv.Quote(rel)
-		}
+	if needsEscape(rel, false) || strings.ContainsAny(rel, "\t\uFFFD") || strings.HasPrefix(rel, `"`) {
+		return strconv.Quote(rel)
 	}
 	return rel
 }

@@ -15,16 +15,44 @@ import (
 // an agent, a server or a database passes through it before it reaches
 // a terminal: an escape sequence in a server's name cannot move the
 // cursor, clear a line or paint over the line before it.
-func Visible(s string) string {
-	if !needsEscape(s) {
+func Visible(s string) string { return escape(s, goEscapes, false) }
+
+// VisibleLines is Visible for a text of lines, such as a command's whole
+// output: its line feeds are kept, everything else Visible escapes is
+// escaped the same way.
+func VisibleLines(s string) string { return escape(s, goEscapes, true) }
+
+// VisibleJSON is VisibleLines for JSON text: what Visible escapes is
+// written as a JSON escape instead (\u001b, \u202e, \u007f; a byte that
+// is not UTF-8 as \ufffd, what encoding/json makes of it). Inside a JSON
+// string that is the same value, so the JSON still parses to exactly what
+// it held; outside one, JSON has no such character to escape (the line
+// feeds and tabs of its layout are kept).
+func VisibleJSON(s string) string { return escape(s, jsonEscapes, true) }
+
+type escapeStyle int
+
+const (
+	goEscapes   escapeStyle = iota // \x1b, \r, \u202e, \xff
+	jsonEscapes                    // \u001b, \u000d, \u202e, \ufffd
+)
+
+// escape is s with what shown refuses written in style; a line feed is
+// kept when keepLF says so.
+func escape(s string, style escapeStyle, keepLF bool) string {
+	if !needsEscape(s, keepLF) {
 		return s
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case shown(r, n):
+		case shown(r, n) || keepLF && r == '\n':
 			b.WriteString(s[i : i+n])
+		case style == jsonEscapes && r == utf8.RuneError && n <= 1:
+			b.WriteString(`\ufffd`)
+		case style == jsonEscapes:
+			fmt.Fprintf(&b, `\u%04x`, r)
 		case r == '\n':
 			b.WriteString(`\n`)
 		case r == '\r':
@@ -39,11 +67,11 @@ func Visible(s string) string {
 	return b.String()
 }
 
-// needsEscape says whether Visible changes s.
-func needsEscape(s string) bool {
+// needsEscape says whether escape changes s.
+func needsEscape(s string, keepLF bool) bool {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if !shown(r, n) {
+		if !shown(r, n) && !(keepLF && r == '\n') {
 			return true
 		}
 		i += n

@@ -1,6 +1,7 @@
 package textfmt
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -47,11 +48,57 @@ func FuzzVisible(f *testing.F) {
 				t.Fatalf("Visible(%q) = %q holds %U", s, v, r)
 			}
 		}
-		if !needsEscape(s) && v != s {
+		if !needsEscape(s, false) && v != s {
 			t.Fatalf("Visible changed %q, which needs no escape", s)
 		}
 		if strings.Count(v, "\n") != 0 {
 			t.Fatalf("Visible(%q) spans lines", s)
 		}
 	})
+}
+
+// A whole output keeps its lines; JSON gets JSON escapes, which parse
+// back to exactly the string that was encoded.
+func TestVisibleLinesAndJSON(t *testing.T) {
+	in := "a\x1b[1A\x1b[2Kb\r\n\tc\u009b\u202ed\x7f\xff\n"
+	if got, want := VisibleLines(in), "a\\x1b[1A\\x1b[2Kb\\r\n\tc\\u009b\\u202ed\\x7f\\xff\n"; got != want {
+		t.Errorf("VisibleLines = %q, want %q", got, want)
+	}
+	value := "x\u009b2J\u202eabc\x7fz é"
+	enc, err := json.Marshal(map[string]string{"k": value})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := VisibleJSON(string(enc) + "\n")
+	if needsEscape(shown, true) {
+		t.Fatalf("VisibleJSON left a control: %q", shown)
+	}
+	var back map[string]string
+	if err := json.Unmarshal([]byte(shown), &back); err != nil || back["k"] != value {
+		t.Fatalf("VisibleJSON(%s) = %s reads back as %q, %v", enc, shown, back["k"], err)
+	}
+	if got := VisibleJSON("\xff"); got != `\ufffd` {
+		t.Errorf("VisibleJSON(invalid byte) = %q", got)
+	}
+}
+
+func TestShowPathQuotesWhatReordersOrControls(t *testing.T) {
+	for in, want := range map[string]string{
+		"a/b.go":        "a/b.go",
+		"a\u202eog.b":   `"a\u202eog.b"`,
+		"c1\u009b.go":   `"c1\u009b.go"`,
+		"esc\x1b[2K.go": `"esc\x1b[2K.go"`,
+		"bad\xff.go":    `"bad\xff.go"`,
+		"日本/é.go":       "日本/é.go",
+		`"quoted".go`:   `"\"quoted\".go"`,
+		"tab\tname.go":  `"tab\tname.go"`,
+	} {
+		got := ShowPath(in)
+		if got != want {
+			t.Errorf("ShowPath(%q) = %s, want %s", in, got, want)
+		}
+		if UnquotePath(got) != in {
+			t.Errorf("UnquotePath(%s) = %q, want %q", got, UnquotePath(got), in)
+		}
+	}
 }

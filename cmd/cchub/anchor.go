@@ -46,7 +46,7 @@ A quote that matches several places is not placed; the candidates are listed.`,
 				if err != nil {
 					return badInput(err)
 				}
-				if err := emit(c.OutOrStdout(), g, o, o.Text()); err != nil {
+				if err := emit(c, g, o, o.Text()); err != nil {
 					return err
 				}
 				if !o.Anchored {

@@ -86,9 +86,9 @@ stderr.`,
 					return badInput(err)
 				}
 				if o.Tests {
-					err = writeTests(c.OutOrStdout(), r, testsFormat)
+					err = writeTests(c, r, testsFormat)
 				} else {
-					err = writeBlast(c.OutOrStdout(), r, format, limit)
+					err = writeBlast(c, r, format, limit)
 				}
 				if err != nil {
 					return err
@@ -122,26 +122,33 @@ stderr.`,
 }
 
 // writeTests prints a report's test selection in a format.
-func writeTests(w io.Writer, r *blast.Report, format string) error {
+func writeTests(c *cobra.Command, r *blast.Report, format string) error {
 	s := r.Selection
 	switch format {
 	case "json":
-		return s.WriteJSON(w)
+		return writeJSON(c, s.WriteJSON)
 	case "commands":
-		return s.WriteCommands(w)
+		// Shell input, byte for byte: its quoting already writes every
+		// control character as printf's octal escape (blast.shellQuote),
+		// so what a terminal shows of it is visible too.
+		return s.WriteCommands(rawOut(c))
 	}
-	return s.WriteText(w, r.Title())
+	return s.WriteText(c.OutOrStdout(), r.Title())
 }
 
 // writeBlast prints a report in a format; the github format also appends
 // its Markdown to the step summary when the workflow has one.
-func writeBlast(w io.Writer, r *blast.Report, format string, limit int) error {
+func writeBlast(c *cobra.Command, r *blast.Report, format string, limit int) error {
+	w := c.OutOrStdout()
 	switch format {
 	case "json":
-		return r.WriteJSON(w)
+		return writeJSON(c, r.WriteJSON)
 	case "sarif":
-		return r.WriteSARIF(w)
+		return writeJSON(c, r.WriteSARIF)
 	case "github":
+		// Workflow commands are read by the runner and shown to people in
+		// the log and on the pull request: escaped like text (their own
+		// escaping already wrote line breaks as %0A).
 		if err := r.WriteGitHub(w); err != nil {
 			return err
 		}

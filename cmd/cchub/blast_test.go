@@ -99,10 +99,8 @@ func TestBlastExitCodes(t *testing.T) {
 		{[]string{"--base", "HEAD", "--json", "--format", "sarif"}, 2, "disagree"},
 		{[]string{"--base", "HEAD", "--nope"}, 2, "unknown flag"},
 	} {
-		root := newRootCmd()
 		var out bytes.Buffer
-		root.SetOut(&out)
-		root.SetErr(&out)
+		root := newRootCmd(&out, &out)
 		root.SetArgs(append([]string{"--root", dir, "blast"}, tc.args...))
 		err := root.ExecuteContext(context.Background())
 		code := 0

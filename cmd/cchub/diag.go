@@ -23,7 +23,7 @@ func diagCmd(g *globals) *cobra.Command {
 				if err != nil {
 					return badInput(err)
 				}
-				if err := emit(c.OutOrStdout(), g, r, r.Lines()); err != nil {
+				if err := emit(c, g, r, r.Lines()); err != nil {
 					return err
 				}
 				if r.Errors() > 0 {

@@ -18,7 +18,8 @@ func indexCmd(g *globals) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			return withHub(g, func(h *hub.Hub) error {
-				bar := newProgress(c.ErrOrStderr(), "indexing")
+				// The bar draws with its own escapes; what it says is its own.
+				bar := newProgress(rawErr(c), "indexing")
 				st, err := h.Index(c.Context(), bar.Phase)
 				bar.Finish()
 				if err != nil {

@@ -36,6 +36,10 @@ type globals struct {
 	asJSON  bool
 	runName string
 	store   string
+	// warn is where a command's hub warns (hub.Options.Warn): a line on
+	// stderr, quoted if it holds a control character, since it may carry
+	// a path or a file system's error and stderr is often a terminal.
+	warn func(msg string)
 }
 
 // storeSpec is the shared store --store names, else CCHUB_STORE.
@@ -56,25 +60,34 @@ func (g *globals) newRun() *hub.Run {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := newRootCmd().ExecuteContext(ctx)
+	stdout, stderr := newTextWriter(os.Stdout), newTextWriter(os.Stderr)
+	err := newRootCmd(stdout, stderr).ExecuteContext(ctx)
 	stop()
 	// What this process made for its sessions goes with it (a process
 	// killed before this is swept by the next cchub mcp).
 	proc.RemoveRunDir()
+	stdout.Flush()
+	code := 0
 	if err != nil {
+		// An error may quote a path, a pattern or a server's answer: it
+		// is escaped like the rest of stderr.
+		code = 2
+		msg := err.Error()
 		var ee *exitError
 		if errors.As(err, &ee) {
-			if msg := ee.err.Error(); msg != "" {
-				fmt.Fprintln(os.Stderr, "cchub:", msg)
-			}
-			os.Exit(ee.code)
+			code, msg = ee.code, ee.err.Error()
 		}
-		fmt.Fprintln(os.Stderr, "cchub:", err)
-		os.Exit(2)
+		if msg != "" {
+			fmt.Fprintln(stderr, "cchub:", msg)
+		}
 	}
+	stderr.Flush()
+	os.Exit(code)
 }
 
-func newRootCmd() *cobra.Command {
+// newRootCmd is the command tree writing to stdout and stderr, each
+// through an escaping writer (see out.go).
+func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	g := &globals{}
 	root := &cobra.Command{
 		Use:           "cchub",
@@ -82,6 +95,15 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	if _, ok := stdout.(*visibleWriter); !ok {
+		stdout = newTextWriter(stdout)
+	}
+	if _, ok := stderr.(*visibleWriter); !ok {
+		stderr = newTextWriter(stderr)
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	g.warn = func(msg string) { fmt.Fprintln(stderr, "cchub:", textfmt.ShowPath(msg)) }
 	root.PersistentFlags().StringVar(&g.root, "root", ".", "workspace root")
 	root.PersistentFlags().StringVar(&g.store, "store", "", "the code graph's shared store: a postgres:// URL that checkouts and CI runners share, or sqlite (default: $"+hub.EnvStore+", else a trusted .cchub.json's \"store\", else this checkout's own file)")
 	root.PersistentFlags().StringVar(&g.runName, "run", "", "join the named run: calls with the same name share what they were told (diagnostics) and what they read")
@@ -98,14 +120,9 @@ func newRootCmd() *cobra.Command {
 	return root
 }
 
-// warn is where a command's hub warns (hub.Options.Warn): a line on
-// stderr, quoted if it holds a control character, since it may carry a
-// path or a file system's error and stderr is often a terminal.
-func warn(msg string) { fmt.Fprintln(os.Stderr, "cchub:", textfmt.ShowPath(msg)) }
-
 // withHub opens the hub for the command's root and closes it afterwards.
 func withHub(g *globals, fn func(h *hub.Hub) error) error {
-	h, err := hub.Open(g.root, hub.Options{OneShot: true, Store: g.storeSpec(), Warn: warn})
+	h, err := hub.Open(g.root, hub.Options{OneShot: true, Store: g.storeSpec(), Warn: g.warn})
 	if err != nil {
 		return badInput(err)
 	}
@@ -120,25 +137,27 @@ func show[T interface{ Text() string }](c *cobra.Command, g *globals, call func(
 		if err != nil {
 			return badInput(err)
 		}
-		return emit(c.OutOrStdout(), g, r, r.Text())
+		return emit(c, g, r, r.Text())
 	})
 }
 
 // emit prints data as JSON with --json, else its text form.
-func emit(w io.Writer, g *globals, data any, text string) error {
+func emit(c *cobra.Command, g *globals, data any, text string) error {
 	if g.asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(data)
+		return writeJSON(c, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(data)
+		})
 	}
-	_, err := io.WriteString(w, text)
+	_, err := io.WriteString(c.OutOrStdout(), text)
 	return err
 }
 
 // emitFound prints what a search found (emit) and exits 1 when it found
 // nothing, as grep does.
 func emitFound(c *cobra.Command, g *globals, data any, text string, found int) error {
-	if err := emit(c.OutOrStdout(), g, data, text); err != nil {
+	if err := emit(c, g, data, text); err != nil {
 		return err
 	}
 	if found == 0 {

@@ -74,7 +74,7 @@ func stagedCmd(g *globals) *cobra.Command {
 				if all == nil {
 					all = []*astedit.Staged{}
 				}
-				return emit(c.OutOrStdout(), g, all, b.String())
+				return emit(c, g, all, b.String())
 			})
 		},
 	}
@@ -137,10 +137,12 @@ func discardCmd(g *globals) *cobra.Command {
 func decide(c *cobra.Command, g *globals, h *hub.Hub, s *hub.StagedOutcome) error {
 	out := c.OutOrStdout()
 	if g.asJSON {
-		return emit(out, g, s, "")
+		return emit(c, g, s, "")
 	}
 	ch := reviewChange(s.Staged)
-	stdout, ok := out.(*os.File)
+	// The prompt draws on the terminal itself (colours, paging) and
+	// escapes what it shows of the change (review.Render's clean).
+	stdout, ok := rawOut(c).(*os.File)
 	if !ok || !review.IsTerminal(os.Stdin) || !review.IsTerminal(stdout) {
 		if err := review.Render(out, ch, false, 0); err != nil {
 			return err
@@ -182,7 +184,7 @@ func discard(c *cobra.Command, g *globals, h *hub.Hub, id string) error {
 	if err != nil {
 		return badInput(err)
 	}
-	return emit(c.OutOrStdout(), g, r, fmt.Sprintf("discarded %s; no file was changed\n", r.ID))
+	return emit(c, g, r, fmt.Sprintf("discarded %s; no file was changed\n", r.ID))
 }
 
 // reviewChange is what the terminal review shows of s.

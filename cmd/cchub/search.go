@@ -22,7 +22,7 @@ func searchCmd(g *globals) *cobra.Command {
 					return badInput(err)
 				}
 				if g.asJSON {
-					err = r.WriteJSONLines(c.OutOrStdout())
+					err = writeJSON(c, r.WriteJSONLines)
 				} else {
 					_, err = io.WriteString(c.OutOrStdout(), r.Text(structsearch.TextOptions{Counts: counts}))
 				}

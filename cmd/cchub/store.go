@@ -33,7 +33,7 @@ diagnostics told, staged changes) always stays in the checkout.`,
 				if err != nil {
 					return err
 				}
-				return emit(c.OutOrStdout(), g, st, statsText(st))
+				return emit(c, g, st, statsText(st))
 			})
 		},
 	}
@@ -59,7 +59,7 @@ diagnostics told, staged changes) always stays in the checkout.`,
 				}
 				text := fmt.Sprintf("removed %d extractions, %d snapshots (%d rows), %s, unused for %s, from %s\n",
 					r.Extracts, r.Snapshots, r.Rows, size(r.Bytes), unused, sh.Where())
-				return emit(c.OutOrStdout(), g, r, text)
+				return emit(c, g, r, text)
 			})
 		},
 	}
