@@ -1,6 +1,7 @@
 package lspmux
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,12 +20,25 @@ import (
 // not on disk yet (a staged change), and the titles of the quick fixes it
 // offers for diagnostics, as hints.
 
-// organizes are the languages whose organize-imports action does only
-// what a build needs (goimports: add the missing imports, drop the unused
-// ones, group and sort them as gofmt does). Others' (TypeScript's sorts
-// and merges every import) would put changes nobody asked for into a
-// staged diff.
-var organizes = map[string]bool{"go": true}
+// organizes are, by language, the source actions that do only what a
+// build needs, applied in turn: Go's organize-imports (goimports: add the
+// missing imports, drop the unused ones, group and sort them as gofmt
+// does); for TypeScript and JavaScript, tsserver's "add all missing
+// imports" then "remove unused imports" (its organize-imports also sorts
+// and merges every import, changes nobody asked for in a staged diff).
+var organizes = map[string][]string{
+	"go":              {"source.organizeImports"},
+	"typescript":      tsOrganize,
+	"typescriptreact": tsOrganize,
+	"javascript":      tsOrganize,
+	"javascriptreact": tsOrganize,
+}
+
+var tsOrganize = []string{"source.addMissingImports.ts", "source.removeUnusedImports.ts"}
+
+// Organizes says whether cchub organizes the imports of rel's language
+// (OrganizeImports) with its server.
+func (m *Mux) Organizes(rel string) bool { return organizes[m.langOf(rel)] != nil }
 
 // OrganizeImports applies the organize-imports action of each file's
 // server (Go's) to the file's content in files, which need not be on disk:
@@ -56,7 +70,7 @@ func (m *Mux) OrganizeImports(ctx context.Context, files []File) ([]File, error)
 		if f.Deleted {
 			continue
 		}
-		if !organizes[m.langOf(f.Path)] {
+		if organizes[m.langOf(f.Path)] == nil {
 			continue
 		}
 		o, err := m.ownerOf(f.Path)
@@ -199,28 +213,51 @@ func (s *server) organize(ctx context.Context, lang string, ovs []docOverlay) ([
 		}
 	}
 	var first error
-	for i, ov := range ovs {
-		edits, err := s.sourceAction(ctx, ov, "source.organizeImports")
-		if err == nil && edits != nil {
-			var text string
-			text, err = applyEdits(ov.text, edits)
-			if err == nil {
-				done[i] = []byte(text)
-				continue
-			}
-		}
+	for i := range ovs {
+		text, err := s.organizeOne(ctx, lang, &ovs[i])
 		if err != nil {
 			if first == nil {
-				first = fmt.Errorf("%s: %w", ov.rel, err)
+				first = fmt.Errorf("%s: %w", ovs[i].rel, err)
 			}
 			if ctx.Err() != nil {
 				return done, first
 			}
 			continue
 		}
-		done[i] = ov.text // no action: nothing to organize
+		done[i] = text
 	}
 	return done, first
+}
+
+// organizeOne applies lang's organizing actions to ov in turn, telling s
+// each one's result before asking the next: the organized content (ov's
+// own when no action changed anything).
+func (s *server) organizeOne(ctx context.Context, lang string, ov *docOverlay) ([]byte, error) {
+	text := ov.text
+	for k, kind := range organizes[lang] {
+		if k > 0 && !bytes.Equal(text, ov.text) {
+			ov.text = text
+			wasOpen := ov.wasOpen
+			err := s.overlay(ctx, lang, ov)
+			ov.wasOpen = wasOpen // as before the first overlay, for restore
+			if err != nil {
+				return nil, err
+			}
+		}
+		edits, err := s.sourceAction(ctx, *ov, kind)
+		if err != nil {
+			return nil, err
+		}
+		if edits == nil {
+			continue // no such action: nothing to do
+		}
+		out, err := applyEdits(text, edits)
+		if err != nil {
+			return nil, err
+		}
+		text = []byte(out)
+	}
+	return text, nil
 }
 
 // overlay tells s that ov.u holds ov.text, unsaved.
