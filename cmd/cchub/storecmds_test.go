@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 
 	"strings"
@@ -19,6 +20,8 @@ import (
 // person who may write the database (and holds no store key) would
 // use them: plain SQL, and rows planted so that they seal correctly.
 var storeCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"storelock": storeLock,
+	"validjson": validJSON,
 	// storesql URL QUERY prints each row of QUERY, its columns separated
 	// by spaces.
 	"storesql": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -87,6 +90,43 @@ var storeCmds = map[string]func(ts *testscript.TestScript, neg bool, args []stri
 			return err
 		}, neg)
 	},
+}
+
+// storelock URL holds cchub's tables of the store locked (ACCESS
+// EXCLUSIVE, in a transaction of its own) until the script's end: every statement of cchub on them waits, until the
+// statement timeout in force cancels it.
+func storeLock(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 || neg {
+		ts.Fatalf("usage: storelock URL")
+	}
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, args[0])
+	ts.Check(err)
+	tx, err := c.Begin(ctx)
+	ts.Check(err)
+	_, err = tx.Exec(ctx, `LOCK TABLE cchub_extracts, cchub_snapshots, cchub_snapshot_rows IN ACCESS EXCLUSIVE MODE`)
+	ts.Check(err)
+	unlock := func() {
+		tx.Rollback(ctx)
+		c.Close(ctx)
+	}
+	ts.Defer(unlock)
+}
+
+// validjson FILE fails unless FILE holds one JSON document.
+func validJSON(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: validjson FILE")
+	}
+	dec := json.NewDecoder(strings.NewReader(ts.ReadFile(args[0])))
+	var v any
+	err := dec.Decode(&v)
+	if err == nil && dec.More() {
+		err = fmt.Errorf("more than one document")
+	}
+	if neg != (err != nil) {
+		ts.Fatalf("%s: %v", args[0], err)
+	}
 }
 
 // replaceExtracts rewrites the payload of every extraction of variant,
