@@ -93,3 +93,19 @@ func found(path, name string) bool {
 	}
 	return false
 }
+
+// [peer:NAME] on a program that is nowhere: the script skips, unless the
+// run promised every peer; then it fails, naming the program.
+func TestPeerConditionFailsWhenPeersAreRequired(t *testing.T) {
+	t.Setenv("CCHUB_REQUIRE_PEERS", "")
+	if ok, err := peer("cchub-no-such-program", t.TempDir()); ok || err != nil {
+		t.Errorf("a missing peer, not required: %v, %v; want false (skip), no error", ok, err)
+	}
+	t.Setenv("CCHUB_REQUIRE_PEERS", "1")
+	if ok, err := peer("cchub-no-such-program", t.TempDir()); ok || err == nil || !strings.Contains(err.Error(), "cchub-no-such-program") {
+		t.Errorf("a missing peer, required: %v, %v; want an error naming it", ok, err)
+	}
+	if ok, err := peer("sh", "/bin"+string(filepath.ListSeparator)+"/usr/bin"); !ok || err != nil {
+		t.Errorf("sh: %v, %v; want found", ok, err)
+	}
+}
