@@ -46,7 +46,7 @@ func (h *Hub) codeGraph(ctx context.Context) *codegraph.Index {
 	defer h.graphMu.Unlock()
 	if h.graph == nil {
 		h.graph = codegraph.NewIndex(h.Root, h.Parses)
-		h.watchDisk() // files rewritten keeping size and mtime are read again
+		h.watchDisk() // files another process changed are read again (Index.Suspect)
 		if db, err := h.state(ctx); err == nil {
 			sh, _ := h.Shared(ctx)
 			h.graph.Persist(db, sh)
