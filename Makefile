@@ -73,6 +73,11 @@ $(LSP_STAMP): $(LSP_SERVERS)/package-lock.json $(LSP_SERVERS)/package.json | che
 	ln -sf ../lsp/node_modules/.bin/typescript-language-server $(BIN)/typescript-language-server
 	touch $@
 
+# tsc, the TypeScript truth the tests compare with, from the same pinned
+# TypeScript the server uses.
+$(BIN)/tsc: $(LSP_STAMP)
+	ln -sf ../lsp/node_modules/.bin/tsc $(BIN)/tsc
+
 # The linter make test runs, pinned: the code stays staticcheck-clean,
 # tests included.
 STATICCHECK_VERSION := v0.8.2
@@ -115,7 +120,7 @@ debugpy:
 	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-debugpy=$(DEBUGPY_VERSION) && \
 	(cd / && /usr/bin/python3 -c 'import debugpy') || { echo "python3-debugpy=$(DEBUGPY_VERSION) was installed, yet /usr/bin/python3 cannot import debugpy" >&2; exit 1; }
 
-tools-test: check-peers $(MCP_CLIENT_STAMP) $(BIN)/gopls $(LSP_STAMP) $(BIN)/dlv $(BIN)/staticcheck $(BIN)/rsync postgres-server debugpy
+tools-test: check-peers $(MCP_CLIENT_STAMP) $(BIN)/gopls $(LSP_STAMP) $(BIN)/tsc $(BIN)/dlv $(BIN)/staticcheck $(BIN)/rsync postgres-server debugpy
 
 test: tools-test
 	$(GO) vet ./...
