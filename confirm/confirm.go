@@ -64,6 +64,9 @@ type confirmer struct {
 	mu       sync.Mutex
 	batches  map[string]*openBatch
 	ancestry map[string]*classAncestry
+	// tsWaited: a TypeScript call site's definition was waited for once
+	// (the project has loaded, or the wait ran out): others ask once.
+	tsWaited bool
 }
 
 // openBatch is a file told to its server once, for all the questions

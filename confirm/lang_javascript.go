@@ -28,17 +28,29 @@ func (c *confirmer) tsEdge(ctx context.Context, e codegraph.Edge, at func(string
 	return "", whyValue
 }
 
-// tsDefinition asks again, for up to 1.75 s, for the definition at
-// a call site that had none (def) though hover knows the name there:
-// tsserver loads its project after it answers, and until then a name from
-// another file has no definition. why is set when a question failed or
+// tsDefinition asks again, for up to tsLoadWait the first time (once
+// after that), for the definition at a call site that had none (def)
+// though hover knows the name there: tsserver loads its project after it
+// answers, and until then a name from another file has no definition. why is set when a question failed or
 // time ran out.
 func (c *confirmer) tsDefinition(ctx context.Context, e codegraph.Edge, def *lspmux.Answer, at func(string) (*lspmux.Answer, error)) (_ *lspmux.Answer, why string) {
 	hv, err := at("hover")
 	if err != nil || hv.Text == "" {
 		return def, ""
 	}
-	for wait := 250 * time.Millisecond; wait <= time.Second; wait *= 2 {
+	c.mu.Lock()
+	limit := tsLoadWait
+	if c.tsWaited {
+		limit = 250 * time.Millisecond
+	}
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.tsWaited = true
+		c.mu.Unlock()
+	}()
+	deadline := time.Now().Add(limit)
+	for wait := 250 * time.Millisecond; time.Now().Before(deadline); wait = min(2*wait, time.Second) {
 		select {
 		case <-ctx.Done():
 			return nil, errOutOfTime
@@ -53,3 +65,7 @@ func (c *confirmer) tsDefinition(ctx context.Context, e codegraph.Edge, def *lsp
 	}
 	return def, ""
 }
+
+// tsLoadWait bounds tsDefinition's asking again: tsserver loads a small
+// project in a second, a large one (or a loaded machine) in several.
+const tsLoadWait = 8 * time.Second
