@@ -73,6 +73,16 @@ func (h *Hub) afterWrite(ctx context.Context, r *Run, files []lspmux.File) *Writ
 		}
 		return r.noted(&WriteDiagnostics{Notes: []string{"diagnostics: " + err.Error()}})
 	}
+	if rep.All != nil {
+		// To every other conversation on this hub (another session of
+		// a shared hub), the change is one on disk by someone else.
+		what := "changes to " + strings.TrimPrefix(describe(files), "the change to ") + " made by another cchub session,"
+		for _, other := range h.runs.all() {
+			if other != r {
+				other.addDisk(what, rep.All)
+			}
+		}
+	}
 	if rep.Late != nil && h.oneShot {
 		wctx, cancel := context.WithTimeout(ctx, lateWaitOneShot)
 		if more, ok := rep.Late.Wait(wctx); ok {

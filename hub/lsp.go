@@ -246,3 +246,12 @@ func (h *Hub) RunningServers() []string {
 	}
 	return h.lsp.Running()
 }
+
+// ServerProcesses are the language servers running now, with their
+// process ids (cchub status).
+func (h *Hub) ServerProcesses() []lspmux.Process {
+	if !h.lspMade.Load() || h.lsp == nil {
+		return nil
+	}
+	return h.lsp.Processes()
+}

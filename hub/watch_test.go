@@ -357,3 +357,52 @@ func TestOutsideChangesAreToldUnasked(t *testing.T) {
 		t.Fatalf("the hub's own edit was told as a change on disk:\n%s", news)
 	}
 }
+
+// Two conversations on one hub (two sessions of a shared hub): what one
+// changes through cchub is, to the other, a change made by another
+// session — told once with its next answer, attributed, never as its
+// own news — and the one that made it is told as usual.
+func TestAnotherSessionsChangeIsToldAsSuch(t *testing.T) {
+	requireGopls(t)
+	ws := watchModule(t)
+	h, err := Open(ws, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx := context.Background()
+	a, b := h.OpenRun(), h.OpenRun()
+	defer h.EndRun(a)
+	defer h.EndRun(b)
+	// b looks first: the servers' settled state is its starting point.
+	if _, err := h.Write(ctx, "b.go", "// Package m calls F.\n"+watchCaller, textedit.WriteOptions{}, b); err != nil {
+		t.Fatal(err)
+	}
+	h.LateNews(ctx, a)
+	// a gives F a second parameter: b.go's call breaks.
+	w, err := h.Edit(ctx, "a.go", textedit.Change{Old: "func F(x int) int { return x }", New: "func F(x, y int) int { return x + y }"}, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := w.Text()
+	for deadline := time.Now().Add(time.Minute); strings.Contains(text, "diagnostics pending") && !strings.Contains(text, "have settled") && time.Now().Before(deadline); {
+		time.Sleep(200 * time.Millisecond)
+		text += h.LateNews(ctx, a)
+	}
+	if !strings.Contains(text, "1 new error in b.go") {
+		t.Fatalf("the session that made the change is not told what it caused:\n%s", text)
+	}
+	var news string
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(news, "b.go") && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		news += h.LateNews(ctx, b)
+	}
+	if !strings.Contains(news, "changes to a.go made by another cchub session") || !strings.Contains(news, "1 new error in b.go") || strings.Contains(news, "not made through cchub") {
+		t.Fatalf("the other session is not told the change as another session's:\n%q", news)
+	}
+	if again := h.LateNews(ctx, b); again != "" {
+		t.Fatalf("told twice:\n%s", again)
+	}
+	if own := h.LateNews(ctx, a); own != "" {
+		t.Fatalf("the session that made the change is told it again, as another's:\n%s", own)
+	}
+}

@@ -208,6 +208,10 @@ func (m *Mux) AfterWrite(ctx context.Context, files []File) (*Report, error) {
 		go m.runJob(j) // owned by the Mux: Close cancels and waits for it
 	}
 	m.mu.Unlock()
+	rep.All = &Late{jobs: order}
+	for _, j := range order {
+		rep.All.Servers = append(rep.All.Servers, j.own.spec.Name)
+	}
 
 	bound := time.NewTimer(m.timeout)
 	defer bound.Stop()

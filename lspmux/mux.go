@@ -173,6 +173,10 @@ type Report struct {
 	// Late holds what servers that had not settled within the Timeout
 	// will say of the change; nil when all did.
 	Late *Late
+	// All is every job of an AfterWrite, settled or not: what the change
+	// caused, for whoever did not make it (another session of a shared
+	// hub), when its servers have settled.
+	All *Late
 	// Unchecked names what could not be checked, each with a note
 	// saying why: the files (AfterWrite, Diagnostics) or the servers
 	// (Workspace) whose server was missing, failed to start, was still
@@ -618,6 +622,26 @@ func (m *Mux) Running() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// Process is a running language server's process.
+type Process struct {
+	Name string // as Running names it
+	PID  int
+}
+
+// Processes are the servers running now, sorted by name.
+func (m *Mux) Processes() []Process {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []Process
+	for key, s := range m.servers {
+		if s.alive() && s.proc != nil {
+			out = append(out, Process{Name: key, PID: s.proc.Pid()})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
 // Close stops every server and waits for them to be reaped.

@@ -153,6 +153,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(anchorCmd(g))
 	root.AddCommand(trustCmd(g))
 	root.AddCommand(storeCmd(g))
+	root.AddCommand(hubServeCmd(g), statusCmd(g))
 	return root
 }
 

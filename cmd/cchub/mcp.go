@@ -15,6 +15,7 @@ func mcpCmd(g *globals) *cobra.Command {
 	var cacheMB int
 	var approval string
 	var diagWait time.Duration
+	var noShare bool
 	c := &cobra.Command{
 		Use:   "mcp",
 		Short: "serve agents over MCP on stdio",
@@ -23,12 +24,35 @@ func mcpCmd(g *globals) *cobra.Command {
 A malformed line is answered with its JSON-RPC error and the session goes on.
 cchub exits when the client closes stdin, or on SIGTERM or SIGINT, after
 cancelling the tool calls in flight (within about a second). Notes the client
-is not sent (a dropped malformed notification, the hub's warnings) go to stderr.`,
+is not sent (a dropped malformed notification, the hub's warnings) go to stderr.
+
+Sessions share one hub per user: the first cchub mcp starts it (a process of
+its own, "cchub hub-serve", listening on a socket only this user can reach in
+$XDG_RUNTIME_DIR/cchub) and every later one, for any workspace, joins it, so
+that sessions on one workspace share its language servers, watcher and
+indexes. Each session stays its own conversation. A cchub of another build, or
+run with another environment, gets a hub of its own. The hub exits after 10
+minutes without a session ($CCHUB_HUB_IDLE). --no-share (or
+CCHUB_NO_SHARE=1) serves the session in this process; so does a hub that
+cannot be started or joined, with a note on stderr. cchub status shows the hub.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			policy, err := hub.ParseApproval(approval)
 			if err != nil {
 				return badInput(err)
+			}
+			if f, why := sharing(noShare); f != nil {
+				s := mcpSettings{approval: approval, diagWait: diagWait, cacheMB: cacheMB, store: g.storeSpec(), storeKey: g.storeKey, storeMode: g.storeMode}
+				if _, err := s.hubOptions(); err != nil {
+					return badInput(err)
+				}
+				ok, why, err := serveShared(c.Context(), f, g.root, s)
+				if ok {
+					return err
+				}
+				mcpserver.Warn("serving this session in its own process: " + why)
+			} else if why != "" {
+				mcpserver.Warn("serving this session in its own process: " + why)
 			}
 			// A hub killed outright (with its debug supervisor, say) left
 			// its run directory: the first start after it removes it.
@@ -51,5 +75,6 @@ is not sent (a dropped malformed notification, the hub's warnings) go to stderr.
 		"who may accept staged changes: human (default; the agent is told to ask for `cchub review ID`) or agent (the resolve tool may accept); default from $CCHUB_APPROVAL")
 	c.Flags().DurationVar(&diagWait, "diagnostics-timeout", 0,
 		"how long a change's answer waits for its diagnostics to settle (default: .cchub.json's diagnostics_timeout, else 5s); what comes later is told with the next answer")
+	c.Flags().BoolVar(&noShare, "no-share", false, "serve the session in this process, not in the user's shared hub (also: CCHUB_NO_SHARE=1)")
 	return c
 }

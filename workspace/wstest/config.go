@@ -43,6 +43,10 @@ func PrivateConfig() (done func()) {
 	os.Setenv(trust.EnvDir, conf)
 	os.Setenv(configFromParent, conf)
 	os.Unsetenv(stateHome) // state outside workspaces goes under conf
+	// cchub mcp serves in its own process unless a test shares a hub of
+	// its own making (CCHUB_HUB_DIR): no test joins or leaves behind a
+	// hub of the person's.
+	os.Setenv("CCHUB_NO_SHARE", "1")
 	return func() {
 		proc.RemoveRunDir()
 		os.Setenv("TMPDIR", machineTmp)

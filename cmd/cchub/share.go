@@ -1,0 +1,416 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"cchub/hub"
+	"cchub/mcpserver"
+	"cchub/mcpserver/stdio"
+	"cchub/sharedhub"
+)
+
+// mcpSettings are what shapes an MCP session's hub: sessions with the
+// same root and settings share one hub.Hub in the user's shared hub.
+type mcpSettings struct {
+	approval  string
+	diagWait  time.Duration
+	cacheMB   int
+	store     string
+	storeKey  string // a key file, absolute
+	storeMode string
+}
+
+// args are the settings as the hello carries them.
+func (s mcpSettings) args() []string {
+	a := []string{"approval=" + s.approval, "diagnostics-timeout=" + s.diagWait.String(), "parse-cache-mb=" + strconv.Itoa(s.cacheMB)}
+	if s.store != "" {
+		a = append(a, "store="+s.store)
+	}
+	if s.storeKey != "" {
+		a = append(a, "store-key-file="+s.storeKey)
+	}
+	if s.storeMode != "" {
+		a = append(a, "store-mode="+s.storeMode)
+	}
+	return a
+}
+
+// parseSettings reads args back.
+func parseSettings(args []string) (mcpSettings, error) {
+	var s mcpSettings
+	for _, a := range args {
+		k, v, ok := strings.Cut(a, "=")
+		if !ok {
+			return s, fmt.Errorf("setting %q is not name=value", a)
+		}
+		var err error
+		switch k {
+		case "approval":
+			s.approval = v
+		case "diagnostics-timeout":
+			s.diagWait, err = time.ParseDuration(v)
+		case "parse-cache-mb":
+			s.cacheMB, err = strconv.Atoi(v)
+		case "store":
+			s.store = v
+		case "store-key-file":
+			s.storeKey = v
+		case "store-mode":
+			s.storeMode = v
+		default:
+			return s, fmt.Errorf("unknown setting %q (a cchub of another build?)", k)
+		}
+		if err != nil {
+			return s, fmt.Errorf("setting %s: %w", k, err)
+		}
+	}
+	return s, nil
+}
+
+// hubOptions are the hub.Options of an MCP session with settings s, as
+// `cchub mcp` opens them in its own process.
+func (s mcpSettings) hubOptions() (hub.Options, error) {
+	policy, err := hub.ParseApproval(s.approval)
+	if err != nil {
+		return hub.Options{}, err
+	}
+	g := &globals{store: s.store, storeKey: s.storeKey, storeMode: s.storeMode}
+	o := hub.Options{ParseCacheBytes: s.cacheMB << 20, Approval: policy, Store: g.storeSpec(), DiagnosticsTimeout: s.diagWait, Warn: mcpserver.Warn}
+	if err := g.storeOptions(&o); err != nil {
+		return hub.Options{}, err
+	}
+	return o, nil
+}
+
+// sharing says whether `cchub mcp` joins the user's shared hub, and the
+// front that does; why says why not when it cannot.
+func sharing(noShare bool) (f *sharedhub.Front, why string) {
+	if noShare || os.Getenv(sharedhub.EnvNoShare) == "1" {
+		return nil, ""
+	}
+	dir, err := sharedhub.Dir()
+	if err != nil {
+		return nil, "the shared hub's directory: " + err.Error()
+	}
+	id, err := sharedhub.Identity()
+	if err != nil {
+		return nil, "the shared hub's name: " + err.Error()
+	}
+	return &sharedhub.Front{Dir: dir, ID: id, Start: func() error { return startHub(dir, id) }, Warn: mcpserver.Warn}, ""
+}
+
+// serveShared serves the session through the shared hub: ok is false
+// (with why) when it cannot be joined, and the session is then this
+// process's own.
+func serveShared(ctx context.Context, f *sharedhub.Front, root string, s mcpSettings) (ok bool, why string, err error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return false, err.Error(), nil
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	if s.storeKey != "" {
+		if s.storeKey, err = filepath.Abs(s.storeKey); err != nil {
+			return false, err.Error(), nil
+		}
+	}
+	hello := sharedhub.Hello{Op: sharedhub.OpMCP, Root: abs, Args: s.args()}
+	c, r, err := f.Join(ctx, hello)
+	if err != nil {
+		return false, err.Error(), nil
+	}
+	return true, "", f.Carry(ctx, hello, c, r, os.Stdin, os.Stdout)
+}
+
+// startHub starts `cchub hub-serve` detached: its own session (no
+// terminal, no signal of this one), the working directory /, its output
+// to its log in dir. This process reaps it if it ends first.
+func startHub(dir, id string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	log, err := os.OpenFile(filepath.Join(dir, "hub-"+id+".log"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+	cmd := exec.Command(exe, "hub-serve", "--id", id)
+	cmd.Dir = "/"
+	cmd.Stdout, cmd.Stderr = log, log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go cmd.Wait() // owned by this process: reaps the hub should it end first
+	return nil
+}
+
+func hubServeCmd(g *globals) *cobra.Command {
+	var id string
+	c := &cobra.Command{
+		Use:    "hub-serve",
+		Short:  "serve the user's shared hub (started by cchub mcp; not for people)",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			dir, err := sharedhub.Dir()
+			if err != nil {
+				return err
+			}
+			want, err := sharedhub.Identity()
+			if err != nil {
+				return err
+			}
+			if id != want {
+				return fmt.Errorf("asked to serve hub %s, but this build and environment are hub %s", id, want)
+			}
+			idle, err := sharedhub.Idle()
+			if err != nil {
+				return badInput(err)
+			}
+			ws := &workspaces{idle: idle, m: map[string]*sharedWorkspace{}}
+			defer ws.closeAll()
+			h, err := sharedhub.Listen(dir, id, idle, ws, mcpserver.Warn)
+			if errors.Is(err, sharedhub.ErrRunning) {
+				return nil // another start won
+			}
+			if err != nil {
+				return err
+			}
+			ctx, cancel := context.WithCancel(c.Context())
+			defer cancel()
+			go ws.reap(ctx, idle) // owned: ends with ctx
+			mcpserver.Warn(fmt.Sprintf("hub %s serving (pid %d, idle limit %v)", id, os.Getpid(), idle))
+			return h.Run(ctx)
+		},
+	}
+	c.Flags().StringVar(&id, "id", "", "the hub's name (sharedhub.Identity)")
+	return c
+}
+
+// workspaces are the shared hub's workspaces: one hub.Hub and MCP server
+// per root and settings, opened for its first session and closed when it
+// has had none for the idle time.
+type workspaces struct {
+	idle time.Duration
+	mu   sync.Mutex
+	m    map[string]*sharedWorkspace
+}
+
+type sharedWorkspace struct {
+	root     string
+	args     []string
+	h        *hub.Hub
+	srv      *mcp.Server
+	sessions int
+	idleAt   time.Time
+}
+
+// Open opens (or finds) the session's workspace.
+func (ws *workspaces) Open(ctx context.Context, hello sharedhub.Hello) (sharedhub.Session, error) {
+	if !filepath.IsAbs(hello.Root) {
+		return nil, fmt.Errorf("the root %q is not absolute", hello.Root)
+	}
+	s, err := parseSettings(hello.Args)
+	if err != nil {
+		return nil, err
+	}
+	key := hello.Root + "\x00" + strings.Join(hello.Args, "\x00")
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	w := ws.m[key]
+	if w == nil {
+		o, err := s.hubOptions()
+		if err != nil {
+			return nil, err
+		}
+		h, err := hub.Open(hello.Root, o)
+		if err != nil {
+			return nil, err
+		}
+		w = &sharedWorkspace{root: hello.Root, args: hello.Args, h: h, srv: mcpserver.NewServer(h)}
+		ws.m[key] = w
+	}
+	w.sessions++
+	return &session{ws: ws, w: w}, nil
+}
+
+// Status says each workspace.
+func (ws *workspaces) Status() []sharedhub.Workspace {
+	ws.mu.Lock()
+	var list []*sharedWorkspace
+	for _, w := range ws.m {
+		list = append(list, w)
+	}
+	ws.mu.Unlock()
+	var out []sharedhub.Workspace
+	for _, w := range list {
+		ws.mu.Lock()
+		st := sharedhub.Workspace{Root: w.root, Args: w.args, Sessions: w.sessions}
+		if w.sessions == 0 {
+			st.IdleFor = time.Since(w.idleAt).Round(time.Second).String()
+		}
+		ws.mu.Unlock()
+		for _, p := range w.h.ServerProcesses() {
+			st.Servers = append(st.Servers, sharedhub.Server{Name: p.Name, PID: p.PID, RSSBytes: sharedhub.RSS(p.PID)})
+		}
+		out = append(out, st)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Root < out[j].Root })
+	return out
+}
+
+// reap closes the workspaces that have had no session for idle.
+func (ws *workspaces) reap(ctx context.Context, idle time.Duration) {
+	tick := time.NewTicker(min(idle/4+time.Second, time.Minute))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		var gone []*sharedWorkspace
+		ws.mu.Lock()
+		for k, w := range ws.m {
+			if w.sessions == 0 && time.Since(w.idleAt) >= idle {
+				gone = append(gone, w)
+				delete(ws.m, k)
+			}
+		}
+		ws.mu.Unlock()
+		for _, w := range gone {
+			w.h.Close()
+		}
+	}
+}
+
+func (ws *workspaces) closeAll() {
+	ws.mu.Lock()
+	m := ws.m
+	ws.m = map[string]*sharedWorkspace{}
+	ws.mu.Unlock()
+	for _, w := range m {
+		w.h.Close()
+	}
+}
+
+// session is one front's MCP session on a workspace.
+type session struct {
+	ws *workspaces
+	w  *sharedWorkspace
+}
+
+func (s *session) Serve(ctx context.Context, r *bufio.Reader, c net.Conn) error {
+	return stdio.Serve(ctx, s.w.srv, r, c, stdio.Options{Warn: mcpserver.Warn})
+}
+
+func (s *session) Close() {
+	s.ws.mu.Lock()
+	defer s.ws.mu.Unlock()
+	s.w.sessions--
+	if s.w.sessions == 0 {
+		s.w.idleAt = time.Now()
+	}
+}
+
+func statusCmd(g *globals) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "status",
+		Short: "the user's shared hubs: their workspaces, language servers (with memory), sessions and idle times",
+		Long: `The user's shared hubs: for each, its workspaces, their language servers
+with their memory, the sessions and how long each has been idle. A cchub of
+another build, or started with another environment, has a hub of its own: all
+are listed, and the one this cchub would join is marked.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			dir, err := sharedhub.Dir()
+			if err != nil {
+				return fmt.Errorf("the shared hubs' directory: %w", err)
+			}
+			mine, _ := sharedhub.Identity()
+			type hubStatus struct {
+				sharedhub.Status
+				Yours bool `json:"yours"`
+			}
+			var all []hubStatus
+			var b strings.Builder
+			for _, id := range sharedhub.Hubs(dir) {
+				st, ok, err := (&sharedhub.Front{Dir: dir, ID: id}).Status()
+				if !ok {
+					continue // a dead hub's socket: the next start replaces it
+				}
+				if err != nil {
+					fmt.Fprintf(&b, "shared hub %s: %v\n", id, err)
+					continue
+				}
+				all = append(all, hubStatus{st, id == mine})
+				b.WriteString(statusText(st, id == mine))
+			}
+			if len(all) == 0 {
+				b.WriteString("no shared hub is running (cchub mcp starts one)\n")
+			}
+			if os.Getenv(sharedhub.EnvNoShare) == "1" {
+				b.WriteString("sharing is off here ($" + sharedhub.EnvNoShare + "=1): cchub mcp serves each session in its own process\n")
+			}
+			return emit(c, g, all, b.String())
+		},
+	}
+	jsonFlag(c, g)
+	return c
+}
+
+// statusText is a hub's status for a person.
+func statusText(st sharedhub.Status, yours bool) string {
+	var b strings.Builder
+	mark := ""
+	if yours {
+		mark = " (this build and environment's)"
+	}
+	fmt.Fprintf(&b, "shared hub %s%s: pid %d, up %v, %s, %d session%s", st.ID, mark, st.PID, time.Since(st.Started).Round(time.Second), mb(st.RSSBytes), st.Sessions, plural(st.Sessions))
+	if st.IdleFor != "" {
+		fmt.Fprintf(&b, ", idle %s of %s", st.IdleFor, st.IdleLimit)
+	}
+	b.WriteString("\n")
+	total := st.RSSBytes
+	for _, w := range st.Workspaces {
+		fmt.Fprintf(&b, "  %s: %d session%s", w.Root, w.Sessions, plural(w.Sessions))
+		if w.IdleFor != "" {
+			fmt.Fprintf(&b, ", idle %s", w.IdleFor)
+		}
+		b.WriteString("\n")
+		for _, s := range w.Servers {
+			fmt.Fprintf(&b, "    %s: pid %d, %s\n", s.Name, s.PID, mb(s.RSSBytes))
+			total += s.RSSBytes
+		}
+	}
+	fmt.Fprintf(&b, "  memory in all: %s\n", mb(total))
+	return b.String()
+}
+
+func mb(n int64) string { return fmt.Sprintf("%d MB", n>>20) }
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
