@@ -56,7 +56,9 @@ func Run(ctx context.Context, w io.Writer, o Options) error {
 
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	c := proc.Command(o.Binary, "mcp", "--root", ws)
+	// The tour is self-contained: its session is served in its own
+	// process, not by a shared hub that would outlive it.
+	c := proc.Command(o.Binary, "mcp", "--no-share", "--root", ws)
 	c.Stderr = os.Stderr
 	stdin, err := c.StdinPipe()
 	if err != nil {

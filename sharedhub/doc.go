@@ -14,8 +14,8 @@
 //
 // Invariants:
 //   - The channel is private to the user: the socket lies in the user's
-//     runtime directory ($XDG_RUNTIME_DIR/cchub, else a directory of this
-//     uid under the temporary directory; $CCHUB_HUB_DIR names another),
+//     runtime directory ($XDG_RUNTIME_DIR/cchub or /run/user/UID/cchub,
+//     else /tmp/cchub-hub-UID; $CCHUB_HUB_DIR names another),
 //     which must be a real directory of this uid with mode 0700; the
 //     socket is 0600; and each side checks the other's uid (SO_PEERCRED)
 //     and closes the connection of another.
