@@ -1,8 +1,10 @@
 package mcpserver
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,6 +53,7 @@ type hubStatus struct {
 	Workspaces []struct {
 		Root     string `json:"root"`
 		Sessions int    `json:"sessions"`
+		Commands int    `json:"commands"`
 		Servers  []struct {
 			Name     string `json:"name"`
 			PID      int    `json:"pid"`
@@ -160,6 +163,34 @@ func TestSessionsShareOneHub(t *testing.T) {
 	for _, w := range st[0].Workspaces {
 		if w.Root == ws && (w.Sessions != 2 || len(w.Servers) != 1 || w.Servers[0].Name != "gopls@") {
 			t.Errorf("workspace %s: %d sessions, servers %+v; want 2 sessions sharing one gopls", w.Root, w.Sessions, w.Servers)
+		}
+	}
+
+	// A one-shot grep on a workspace the hub serves is answered there,
+	// as it is on its own.
+	grep := func(env []string) (string, int) {
+		cmd := exec.Command(bin, "grep", "--root", ws, "func [FG]")
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), code
+	}
+	shared, code := grep(s.env)
+	alone, code2 := grep(append(s.env, "CCHUB_NO_SHARE=1"))
+	if shared != alone || code != code2 || !strings.Contains(shared, "Found 2 matches") {
+		t.Fatalf("cchub grep through the hub (exit %d):\n%s\non its own (exit %d):\n%s", code, shared, code2, alone)
+	}
+	if _, code := grep(append(s.env[:len(s.env):len(s.env)], "X=1")); code != 0 {
+		t.Fatalf("grep exit %d", code)
+	}
+	for _, w := range s.status(bin)[0].Workspaces {
+		if w.Root == ws && w.Commands != 2 {
+			t.Errorf("the hub answered %d one-shot commands on %s, want 2", w.Commands, ws)
 		}
 	}
 
@@ -290,4 +321,47 @@ func TestSharingRefusedOrOff(t *testing.T) {
 	}
 	c1.Close()
 	c2.Close()
+}
+
+// A front stopped by a signal (its client still holding stdin open)
+// exits promptly, as an in-process session does; the hub goes on for the
+// other sessions.
+func TestSharedFrontEndsOnSignal(t *testing.T) {
+	bin := buildCchub(t)
+	s := newSharing(t, bin, "1m")
+	ws := sharedModule(t)
+	other := s.connect(bin, ws, nil)
+	defer other.Close()
+	cmd := exec.Command(bin, "mcp", "--root", ws)
+	cmd.Env = s.env
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`+"\n")
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.Contains(line, `"id":1`) {
+		t.Fatalf("initialize through the shared hub: %q %v", line, err)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatal("the front did not exit within 5s of SIGTERM")
+	}
+	if text := call(t, other, "read", map[string]any{"path": "a.go"}); !strings.Contains(text, "func F") {
+		t.Fatalf("the other session after one front ended: %s", text)
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -118,21 +117,24 @@ var sharedEnv = []string{
 var notShared = []string{EnvNoShare, EnvIdle, EnvDir}
 
 // Identity names the hub a front may join: a hash of the executable's
-// bytes and of the environment that matters (sharedEnv), as 16 hex
-// digits. A hub of another build or environment has another name.
+// file identity (device, inode, size, modification and change times: a
+// build written anywhere, or over the old one, is another file) and of
+// the environment that matters (sharedEnv), as 16 hex digits. A hub of
+// another build or environment has another name. The executable is not
+// read: a front pays a stat, not a hash of its bytes.
 func Identity() (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return "", err
 	}
-	f, err := os.Open(exe)
+	fi, err := os.Stat(exe)
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("reading %s: %w", exe, err)
+	fmt.Fprintf(h, "%s\x00%d\x00%d", exe, fi.Size(), fi.ModTime().UnixNano())
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		fmt.Fprintf(h, "\x00%d\x00%d\x00%d.%d", st.Dev, st.Ino, st.Ctim.Sec, st.Ctim.Nsec)
 	}
 	for _, kv := range environment(os.Environ()) {
 		fmt.Fprintf(h, "\x00%s", kv)

@@ -20,7 +20,8 @@
 //     socket is 0600; and each side checks the other's uid (SO_PEERCRED)
 //     and closes the connection of another.
 //   - A hub serves only fronts of its own build and environment: the
-//     socket's name is a hash of the executable's bytes and of the
+//     socket's name is a hash of the executable file's identity (device,
+//     inode, size, times: any build written is another file) and of the
 //     environment that changes what the servers answer (PATH, Go's and
 //     Python's settings, cchub's own variables, TMPDIR …), so another
 //     build or another environment starts a hub of its own.

@@ -158,6 +158,50 @@ func (f *Front) Status() (st Status, ok bool, err error) {
 	return *rep.Status, true, nil
 }
 
+// Call runs a one-shot command in the running hub, if there is one and
+// it takes it (served): its output goes to stdout and stderr as the hub
+// writes it, and code is its exit code. No hub is started for it: a
+// command the hub does not serve runs in the caller's process.
+func (f *Front) Call(ctx context.Context, hello Hello, stdout, stderr io.Writer) (code int, served bool, err error) {
+	c, err := dialHub(hubFiles(f.Dir, f.ID).socket)
+	if err != nil {
+		return 0, false, nil
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+	r := bufio.NewReaderSize(c, 64<<10)
+	if err := writeLine(c, hello); err != nil {
+		return 0, false, nil
+	}
+	var rep reply
+	if err := readLine(c, r, &rep); err != nil || rep.Error != "" {
+		return 0, false, nil
+	}
+	for {
+		line, err := readRaw(r)
+		if len(line) > 0 {
+			var fr frame
+			if jerr := json.Unmarshal(line, &fr); jerr != nil {
+				return 2, true, fmt.Errorf("the shared hub's answer does not read: %v", jerr)
+			}
+			switch {
+			case fr.Exit != nil:
+				return *fr.Exit, true, nil
+			case fr.Out != "":
+				if _, err := io.WriteString(stdout, fr.Out); err != nil {
+					return 2, true, err
+				}
+			case fr.Err != "":
+				io.WriteString(stderr, fr.Err)
+			}
+		}
+		if err != nil {
+			return 2, true, fmt.Errorf("the shared hub stopped before the command ended: %w (run it again with CCHUB_NO_SHARE=1 to run it on its own)", err)
+		}
+	}
+}
+
 // Carry carries an MCP session between the client (in, out: newline-
 // delimited JSON-RPC) and the hub (c, r from Join), byte for byte, until
 // the client closes in and the hub has answered. When the hub dies under
@@ -168,16 +212,19 @@ func (f *Front) Status() (st Status, ok bool, err error) {
 func (f *Front) Carry(ctx context.Context, hello Hello, c *net.UnixConn, r *bufio.Reader, in io.Reader, out io.Writer) error {
 	cr := &carrier{f: f, hello: hello, conn: c, pending: map[string]json.RawMessage{}}
 	inDone := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { // owned: waited for below; ends at the client's EOF
-		defer wg.Done()
+	go func() { // ends at the client's EOF, or with the process: a read of stdin cannot be interrupted
 		defer close(inDone)
 		cr.fromClient(in)
 	}()
+	// A signal ends the session: the hub's side closes, which ends the
+	// read below.
+	stop := context.AfterFunc(ctx, cr.closeConn)
+	defer stop()
 	err := cr.toClient(ctx, r, out, inDone)
 	cr.closeConn()
-	wg.Wait()
+	if ctx.Err() == nil {
+		<-inDone // the client closed its end: the reader has returned
+	}
 	return err
 }
 
@@ -279,7 +326,7 @@ func (cr *carrier) toClient(ctx context.Context, r *bufio.Reader, out io.Writer,
 		default:
 		}
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return nil // a signal: the session ends, as in-process
 		}
 		cr.mu.Lock()
 		done := cr.clientDone

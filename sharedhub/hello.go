@@ -22,6 +22,16 @@ type Hello struct {
 	// (--approval, --store …), as `cchub mcp` was given them: sessions
 	// with other flags get a hub.Hub of their own on the same root.
 	Args []string `json:"args,omitempty"`
+	// Argv is, for "cli", the command line of a one-shot command
+	// (without the program's name), run in the hub on Root's warm state.
+	Argv []string `json:"argv,omitempty"`
+}
+
+// frame is one piece of a one-shot command's output, or its end.
+type frame struct {
+	Out  string `json:"o,omitempty"`
+	Err  string `json:"e,omitempty"`
+	Exit *int   `json:"exit,omitempty"`
 }
 
 // reply is the hub's one line in answer to a Hello: Error says why it
@@ -35,6 +45,7 @@ type reply struct {
 const (
 	OpMCP    = "mcp"
 	OpStatus = "status"
+	OpCLI    = "cli"
 )
 
 // maxHello bounds a hello or reply line.

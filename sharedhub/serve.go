@@ -3,8 +3,10 @@ package sharedhub
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"sync"
@@ -29,6 +31,7 @@ type Workspace struct {
 	Root     string   `json:"root"`
 	Args     []string `json:"args,omitempty"`
 	Sessions int      `json:"sessions"`
+	Commands int      `json:"commands"` // one-shot commands answered (cchub grep …)
 	IdleFor  string   `json:"idle_for,omitempty"`
 	Servers  []Server `json:"servers,omitempty"`
 }
@@ -40,16 +43,18 @@ type Server struct {
 	RSSBytes int64  `json:"rss_bytes"`
 }
 
-// Handler serves what a front asked in its hello on c (whose reader r
-// may hold bytes already read past the hello): for OpMCP, the MCP
-// session, until the front closes its end or ctx ends. Its error, if it
-// could not begin, is said to the front in the reply; once it has
-// replied (ok), it owns c.
+// Handler opens what fronts ask for: MCP sessions (OpMCP), one-shot
+// commands (OpCLI), and says the hub's workspaces (OpStatus). What it
+// refuses is said to the front in the reply.
 type Handler interface {
 	// Open prepares the session hello asks for, or says why it cannot.
 	Open(ctx context.Context, h Hello) (Session, error)
 	// Status is the hub's workspaces, for OpStatus.
 	Status() []Workspace
+	// OpenCLI prepares the one-shot command hello asks for (OpCLI), or
+	// says why the hub will not run it (the front then runs it itself):
+	// run runs it, writing its output, and returns its exit code.
+	OpenCLI(h Hello) (run func(ctx context.Context, stdout, stderr io.Writer) int, err error)
 }
 
 // Session is one front's session, begun by Handler.Open.
@@ -222,10 +227,65 @@ func (h *Hub) serve(ctx context.Context, c *net.UnixConn) {
 		if err := s.Serve(ctx, r, c); err != nil && ctx.Err() == nil {
 			h.warn(fmt.Sprintf("session on %s ended: %v", hello.Root, err))
 		}
+	case OpCLI:
+		run, err := h.handler.OpenCLI(hello)
+		if err != nil {
+			writeLine(c, reply{Error: err.Error()})
+			return
+		}
+		if err := writeLine(c, reply{}); err != nil {
+			return
+		}
+		fw := &frameWriter{c: c}
+		code := run(ctx, fw.out(), fw.err())
+		fw.send(frame{Exit: &code})
 	default:
 		writeLine(c, reply{Error: fmt.Sprintf("unknown op %q: this hub speaks %q and %q", hello.Op, OpMCP, OpStatus)})
 	}
 }
+
+// frameWriter sends a command's output as frames, one at a time.
+type frameWriter struct {
+	mu     sync.Mutex
+	c      net.Conn
+	failed bool
+}
+
+func (fw *frameWriter) send(f frame) error {
+	b, err := json.Marshal(f)
+	if err != nil {
+		return err
+	}
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	if fw.failed {
+		return io.ErrClosedPipe
+	}
+	if _, err := fw.c.Write(append(b, '\n')); err != nil {
+		fw.failed = true
+		return err
+	}
+	return nil
+}
+
+type frameOut struct {
+	fw    *frameWriter
+	isErr bool
+}
+
+func (o frameOut) Write(p []byte) (int, error) {
+	f := frame{Out: string(p)}
+	if o.isErr {
+		f = frame{Err: string(p)}
+	}
+	if err := o.fw.send(f); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func (fw *frameWriter) out() io.Writer { return frameOut{fw: fw} }
+func (fw *frameWriter) err() io.Writer { return frameOut{fw: fw, isErr: true} }
 
 func (h *Hub) status() Status {
 	h.mu.Lock()

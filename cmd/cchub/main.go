@@ -39,6 +39,9 @@ type globals struct {
 	store     string
 	storeKey  string // --store-key-file
 	storeMode string // --store-mode
+	// shared, in the shared hub, is the warm hub a one-shot command runs
+	// on (nil: the command opens its own).
+	shared *hub.Hub
 	// warn is where a command's hub warns (hub.Options.Warn): a line on
 	// stderr, quoted if it holds a control character, since it may carry
 	// a path or a file system's error and stderr is often a terminal.
@@ -95,34 +98,49 @@ func (g *globals) newRun() *hub.Run {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	stdout, stderr := newTextWriter(os.Stdout), newTextWriter(os.Stderr)
-	err := newRootCmd(stdout, stderr).ExecuteContext(ctx)
+	code, served := viaSharedHub(ctx, os.Args[1:], stdout, stderr)
+	if !served {
+		err := newRootCmd(stdout, stderr).ExecuteContext(ctx)
+		code = exitCode(err, stderr)
+	}
 	stop()
 	// What this process made for its sessions goes with it (a process
 	// killed before this is swept by the next cchub mcp).
 	proc.RemoveRunDir()
 	stdout.Flush()
-	code := 0
-	if err != nil {
-		// An error may quote a path, a pattern or a server's answer: it
-		// is escaped like the rest of stderr.
-		code = 2
-		msg := err.Error()
-		var ee *exitError
-		if errors.As(err, &ee) {
-			code, msg = ee.code, ee.err.Error()
-		}
-		if msg != "" {
-			fmt.Fprintln(stderr, "cchub:", msg)
-		}
-	}
 	stderr.Flush()
 	os.Exit(code)
+}
+
+// exitCode is the exit code of a command that returned err, which it
+// says on stderr. An error may quote a path, a pattern or a server's
+// answer: stderr escapes it like the rest.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	code := 2
+	msg := err.Error()
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code, msg = ee.code, ee.err.Error()
+	}
+	if msg != "" {
+		fmt.Fprintln(stderr, "cchub:", msg)
+	}
+	return code
 }
 
 // newRootCmd is the command tree writing to stdout and stderr, each
 // through an escaping writer (see out.go).
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
-	g := &globals{}
+	return newRootCmdOn(stdout, stderr, nil)
+}
+
+// newRootCmdOn is the command tree whose one-shot commands run on shared,
+// a warm hub of the shared hub, when it is not nil.
+func newRootCmdOn(stdout, stderr io.Writer, shared *hub.Hub) *cobra.Command {
+	g := &globals{shared: shared}
 	root := &cobra.Command{
 		Use:           "cchub",
 		Short:         "cchub: a code-intelligence hub for agents, humans and CI",
@@ -159,6 +177,9 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 
 // withHub opens the hub for the command's root and closes it afterwards.
 func withHub(g *globals, fn func(h *hub.Hub) error) error {
+	if g.shared != nil {
+		return fn(g.shared)
+	}
 	o := hub.Options{OneShot: true, Store: g.storeSpec(), Warn: g.warn}
 	if err := g.storeOptions(&o); err != nil {
 		return badInput(err)

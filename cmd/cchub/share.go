@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -221,6 +222,7 @@ type sharedWorkspace struct {
 	h        *hub.Hub
 	srv      *mcp.Server
 	sessions int
+	commands int // one-shot commands it ran
 	idleAt   time.Time
 }
 
@@ -264,7 +266,7 @@ func (ws *workspaces) Status() []sharedhub.Workspace {
 	var out []sharedhub.Workspace
 	for _, w := range list {
 		ws.mu.Lock()
-		st := sharedhub.Workspace{Root: w.root, Args: w.args, Sessions: w.sessions}
+		st := sharedhub.Workspace{Root: w.root, Args: w.args, Sessions: w.sessions, Commands: w.commands}
 		if w.sessions == 0 {
 			st.IdleFor = time.Since(w.idleAt).Round(time.Second).String()
 		}
@@ -393,6 +395,9 @@ func statusText(st sharedhub.Status, yours bool) string {
 	total := st.RSSBytes
 	for _, w := range st.Workspaces {
 		fmt.Fprintf(&b, "  %s: %d session%s", w.Root, w.Sessions, plural(w.Sessions))
+		if w.Commands > 0 {
+			fmt.Fprintf(&b, ", %d one-shot command%s answered", w.Commands, plural(w.Commands))
+		}
 		if w.IdleFor != "" {
 			fmt.Fprintf(&b, ", idle %s", w.IdleFor)
 		}
@@ -413,4 +418,102 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// sharedCommands are the one-shot commands a running shared hub answers
+// from its warm state (listing, token index, code graph) when it serves
+// their workspace: they read, and answer as they would on their own.
+var sharedCommands = map[string]bool{"grep": true, "search": true, "glob": true, "graph": true}
+
+// viaSharedHub runs the command line args in the user's running shared
+// hub when the hub serves its workspace with the same store settings:
+// served is false when it does not (no hub, sharing off, another command,
+// flags of its own), and the command runs here.
+func viaSharedHub(ctx context.Context, args []string, stdout, stderr io.Writer) (code int, served bool) {
+	if os.Getenv(sharedhub.EnvNoShare) == "1" || len(args) == 0 {
+		return 0, false
+	}
+	root := newRootCmd(io.Discard, io.Discard)
+	c, rest, err := root.Find(args)
+	if err != nil || c == root || !sharedCommands[topCommand(c, root).Name()] {
+		return 0, false
+	}
+	if err := c.ParseFlags(rest); err != nil {
+		return 0, false
+	}
+	for _, own := range []string{"store", "store-key-file", "store-mode", "run", "help"} {
+		if f := c.Flags().Lookup(own); f != nil && f.Changed {
+			return 0, false
+		}
+	}
+	dir := "."
+	if f := c.Flags().Lookup("root"); f != nil {
+		dir = f.Value.String()
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return 0, false
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	f, _ := sharing(false)
+	if f == nil {
+		return 0, false
+	}
+	code, served, err = f.Call(ctx, sharedhub.Hello{Op: sharedhub.OpCLI, Root: abs, Argv: args}, stdout, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "cchub:", err)
+	}
+	return code, served
+}
+
+// topCommand is c's ancestor just below root (graph for graph callers).
+func topCommand(c, root *cobra.Command) *cobra.Command {
+	for c.Parent() != nil && c.Parent() != root {
+		c = c.Parent()
+	}
+	return c
+}
+
+// OpenCLI runs a one-shot command on the warm hub of its workspace, if
+// one serves it with the default store settings (a command with store
+// flags of its own runs on its own: viaSharedHub does not send it).
+func (ws *workspaces) OpenCLI(hello sharedhub.Hello) (func(ctx context.Context, stdout, stderr io.Writer) int, error) {
+	if len(hello.Argv) == 0 {
+		return nil, errors.New("no command")
+	}
+	ws.mu.Lock()
+	var w *sharedWorkspace
+	for _, cand := range ws.m {
+		if cand.root != hello.Root {
+			continue
+		}
+		s, err := parseSettings(cand.args)
+		if err == nil && s.store == "" && s.storeKey == "" && s.storeMode == "" {
+			w = cand
+			break
+		}
+	}
+	if w != nil {
+		w.sessions++ // held open while the command runs
+		w.commands++
+	}
+	ws.mu.Unlock()
+	if w == nil {
+		return nil, fmt.Errorf("no session serves %s here", hello.Root)
+	}
+	return func(ctx context.Context, stdout, stderr io.Writer) int {
+		defer (&session{ws: ws, w: w}).Close()
+		// Output goes in frames of up to 64 KiB, not a frame a line.
+		bufOut := bufio.NewWriterSize(stdout, 64<<10)
+		out, errw := newTextWriter(bufOut), newTextWriter(stderr)
+		root := newRootCmdOn(out, errw, w.h)
+		root.SetArgs(hello.Argv)
+		code := exitCode(root.ExecuteContext(ctx), errw)
+		out.Flush()
+		bufOut.Flush()
+		errw.Flush()
+		return code
+	}, nil
 }
