@@ -359,11 +359,22 @@ func (h *Hub) LateNews(ctx context.Context, r *Run) string {
 	r.mu.Lock()
 	pending := r.late
 	r.late = nil
+	notes := r.notes
+	r.notes = nil
+	var b strings.Builder
+	if r.heard == nil {
+		r.heard = map[string]bool{}
+	}
+	for _, n := range notes {
+		if !r.heard[n] {
+			r.heard[n] = true
+			fmt.Fprintf(&b, "[%s]\n", n)
+		}
+	}
 	r.mu.Unlock()
 	if len(pending) == 0 {
-		return ""
+		return b.String()
 	}
-	var b strings.Builder
 	var still []lateChange
 	for _, lc := range pending {
 		rep, ok := lc.late.Ready()

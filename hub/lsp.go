@@ -225,7 +225,7 @@ func (a *LSPAnswer) text() string {
 // itself), or why there is none (.cchub.json does not read).
 func (h *Hub) servers() (*lspmux.Mux, error) {
 	h.lspOnce.Do(func() {
-		h.lsp, h.lspErr = lspmux.New(h.Root, lspmux.Options{TimeoutOverride: h.diagWait})
+		h.lsp, h.lspErr = lspmux.New(h.Root, lspmux.Options{TimeoutOverride: h.diagWait, OnCrash: h.tellCrash})
 		h.lspMade.Store(true)
 		if h.lspErr == nil {
 			h.watchDisk() // before any server starts: none misses a change
@@ -254,4 +254,15 @@ func (h *Hub) ServerProcesses() []lspmux.Process {
 		return nil
 	}
 	return h.lsp.Processes()
+}
+
+// tellCrash gives every live conversation the note of a server's crash,
+// for its next answer (the one whose call found it is told in that
+// answer, and not again).
+func (h *Hub) tellCrash(note string) {
+	for _, r := range h.runs.all() {
+		r.mu.Lock()
+		r.notes = append(r.notes, note)
+		r.mu.Unlock()
+	}
 }

@@ -23,6 +23,7 @@ type Run struct {
 	id     store.RunID     // the run in the store, once it has needed one
 	joined bool            // a named run has joined its earlier calls
 	heard  map[string]bool // notes already said (a missing server, a crash)
+	notes  []string        // notes for the next answer (another call found a crash)
 
 	late      []lateChange        // changes answered before their servers settled
 	start     startPoint          // what the servers had when the run first looked

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -404,5 +405,50 @@ func TestAnotherSessionsChangeIsToldAsSuch(t *testing.T) {
 	}
 	if own := h.LateNews(ctx, a); own != "" {
 		t.Fatalf("the session that made the change is told it again, as another's:\n%s", own)
+	}
+}
+
+// A language server that crashes under two conversations (two sessions
+// of a shared hub) is started again once, for both, and each is told: the
+// one whose call found the crash in that answer, the other with its next.
+func TestACrashIsToldToEveryConversation(t *testing.T) {
+	requireGopls(t)
+	ws := watchModule(t)
+	h, err := Open(ws, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx := context.Background()
+	a, b := h.OpenRun(), h.OpenRun()
+	defer h.EndRun(a)
+	defer h.EndRun(b)
+	if _, err := h.Write(ctx, "b.go", "// Package m calls F.\n"+watchCaller, textedit.WriteOptions{}, a); err != nil {
+		t.Fatal(err)
+	}
+	procs := h.ServerProcesses()
+	if len(procs) != 1 {
+		t.Fatalf("servers running: %+v, want gopls", procs)
+	}
+	syscall.Kill(procs[0].PID, syscall.SIGKILL)
+	for deadline := time.Now().Add(10 * time.Second); len(h.ServerProcesses()) != 0 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	w, err := h.Write(ctx, "b.go", "// Package m calls F, again.\n"+watchCaller, textedit.WriteOptions{}, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(w.Text(), "gopls exited unexpectedly") || !strings.Contains(w.Text(), "it is started again") {
+		t.Fatalf("the conversation whose call found the crash is not told:\n%s", w.Text())
+	}
+	news := h.LateNews(ctx, b)
+	if !strings.Contains(news, "gopls exited unexpectedly") {
+		t.Fatalf("the other conversation is not told of the crash:\n%q", news)
+	}
+	if again := h.LateNews(ctx, a) + h.LateNews(ctx, b); strings.Contains(again, "exited unexpectedly") {
+		t.Fatalf("the crash is told twice:\n%s", again)
+	}
+	if procs := h.ServerProcesses(); len(procs) != 1 {
+		t.Fatalf("after the crash: servers %+v, want one gopls started again", procs)
 	}
 }

@@ -27,6 +27,9 @@ type Options struct {
 	// TimeoutOverride, when set, is Timeout as the user set it for this
 	// process (cchub mcp --diagnostics-timeout): it wins over ConfigFile.
 	TimeoutOverride time.Duration
+	// OnCrash, when set, is told once of each crash of a server, in the
+	// words a request's note says it (the hub tells every conversation).
+	OnCrash func(note string)
 	// OrganizeTimeout bounds organizing the imports of a staged change
 	// (default 20 s, at least Timeout): a person reads the staged diff,
 	// and a cold TypeScript server loads its whole project and diagnoses
@@ -57,6 +60,7 @@ type Mux struct {
 	startLim time.Duration
 	// organizeLim bounds OrganizeImports (Options.OrganizeTimeout).
 	organizeLim time.Duration
+	onCrash     func(note string)
 	lookPath    func(string) (string, error)
 	skipped     string // what an untrusted ConfigFile named to run, in words
 	trusted     bool   // a person trusted the workspace's ConfigFile
@@ -141,7 +145,7 @@ func New(root *workspace.Root, opts Options) (*Mux, error) {
 	startCtx, abort := context.WithCancel(context.Background())
 	return &Mux{
 		life: life, endLife: endLife, lastJob: map[string]*job{}, settledAt: map[string]settledMark{},
-		root: root, specs: opts.Specs, idle: opts.Idle, timeout: opts.Timeout, startLim: opts.StartLimit, organizeLim: opts.OrganizeTimeout, lookPath: opts.LookPath, skipped: skipped, trusted: trusted,
+		root: root, specs: opts.Specs, idle: opts.Idle, timeout: opts.Timeout, startLim: opts.StartLimit, organizeLim: opts.OrganizeTimeout, onCrash: opts.OnCrash, lookPath: opts.LookPath, skipped: skipped, trusted: trusted,
 		servers: map[string]*server{}, starting: map[string]*startCall{}, crashes: map[string]*crash{}, failures: map[string]*failure{},
 		stop: make(chan struct{}), startCtx: startCtx, abort: abort,
 	}, nil
@@ -397,6 +401,12 @@ func (m *Mux) server(ctx context.Context, o *owner) (*server, string, error) {
 // background).
 func (m *Mux) serverWithin(ctx context.Context, o *owner, bound time.Duration) (*server, string, error) {
 	key := o.key()
+	var crashNote string
+	defer func() { // after m.mu is released
+		if crashNote != "" && m.onCrash != nil {
+			m.onCrash(crashNote)
+		}
+	}()
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
@@ -418,6 +428,7 @@ func (m *Mux) serverWithin(ctx context.Context, o *owner, bound time.Duration) (
 		if !c.reported {
 			c.reported = true
 			note = fmt.Sprintf("%s %s; it is started again", o.spec.Name, c.what)
+			crashNote = note
 		}
 		if wait := backoff(c.count) - time.Since(c.at); wait > 0 {
 			m.mu.Unlock()
