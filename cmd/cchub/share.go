@@ -23,6 +23,7 @@ import (
 	"cchub/hub"
 	"cchub/mcpserver"
 	"cchub/mcpserver/stdio"
+	"cchub/proc"
 	"cchub/sharedhub"
 )
 
@@ -187,6 +188,9 @@ func hubServeCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return badInput(err)
 			}
+			// What a killed hub or session left in its run directory goes
+			// first, as at an in-process cchub mcp's start.
+			proc.Sweep()
 			ws := &workspaces{idle: idle, m: map[string]*sharedWorkspace{}}
 			defer ws.closeAll()
 			h, err := sharedhub.Listen(dir, id, idle, ws, mcpserver.Warn)
