@@ -145,6 +145,9 @@ $(TOOLS)/npm/node_modules/.bin/ast-grep:
 
 tools-bench: $(BIN)/rg $(BIN)/hyperfine $(BIN)/ctags $(TOOLS)/npm/node_modules/.bin/ast-grep
 
+# Benchmarks measure a session in its own process unless they say otherwise
+# (bench/sharedhub compares the two).
+bench: export CCHUB_NO_SHARE := 1
 bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv $(LSP_STAMP)
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./locate/ ./outline/ ./textedit/ ./structsearch/
 	$(GO) test -run '^$$' -bench EditDiagnostics -benchtime 20x ./lspmux/

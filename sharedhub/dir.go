@@ -46,13 +46,28 @@ func Idle() (time.Duration, error) {
 // Dir is the directory of this user's hub sockets, made if missing: it
 // must be a real directory (not a link) of this uid with mode 0700, or
 // nothing in it is trusted.
-func Dir() (string, error) {
+func Dir() (string, error) { return dirOf(true) }
+
+// ExistingDir is Dir when it exists, without making it: a command that
+// only looks for a running hub leaves nothing behind. ok is false when
+// there is none.
+func ExistingDir() (dir string, ok bool, err error) {
+	dir, err = dirOf(false)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", false, nil
+	}
+	return dir, err == nil, err
+}
+
+func dirOf(make bool) (string, error) {
 	dir := os.Getenv(EnvDir)
 	if dir == "" {
 		dir = defaultDir()
 	}
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-		return "", err
+	if make {
+		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+			return "", err
+		}
 	}
 	fi, err := os.Lstat(dir)
 	if err != nil {

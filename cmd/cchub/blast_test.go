@@ -48,6 +48,9 @@ func TestBlastScripts(t *testing.T) {
 			}
 			env.Setenv("PGURL", url)
 			env.Setenv("HOME", env.WorkDir)
+			// cchub mcp serves in its own process: no script joins or
+			// leaves a shared hub.
+			env.Setenv("CCHUB_NO_SHARE", "1")
 			for k, v := range gitEnv {
 				env.Setenv(k, v)
 			}

@@ -38,6 +38,9 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("HOME", env.WorkDir)
+			// cchub mcp serves in its own process: no script joins or
+			// leaves a shared hub.
+			env.Setenv("CCHUB_NO_SHARE", "1")
 			// The user's cchub directory (id, trust records) is the
 			// script's own, whatever the environment says.
 			env.Setenv("CCHUB_CONFIG_DIR", filepath.Join(env.WorkDir, ".config", "cchub"))

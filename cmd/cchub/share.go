@@ -348,7 +348,7 @@ another build, or started with another environment, has a hub of its own: all
 are listed, and the one this cchub would join is marked.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			dir, err := sharedhub.Dir()
+			dir, _, err := sharedhub.ExistingDir()
 			if err != nil {
 				return fmt.Errorf("the shared hubs' directory: %w", err)
 			}
@@ -461,10 +461,15 @@ func viaSharedHub(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
-	f, _ := sharing(false)
-	if f == nil {
+	hubDir, ok, _ := sharedhub.ExistingDir()
+	if !ok {
+		return 0, false // no hub has run here: nothing to ask, nothing made
+	}
+	id, err := sharedhub.Identity()
+	if err != nil {
 		return 0, false
 	}
+	f := &sharedhub.Front{Dir: hubDir, ID: id}
 	code, served, err = f.Call(ctx, sharedhub.Hello{Op: sharedhub.OpCLI, Root: abs, Argv: args}, stdout, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "cchub:", err)

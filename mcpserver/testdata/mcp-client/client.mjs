@@ -60,7 +60,10 @@ script.forEach((s, i) => {
 
 const [command, ...args] = argv.slice(sep + 1);
 const timeout = Number(process.env.MCP_TIMEOUT_MS || 120000);
-const transport = new StdioClientTransport({ command, args, stderr: "inherit" });
+// The server gets this process's whole environment (the SDK's default
+// passes a handful of variables): the tests' own configuration directory
+// and CCHUB_NO_SHARE reach it.
+const transport = new StdioClientTransport({ command, args, stderr: "inherit", env: process.env });
 const client = new Client({ name: "cchub-test-client", version: "1.0.0" });
 try {
   await client.connect(transport, { timeout });
