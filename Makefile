@@ -12,6 +12,11 @@ BIN       := $(TOOLS)/bin
 RIPGREP_VERSION := 13.0.0-4+b2
 HYPERFINE_VERSION := 1.15.0-2
 CTAGS_VERSION := 5.9.20210829.0-1
+# rsync -t is one of the tools the tests edit a file with, keeping its
+# size and mtime (cmd/cchub/testdata/script/identity-*.txtar); libpopt0 is
+# its one library a minimal system lacks.
+RSYNC_VERSION := 3.5.0+ds1-0+deb12u1
+POPT_VERSION := 1.19+dfsg-1
 # The store's tests start a private PostgreSQL server (store/pgtest) with
 # Debian's server programs.
 POSTGRES_VERSION := 15.18-0+deb12u1
@@ -68,6 +73,11 @@ $(LSP_STAMP): $(LSP_SERVERS)/package-lock.json $(LSP_SERVERS)/package.json | che
 	ln -sf ../lsp/node_modules/.bin/typescript-language-server $(BIN)/typescript-language-server
 	touch $@
 
+# tsc, the TypeScript truth the tests compare with, from the same pinned
+# TypeScript the server uses.
+$(BIN)/tsc: $(LSP_STAMP)
+	ln -sf ../lsp/node_modules/.bin/tsc $(BIN)/tsc
+
 # The linter make test runs, pinned: the code stays staticcheck-clean,
 # tests included.
 STATICCHECK_VERSION := v0.8.2
@@ -110,7 +120,7 @@ debugpy:
 	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-debugpy=$(DEBUGPY_VERSION) && \
 	(cd / && /usr/bin/python3 -c 'import debugpy') || { echo "python3-debugpy=$(DEBUGPY_VERSION) was installed, yet /usr/bin/python3 cannot import debugpy" >&2; exit 1; }
 
-tools-test: check-peers $(MCP_CLIENT_STAMP) $(BIN)/gopls $(LSP_STAMP) $(BIN)/dlv $(BIN)/staticcheck postgres-server debugpy
+tools-test: check-peers $(MCP_CLIENT_STAMP) $(BIN)/gopls $(LSP_STAMP) $(BIN)/tsc $(BIN)/dlv $(BIN)/staticcheck $(BIN)/rsync postgres-server debugpy
 
 test: tools-test
 	$(GO) vet ./...
@@ -125,6 +135,8 @@ $(BIN)/hyperfine:
 $(BIN)/ctags:
 	bash scripts/fetch-deb.sh $(TOOLS) universal-ctags=$(CTAGS_VERSION) ctags-universal
 	ln -sf ctags-universal $(BIN)/ctags
+$(BIN)/rsync:
+	bash scripts/fetch-deb.sh $(TOOLS) rsync=$(RSYNC_VERSION) rsync libpopt0=$(POPT_VERSION)
 
 # The structural-search peer, pinned.
 $(TOOLS)/npm/node_modules/.bin/ast-grep:

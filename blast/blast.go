@@ -55,6 +55,10 @@ type Deps struct {
 	// Shared, if set, keeps the resolved head graph (a snapshot): another
 	// runner measuring the same head reads it instead of resolving.
 	Shared store.Shared
+	// Warn, if set, is told each fault of the shared store as it is put
+	// in the report's notes, so that a front end says it whatever the
+	// report's format (a test list for a shell keeps no notes).
+	Warn func(msg string)
 }
 
 // Run measures the blast radius of the diff from o.Base to o.Head in the
@@ -171,10 +175,17 @@ func Run(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, o 
 	if deps.Shared != nil {
 		// The head graph, kept once measured (nothing is written when it
 		// was read from the store).
+		var faults []string
 		if _, err := x.SaveSnapshot(ctx); err != nil && ctx.Err() == nil {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("the head graph's snapshot could not be kept (%v): another runner measuring this head resolves it again", err))
+			faults = append(faults, fmt.Sprintf("the head graph's snapshot could not be kept (%v): another runner measuring this head resolves it again", err))
 		}
-		rep.Notes = append(rep.Notes, x.Notices()...)
+		faults = append(faults, x.Notices()...)
+		rep.Notes = append(rep.Notes, faults...)
+		if deps.Warn != nil {
+			for _, f := range faults {
+				deps.Warn(f)
+			}
+		}
 	}
 	return rep, nil
 }

@@ -187,19 +187,14 @@ type Stats struct {
 	Files, Read, Parsed, Shared, Removed, Defs, Calls int
 }
 
-// candidate is a file the walk found, with its stamp.
+// candidate is a file the walk found, with its workspace.Identity.
 type candidate struct {
-	rel         string
-	size, mtime int64
+	rel string
+	id  workspace.Identity
 }
 
-// racyWindow: a file modified this recently may change again within the
-// same clock tick without its mtime showing it, so its mtime is not
-// trusted next time (it is hashed instead).
-const racyWindow = 2 * time.Second
-
-// Update walks the workspace and reads every supported file whose stamp
-// changed since the last update, parsing those whose content changed, and
+// Update walks the workspace and reads every supported file whose
+// workspace.Identity does not vouch for what the last update read, parsing those whose content changed, and
 // forgets files that are gone.
 func (x *Index) Update(ctx context.Context) (Stats, error) { return x.UpdateProgress(ctx, nil) }
 
@@ -226,7 +221,7 @@ func (x *Index) UpdateProgress(ctx context.Context, progress func(done, total in
 		if err != nil || !info.Mode().IsRegular() {
 			return nil // gone since listed, or not a file: not code to read
 		}
-		found = append(found, candidate{rel, info.Size(), info.ModTime().UnixNano()})
+		found = append(found, candidate{rel, workspace.IdentityOf(info)})
 		return nil
 	})
 	if err != nil {
@@ -238,7 +233,7 @@ func (x *Index) UpdateProgress(ctx context.Context, progress func(done, total in
 	for _, c := range found {
 		seen[c.rel] = true
 		old, ok := x.stamps[c.rel]
-		if !ok || old.MTime == 0 || old.MTime != c.mtime || old.Size != c.size || old.Format != Format {
+		if !ok || !old.Identity.Same(c.id) || old.Format != Format {
 			todo = append(todo, c)
 		}
 	}
@@ -375,7 +370,7 @@ func (x *Index) read(ctx context.Context, todo []candidate, start time.Time, pro
 		x.mu.Lock()
 		old, had := x.stamps[c.rel]
 		if had && old.SHA256 == h.stamp.SHA256 && old.Format == Format && old.Variant == h.stamp.Variant {
-			old.Size, old.MTime = h.stamp.Size, h.stamp.MTime
+			old.Identity = h.stamp.Identity
 			x.stamps[c.rel] = old
 			x.mu.Unlock()
 			mu.Lock()
@@ -553,11 +548,7 @@ func (x *Index) readSource(c candidate, start time.Time) (src []byte, s store.Gr
 		}
 		src = nil
 	}
-	mtime := c.mtime
-	if start.Sub(time.Unix(0, mtime)) < racyWindow {
-		mtime = 0
-	}
-	return src, store.GraphStamp{SHA256: sha256.Sum256(src), Variant: variantFor(c.rel), Size: c.size, MTime: mtime, Format: Format}, true
+	return src, store.GraphStamp{SHA256: sha256.Sum256(src), Variant: variantFor(c.rel), Identity: c.id.Settled(start), Format: Format}, true
 }
 
 // parseOne reads one file again and extracts what the graph needs of it.
@@ -667,7 +658,7 @@ func (x *Index) load(ctx context.Context) error {
 	for _, rels := range want {
 		for _, rel := range rels {
 			s := x.stamps[rel]
-			again = append(again, candidate{rel: rel, size: s.Size, mtime: s.MTime})
+			again = append(again, candidate{rel: rel, id: s.Identity})
 		}
 	}
 	return x.reread(ctx, again)

@@ -12,6 +12,7 @@ import (
 	"cchub/store"
 	"cchub/syntax"
 	"cchub/workspace"
+	"cchub/workspace/wstest"
 )
 
 // persisted opens dir as a workspace with its store and a fresh index of it.
@@ -41,10 +42,11 @@ func write(t *testing.T, dir, rel, text string) {
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// Old enough that its mtime is trusted (see racyWindow).
-	old := time.Now().Add(-time.Minute)
-	os.Chtimes(p, old, old)
 }
+
+// settle waits until the files written are trusted unchanged by their
+// Identity when not read (workspace.RacyWindow).
+func settle() { wstest.Settle(workspace.RacyWindow) }
 
 func update(t *testing.T, x *Index) Stats {
 	t.Helper()
@@ -60,11 +62,13 @@ func update(t *testing.T, x *Index) Stats {
 // removed file is forgotten; and the graph a new process loads from the
 // store answers as the one that read the files.
 func TestIndexPersistsAndRereadsOnlyChanges(t *testing.T) {
+	t.Parallel() // each waits for its files to settle
 	dir := t.TempDir()
 	write(t, dir, "go.mod", "module example.com/m\n")
 	write(t, dir, "a/a.go", "package a\n\nfunc A() { B() }\n\nfunc B() {}\n")
 	write(t, dir, "b/b.go", "package b\n\nimport \"example.com/m/a\"\n\nfunc C() { a.A() }\n")
 	write(t, dir, "p/m.py", "def f():\n    g()\n\ndef g():\n    pass\n")
+	settle()
 
 	x1 := persisted(t, dir)
 	if st := update(t, x1); st.Files != 4 || st.Read != 4 || st.Parsed != 4 {
@@ -90,6 +94,7 @@ func TestIndexPersistsAndRereadsOnlyChanges(t *testing.T) {
 
 	write(t, dir, "a/a.go", "package a\n\nfunc A() { B(); B() }\n\nfunc B() {}\n")
 	os.Chtimes(filepath.Join(dir, "p/m.py"), time.Now().Add(-30*time.Second), time.Now().Add(-30*time.Second))
+	settle() // else they are read again next time, as changed within the racy window
 	x3 := persisted(t, dir)
 	if st := update(t, x3); st.Read != 2 || st.Parsed != 1 {
 		t.Fatalf("one file changed, one touched: %+v, want 2 read, 1 parsed", st)
@@ -132,9 +137,11 @@ func TestRacyEditIsSeen(t *testing.T) {
 // corrupt row of the shared store is ignored, said, and the file read
 // again from disk: the answer is the same.
 func TestOtherFormatIsReadAgainAndCorruptRowIsIgnored(t *testing.T) {
+	t.Parallel() // each waits for its files to settle
 	ctx := context.Background()
 	dir := t.TempDir()
 	write(t, dir, "a.go", "package a\n\nfunc A() { B() }\n\nfunc B() {}\n")
+	settle()
 	x := persisted(t, dir)
 	update(t, x)
 	root, _ := workspace.Open(dir)
@@ -232,10 +239,12 @@ func FuzzDecode(f *testing.F) {
 // A file the graph cannot read as text (binary, say) is remembered as
 // empty: it is not read again until it changes.
 func TestUnreadableFileIsNotReadAgain(t *testing.T) {
+	t.Parallel() // each waits for its files to settle
 	dir := t.TempDir()
 	write(t, dir, "a.go", "package a\n\nfunc A() {}\n")
 	write(t, dir, "bin.go", "package a\x00\x01\x02 binary")
 	write(t, dir, "bom.py", "\ufeffdef f():\n    pass\n")
+	settle()
 	x := persisted(t, dir)
 	if st := update(t, x); st.Files != 3 || st.Defs != 2 {
 		t.Fatalf("first: %+v, want 3 files (bin.go empty), 2 definitions", st)

@@ -56,12 +56,14 @@ func snapshotCorpus(t *testing.T) string {
 			t.Fatalf("python3: %v", err)
 		}
 		t.Logf("no python3 (%v): the corpus has no Python standard library", err)
+		settle()
 		return dir
 	}
 	lib := strings.TrimSpace(string(out))
 	for _, pkg := range []string{"json", "email", "unittest", "asyncio"} {
 		copyInto(t, filepath.Join(lib, pkg), dir, filepath.Join("py", pkg), func(rel string) bool { return strings.HasSuffix(rel, ".py") })
 	}
+	settle()
 	return dir
 }
 

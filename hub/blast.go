@@ -13,7 +13,7 @@ import (
 // o.Confirm, the hub's Confirmer asks the language servers, within
 // o.ConfirmBudget.
 func (h *Hub) Blast(ctx context.Context, o blast.Options) (*blast.Report, error) {
-	var deps blast.Deps
+	deps := blast.Deps{Warn: h.say}
 	if o.Confirm {
 		deps.Confirm = h.Confirmer(o.ConfirmBudget)
 	}

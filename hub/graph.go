@@ -8,6 +8,7 @@ import (
 
 	"cchub/blast"
 	"cchub/codegraph"
+	"cchub/store"
 	"cchub/tokenindex"
 )
 
@@ -45,7 +46,7 @@ func (h *Hub) codeGraph(ctx context.Context) *codegraph.Index {
 	defer h.graphMu.Unlock()
 	if h.graph == nil {
 		h.graph = codegraph.NewIndex(h.Root, h.Parses)
-		h.watchDisk() // files rewritten keeping size and mtime are read again
+		h.watchDisk() // files another process changed are read again (Index.Suspect)
 		if db, err := h.state(ctx); err == nil {
 			sh, _ := h.Shared(ctx)
 			h.graph.Persist(db, sh)
@@ -71,6 +72,11 @@ func (h *Hub) Index(ctx context.Context, progress func(what string, done, total 
 		return IndexStats{Stats: st}, err
 	}
 	tok, err := h.indexTokens(ctx)
+	if sh, serr := h.Shared(ctx); serr == nil {
+		// The token index's own faults (the database lost while it
+		// read or wrote its filters).
+		h.sayAll(store.SharedNotices(sh))
+	}
 	return IndexStats{Stats: st, Tokens: tok}, err
 }
 
@@ -128,6 +134,7 @@ func (h *Hub) sayAll(notices []string) {
 	for _, n := range notices {
 		h.say(n)
 	}
+	h.sayRejected(false)
 }
 
 // Graph answers one question of the code graph.

@@ -54,9 +54,14 @@ type Hub struct {
 	bgCancel context.CancelFunc
 	bgBusy   bool
 
-	storeSpec string        // Options.Store
-	diagWait  time.Duration // Options.DiagnosticsTimeout
-	shared    store.Shared  // the shared store, opened with the graph
+	storeSpec string              // Options.Store
+	storeOpt  store.SharedOptions // Options.StoreKey, StoreMode
+	// rejectedSaid is how many rows refused for their MAC have been said
+	// (a long-lived hub says the first at once; a one-shot one counts
+	// them as it closes).
+	rejectedSaid int64
+	diagWait     time.Duration // Options.DiagnosticsTimeout
+	shared       store.Shared  // the shared store, opened with the graph
 
 	disk diskWatch // the watcher of the workspace, started with the Mux (watch.go)
 	list listState // a walk of the workspace the watcher vouches for (listing.go)
@@ -80,6 +85,12 @@ type Options struct {
 	// (then a trusted .cchub.json's "store", else the checkout's own
 	// SQLite file), "sqlite", or a postgres:// URL.
 	Store string
+	// StoreKey, if set, is the team's store key: every row the hub
+	// writes to the shared store carries its MAC, and rows without a
+	// valid one are absent to it (store.Key).
+	StoreKey *store.Key
+	// StoreMode store.ReadOnly writes nothing to the shared store.
+	StoreMode store.Mode
 	// DiagnosticsTimeout, when set, bounds the wait for a change's
 	// diagnostics (over .cchub.json's diagnostics_timeout and the 5 s
 	// default).
@@ -113,7 +124,7 @@ func Open(dir string, o Options) (*Hub, error) {
 	if o.Warn == nil {
 		o.Warn = func(string) {}
 	}
-	h := &Hub{Root: root, Parses: parses, oneShot: o.OneShot, approval: o.Approval, storeSpec: o.Store, diagWait: o.DiagnosticsTimeout, warn: o.Warn}
+	h := &Hub{Root: root, Parses: parses, oneShot: o.OneShot, approval: o.Approval, storeSpec: o.Store, storeOpt: store.SharedOptions{Key: o.StoreKey, Mode: o.StoreMode}, diagWait: o.DiagnosticsTimeout, warn: o.Warn}
 	h.bgCtx, h.bgCancel = context.WithCancel(context.Background())
 	h.files = textedit.NewFiles(root).WithParseCache(parses)
 	h.openState()
@@ -139,6 +150,7 @@ func (h *Hub) Close() error {
 	h.bgMu.Unlock()
 	h.bg.Wait()
 	h.bgCancel()
+	h.sayRejected(true)
 	h.stopWatch()
 	if h.lsp != nil {
 		h.lsp.Close()

@@ -19,6 +19,13 @@ import (
 	"cchub/textfmt"
 )
 
+// serverOrganizes says whether rel's language server organizes its
+// imports for a staged change (lspmux.Organizes).
+func (h *Hub) serverOrganizes(rel string) bool {
+	mux, err := h.servers()
+	return err == nil && mux.Organizes(rel)
+}
+
 // importsDone is what became of the imports of a change's files.
 type importsDone struct {
 	fixed     int    // Go files whose imports importfix fixed in process
@@ -49,7 +56,16 @@ func (h *Hub) organizeImports(ctx context.Context, c *astedit.Change) importsDon
 			continue
 		}
 		if lang.NameOf(f.Path) != "go" {
-			if l := lang.NameOf(f.Path); l != "" && !bytes.Equal(f.Old, f.New) {
+			l := lang.NameOf(f.Path)
+			switch {
+			case l == "" || bytes.Equal(f.Old, f.New):
+			case h.serverOrganizes(f.Path):
+				// TypeScript and JavaScript: the server adds what is
+				// missing and drops what is unused.
+				files = append(files, lspmux.File{Path: f.Path, Data: f.New})
+				at = append(at, i)
+				left = append(left, f.Path+" ("+l+")")
+			default:
 				others[l]++
 			}
 			continue
@@ -70,7 +86,7 @@ func (h *Hub) organizeImports(ctx context.Context, c *astedit.Change) importsDon
 		}
 	}
 	for _, l := range slices.Sorted(maps.Keys(others)) {
-		notes = append(notes, fmt.Sprintf("imports of %s are not checked (cchub organizes Go imports only): read them in the diff", textfmt.Count(others[l], l+" file")))
+		notes = append(notes, fmt.Sprintf("imports of %s are not checked (cchub organizes the imports of Go, TypeScript and JavaScript only): read them in the diff", textfmt.Count(others[l], l+" file")))
 	}
 	if len(files) > 0 {
 		mux, err := h.servers()

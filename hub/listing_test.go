@@ -108,8 +108,8 @@ func TestGrepOverTheListingFollowsTheShell(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("saved over", 2, false)
-	// Rewritten with its size and mtime kept (cp -p, rsync -t): the
-	// token index's stamp matches, only the watcher knows.
+	// Rewritten with its size and mtime kept (cp -p, rsync -t): its
+	// ctime moved, and the watcher knows too.
 	main := filepath.Join(dir, "main.go")
 	st, err := os.Stat(main)
 	if err != nil {

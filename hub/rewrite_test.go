@@ -241,7 +241,7 @@ func TestPythonImportsAreSaidUnchecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(o.Text(), "imports of 1 python file are not checked (cchub organizes Go imports only)") || len(o.Unorganized) != 0 {
+	if !strings.Contains(o.Text(), "imports of 1 python file are not checked (cchub organizes the imports of Go, TypeScript and JavaScript only)") || len(o.Unorganized) != 0 {
 		t.Errorf("the answer does not say Python imports are not checked:\n%s", o.Text())
 	}
 	if _, err := h.Apply(ctx, o.ID, NewRun()); err != nil {
@@ -275,5 +275,53 @@ func TestRenameStagesThroughOrganizing(t *testing.T) {
 	}
 	if out, err := goBuild(t, dir); err != nil {
 		t.Errorf("the applied rename does not build: %v\n%s", err, out)
+	}
+}
+
+// A staged TypeScript rewrite keeps the build: the server adds the import
+// the new code needs and drops the one it no longer uses (its "add all
+// missing imports" and "remove unused imports", not organize-imports,
+// which would sort every import too), shown in the diff; accepted, tsc
+// finds no error.
+func TestTypeScriptRewriteStagesItsImports(t *testing.T) {
+	wstest.RequireProgram(t, "typescript-language-server")
+	tsc, err := exec.LookPath("tsc")
+	wstest.RequirePeer(t, "tsc (make test installs TypeScript into .tools/lsp)", err == nil)
+	files := map[string]string{
+		"package.json":  "{\"name\": \"ts-imports\", \"private\": true}\n",
+		"tsconfig.json": "{\"compilerOptions\": {\"strict\": true, \"noEmit\": true, \"noUnusedLocals\": true, \"target\": \"es2020\", \"module\": \"commonjs\"}, \"include\": [\"src\"]}\n",
+		"src/money.ts":  "export function oldFormat(n: number): string {\n  return n.toFixed(2);\n}\n\nexport function formatMoney(n: number): string {\n  return n.toFixed(2) + \" EUR\";\n}\n",
+		"src/zeta.ts":   "export const Z = 1;\n",
+		"src/shop.ts":   "import { Z } from \"./zeta\";\nimport { oldFormat } from \"./money\";\n\nexport function price(n: number): string {\n  return oldFormat(n * Z);\n}\n",
+	}
+	dir := writeModule(t, files)
+	h, err := Open(dir, Options{Approval: ApproveAgent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx := context.Background()
+	o, err := h.Rewrite(ctx, astedit.RewriteOptions{Pattern: "oldFormat($N)", Template: "formatMoney($N)", Lang: "typescript", Paths: []string{"src/shop.ts"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.ImportsOrganized != 1 || len(o.Unorganized) != 0 {
+		t.Fatalf("organized %d, unorganized %v, note %q:\n%s", o.ImportsOrganized, o.Unorganized, o.ImportsNote, o.Text())
+	}
+	diff := o.Files[0].Diff
+	if !strings.Contains(diff, "formatMoney") || !strings.Contains(diff, "-import { oldFormat } from \"./money\";") {
+		t.Errorf("the diff does not swap the import:\n%s", diff)
+	}
+	if strings.Contains(diff, "-import { Z } from \"./zeta\";") {
+		t.Errorf("an import the change did not touch was moved (organize-imports' sorting):\n%s", diff)
+	}
+	if _, err := h.Apply(ctx, o.ID, NewRun()); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(tsc, "--noEmit", "-p", ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		got, _ := os.ReadFile(filepath.Join(dir, "src/shop.ts"))
+		t.Errorf("the applied rewrite does not compile: %v\n%s\nsrc/shop.ts:\n%s", err, out, got)
 	}
 }

@@ -14,6 +14,15 @@ import (
 // --store does not (the CLI reads it into Options.Store).
 const EnvStore = "CCHUB_STORE"
 
+// The environment variables of the store key and mode (the CLI reads
+// them into Options.StoreKey and StoreMode): a file holding the key, the
+// key itself, and "read" or "write".
+const (
+	EnvStoreKeyFile = "CCHUB_STORE_KEY_FILE"
+	EnvStoreKey     = "CCHUB_STORE_KEY"
+	EnvStoreMode    = "CCHUB_STORE_MODE"
+)
+
 // storeConfig is the part of .cchub.json that names the shared store.
 type storeConfig struct {
 	Store string `json:"store"`
@@ -62,7 +71,7 @@ func (h *Hub) Shared(ctx context.Context) (store.Shared, error) {
 			h.say(skipped)
 		}
 	}
-	sh, notice := store.OpenShared(ctx, spec, db)
+	sh, notice := store.OpenShared(ctx, spec, db, h.storeOpt)
 	h.say(notice)
 	h.shared = sh
 	return sh, nil
@@ -75,4 +84,35 @@ func (h *Hub) StoreStats(ctx context.Context) (store.SharedStats, error) {
 		return store.SharedStats{}, err
 	}
 	return sh.Stats(ctx)
+}
+
+// sayRejected says how many rows of the shared store were refused for
+// their MAC (absent to a keyed reader, and rebuilt here): a one-shot hub
+// once, counted, as it closes (closing true); a long-lived one when the
+// first is refused (its later ones are counted when it closes).
+func (h *Hub) sayRejected(closing bool) {
+	h.dbMu.Lock()
+	sh := h.shared
+	h.dbMu.Unlock()
+	if sh == nil || (h.oneShot && !closing) {
+		return
+	}
+	n, first := store.SharedRejected(sh)
+	h.noticeMu.Lock()
+	said := h.rejectedSaid
+	if n > said && (said == 0 || closing) {
+		h.rejectedSaid = n
+	} else {
+		n = 0
+	}
+	h.noticeMu.Unlock()
+	if n == 0 {
+		return
+	}
+	what := "rows"
+	if n == 1 {
+		what = "row"
+	}
+	h.say(fmt.Sprintf("shared store: %d %s of %s refused, without a valid MAC under the store key (first: %s): treated as absent and rebuilt from this checkout; a process without this key wrote them (run such processes with --store-mode read), or they are forged",
+		n, what, sh.Where(), first))
 }

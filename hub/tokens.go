@@ -28,9 +28,10 @@ func (h *Hub) lacks(ctx context.Context) workspace.TokenFilter {
 // nil when the workspace has no store (a search never creates one). Each
 // set of literals is looked up once per call, in the index `cchub index`
 // left (an answer for lits knows the syntax of the files it does not rule
-// out); every answer is checked against the file's size and mtime as they
-// are now, so a file changed since (by an edit, or the agent's own shell)
-// is read as if there were no index.
+// out); every answer is checked against the file's workspace.Identity as
+// it is now (size, mtime, ctime, inode, device), so a file changed since
+// (by an edit, the agent's own shell, cp -p or tar keeping its mtime) is
+// read as if there were no index.
 func (h *Hub) answers(ctx context.Context) (lacks, clean workspace.TokenFilter) {
 	h.dbMu.Lock()
 	open := h.db != nil
@@ -80,9 +81,9 @@ func (h *Hub) answers(ctx context.Context) (lacks, clean workspace.TokenFilter) 
 			}
 			answers[key] = a
 			// Taken once the call has flushed the watcher (listing):
-			// a file rewritten with its size and mtime kept (cp -p,
-			// rsync -t, tar) matches its stamp, and only the watcher
-			// knows it changed.
+			// a second witness, which only withholds trust: a file
+			// rewritten with its size and mtime kept (cp -p, rsync -t,
+			// tar) has already moved its ctime.
 			changed = h.changedFiles()
 		}
 		return a, changed // set again, under mu, with each new set of literals

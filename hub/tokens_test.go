@@ -19,9 +19,9 @@ import (
 	"cchub/workspace/wstest"
 )
 
-// copyCorpus copies a real source tree into a temp dir whose files are an
-// hour old (the token index does not trust a file written just now), and
-// opens a one-shot hub on it. Symbolic links are copied as links and left
+// copyCorpus copies a real source tree into a temp dir, waits for its
+// files to settle (the token index does not trust a file written just
+// now: workspace.RacyWindow), and opens a one-shot hub on it. Symbolic links are copied as links and left
 // as they are: a corpus may hold relative links that dangle in the copy
 // (Debian's Python has config-3.*/libpython3.*.so and sitecustomize.py),
 // so every copy is given such links on purpose, named as sources, and a
@@ -43,15 +43,7 @@ func copyCorpus(t *testing.T, src string, o Options) *Hub {
 			t.Fatal(err)
 		}
 	}
-	old := time.Now().Add(-time.Hour)
-	if err := filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return err // a link is not followed: its target may not exist
-		}
-		return os.Chtimes(p, old, old)
-	}); err != nil {
-		t.Fatal(err)
-	}
+	wstest.Settle(workspace.RacyWindow)
 	h, err := Open(dst, o)
 	if err != nil {
 		t.Fatal(err)
@@ -239,12 +231,10 @@ func TestAFileChangedSinceTheIndexIsRead(t *testing.T) {
 			if n := search(); n != 1 {
 				t.Errorf("search after the change: %d matches, want 1", n)
 			}
-			// Indexed again, an hour later: the new content is in the
-			// index, and a long-lived hub answers from it.
-			old := time.Now().Add(-time.Hour)
-			if err := os.Chtimes(filepath.Join(h.Root.Dir(), target), old, old); err != nil {
-				t.Fatal(err)
-			}
+			// Indexed again once the change has settled: the new
+			// content is in the index, and a long-lived hub answers
+			// from it.
+			wstest.Settle(workspace.RacyWindow)
 			if st, err := h.indexTokens(ctx); err != nil || st.Read != 1 {
 				t.Fatalf("index again: %+v, %v", st, err)
 			}
@@ -290,6 +280,7 @@ func TestTheIndexVouchesOnlyForCleanFiles(t *testing.T) {
 			write("pkg/clean.py", "class K:\n    def __init__(self, a):\n        self.a = a\n", old)
 			write("pkg/broken.py", "class B:\n    def __init__(self, b):\n        self.b = b\n\ndef oops(:\n    self.c = c\n", old)
 			write("main.go", "package main\n\nfunc main() {}\n", old)
+			wstest.Settle(workspace.RacyWindow)
 			h, err := Open(dir, Options{OneShot: oneShot})
 			if err != nil {
 				t.Fatal(err)

@@ -20,9 +20,10 @@ import (
 //
 // The parse cache needs nothing from it: it keys trees by the SHA-256 of
 // the content its callers read from disk. The code graph stats every file
-// on each use (Index.Update) and reads again those whose size or mtime
-// changed; the watcher adds the files rewritten with both kept (cp -p,
-// tar, rsync -t), which it marks for reading again (Index.Suspect).
+// on each use (Index.Update) and reads again those whose
+// workspace.Identity moved (a rewrite that kept size and mtime, cp -p,
+// tar, rsync -t, moved its ctime); the watcher's word is a second witness
+// that only withholds trust (Index.Suspect).
 
 // diskWatch is the hub's watcher of the workspace and what it did.
 type diskWatch struct {

@@ -215,7 +215,7 @@ func TestViewsFollowTheDisk(t *testing.T) {
 	if err := os.WriteFile(p, []byte("package a\n\nfunc Alpha() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	old := time.Now().Add(-time.Minute) // older than the graph's racy window
+	old := time.Now().Add(-time.Minute)
 	os.Chtimes(p, old, old)
 	h, err := Open(ws, Options{})
 	if err != nil {

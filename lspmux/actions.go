@@ -1,6 +1,7 @@
 package lspmux
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,12 +20,25 @@ import (
 // not on disk yet (a staged change), and the titles of the quick fixes it
 // offers for diagnostics, as hints.
 
-// organizes are the languages whose organize-imports action does only
-// what a build needs (goimports: add the missing imports, drop the unused
-// ones, group and sort them as gofmt does). Others' (TypeScript's sorts
-// and merges every import) would put changes nobody asked for into a
-// staged diff.
-var organizes = map[string]bool{"go": true}
+// organizes are, by language, the source actions that do only what a
+// build needs, applied in turn: Go's organize-imports (goimports: add the
+// missing imports, drop the unused ones, group and sort them as gofmt
+// does); for TypeScript and JavaScript, tsserver's "add all missing
+// imports" then "remove unused imports" (its organize-imports also sorts
+// and merges every import, changes nobody asked for in a staged diff).
+var organizes = map[string][]string{
+	"go":              {"source.organizeImports"},
+	"typescript":      tsOrganize,
+	"typescriptreact": tsOrganize,
+	"javascript":      tsOrganize,
+	"javascriptreact": tsOrganize,
+}
+
+var tsOrganize = []string{"source.addMissingImports.ts", "source.removeUnusedImports.ts"}
+
+// Organizes says whether cchub organizes the imports of rel's language
+// (OrganizeImports) with its server.
+func (m *Mux) Organizes(rel string) bool { return organizes[m.langOf(rel)] != nil }
 
 // OrganizeImports applies the organize-imports action of each file's
 // server (Go's) to the file's content in files, which need not be on disk:
@@ -42,7 +56,7 @@ var organizes = map[string]bool{"go": true}
 // still usable. Deleted files are passed through.
 func (m *Mux) OrganizeImports(ctx context.Context, files []File) ([]File, error) {
 	out := append([]File(nil), files...)
-	ctx, cancel := context.WithTimeout(ctx, m.timeout)
+	ctx, cancel := context.WithTimeout(ctx, m.organizeLim)
 	defer cancel()
 	type doc struct {
 		i int
@@ -56,7 +70,7 @@ func (m *Mux) OrganizeImports(ctx context.Context, files []File) ([]File, error)
 		if f.Deleted {
 			continue
 		}
-		if !organizes[m.langOf(f.Path)] {
+		if organizes[m.langOf(f.Path)] == nil {
 			continue
 		}
 		o, err := m.ownerOf(f.Path)
@@ -76,7 +90,7 @@ func (m *Mux) OrganizeImports(ctx context.Context, files []File) ([]File, error)
 		s, note, err := m.server(ctx, o)
 		if err != nil {
 			if errors.Is(err, context.DeadlineExceeded) {
-				err = fmt.Errorf("%s was not ready within %v", o.spec.Name, m.timeout)
+				err = fmt.Errorf("%s was not ready within %v", o.spec.Name, m.organizeLim)
 			}
 			if note != "" {
 				err = fmt.Errorf("%s; %w", note, err)
@@ -92,7 +106,7 @@ func (m *Mux) OrganizeImports(ctx context.Context, files []File) ([]File, error)
 		endTurn, err := m.turn(ctx, k)
 		if err != nil {
 			for _, d := range groups[k] {
-				why.add(fmt.Sprintf("%s was busy with an earlier change for %v", o.spec.Name, m.timeout), files[d.i].Path)
+				why.add(fmt.Sprintf("%s was busy with an earlier change for %v", o.spec.Name, m.organizeLim), files[d.i].Path)
 			}
 			continue
 		}
@@ -112,7 +126,7 @@ func (m *Mux) OrganizeImports(ctx context.Context, files []File) ([]File, error)
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				err = fmt.Errorf("%s did not answer within %v", o.spec.Name, m.timeout)
+				err = fmt.Errorf("%s did not answer within %v", o.spec.Name, m.organizeLim)
 			}
 			for j, d := range groups[k] {
 				if done[j] == nil {
@@ -184,54 +198,104 @@ type docOverlay struct {
 	rel     string
 	text    []byte
 	version int32 // the version it was told as
+	since   told  // where the server stood when it was told
 	wasOpen bool  // the server had the document open before
 	told    bool
 }
 
-// organize tells s the overlays and asks for each one's organize-imports
-// action. done[i] is ovs[i]'s organized content, nil when it was not had
-// (err says why for the first such file).
+// organize tells s the overlays and asks for each one's organizing
+// actions, one kind at a time over all of them: done[i] is ovs[i]'s
+// organized content, nil when it was not had (err says why for the first
+// such file).
+//
+// TypeScript's actions are fixes of the document's diagnostics: the
+// server answers nothing while the diagnostics of the content it was told
+// are pending, so before each kind cchub waits until they are published
+// and settled, once for all the documents a kind is asked of.
 func (s *server) organize(ctx context.Context, lang string, ovs []docOverlay) ([][]byte, error) {
 	done := make([][]byte, len(ovs))
+	text := make([][]byte, len(ovs))
+	failed := make([]bool, len(ovs))
 	for i := range ovs {
 		if err := s.overlay(ctx, lang, &ovs[i]); err != nil {
 			return done, err
 		}
+		text[i] = ovs[i].text
 	}
 	var first error
-	for i, ov := range ovs {
-		edits, err := s.sourceAction(ctx, ov, "source.organizeImports")
-		if err == nil && edits != nil {
-			var text string
-			text, err = applyEdits(ov.text, edits)
-			if err == nil {
-				done[i] = []byte(text)
+	fail := func(i int, err error) {
+		failed[i] = true
+		if first == nil {
+			first = fmt.Errorf("%s: %w", ovs[i].rel, err)
+		}
+	}
+	for k, kind := range organizes[lang] {
+		docs := map[uri.URI]told{}
+		for i := range ovs {
+			if failed[i] {
 				continue
 			}
-		}
-		if err != nil {
-			if first == nil {
-				first = fmt.Errorf("%s: %w", ov.rel, err)
+			if k > 0 && !bytes.Equal(text[i], ovs[i].text) {
+				// The server is told the previous kind's result first.
+				ovs[i].text = text[i]
+				wasOpen := ovs[i].wasOpen
+				err := s.overlay(ctx, lang, &ovs[i])
+				ovs[i].wasOpen = wasOpen // as before the first overlay, for restore
+				if err != nil {
+					return done, err
+				}
 			}
+			docs[ovs[i].u] = ovs[i].since
+		}
+		if fixesDiagnostics[lang] && len(docs) > 0 && !s.settle(ctx, docs) {
 			if ctx.Err() != nil {
-				return done, first
+				return done, ctx.Err()
 			}
-			continue
+			return done, fmt.Errorf("%s stopped before it published the diagnostics %s fixes", s.own.spec.Name, kind)
 		}
-		done[i] = ov.text // no action: nothing to organize
+		for i := range ovs {
+			if failed[i] {
+				continue
+			}
+			edits, err := s.sourceAction(ctx, ovs[i], kind)
+			if err == nil && edits != nil {
+				var out string
+				out, err = applyEdits(text[i], edits)
+				text[i] = []byte(out)
+			}
+			if err != nil {
+				fail(i, err)
+				if ctx.Err() != nil {
+					return done, first
+				}
+			}
+		}
+	}
+	for i := range ovs {
+		if !failed[i] {
+			done[i] = text[i]
+		}
 	}
 	return done, first
 }
 
+// fixesDiagnostics names the languages whose organizing actions fix the
+// document's published diagnostics (typescript-language-server's
+// add-missing and remove-unused imports), so that they are asked only
+// once those are in.
+var fixesDiagnostics = map[string]bool{"typescript": true, "typescriptreact": true, "javascript": true, "javascriptreact": true}
+
 // overlay tells s that ov.u holds ov.text, unsaved.
 func (s *server) overlay(ctx context.Context, lang string, ov *docOverlay) error {
 	s.mu.Lock()
+	since := told{seq: s.seq, begun: s.begun}
 	v, open := s.docs[ov.u]
 	v++
 	s.docs[ov.u] = v
 	s.used = time.Now()
 	s.mu.Unlock()
-	ov.version, ov.wasOpen, ov.told = v, open, true
+	since.version = v
+	ov.version, ov.since, ov.wasOpen, ov.told = v, since, open, true
 	var err error
 	if !open {
 		err = s.conn.Notify(ctx, "textDocument/didOpen", map[string]any{

@@ -286,7 +286,7 @@ func stop(t *testing.T, pid int) {
 // the server did not answer in time.
 func TestOrganizeImportsSlowServer(t *testing.T) {
 	root, _ := module(t, errorsModule)
-	m := newGoMux(t, root, Options{Timeout: time.Second})
+	m := newGoMux(t, root, Options{Timeout: time.Second, OrganizeTimeout: time.Second})
 	ctx := context.Background()
 	if _, err := m.Diagnostics(ctx, []string{"a.go"}); err != nil {
 		t.Fatal(err)

@@ -27,6 +27,11 @@ type Options struct {
 	// TimeoutOverride, when set, is Timeout as the user set it for this
 	// process (cchub mcp --diagnostics-timeout): it wins over ConfigFile.
 	TimeoutOverride time.Duration
+	// OrganizeTimeout bounds organizing the imports of a staged change
+	// (default 20 s, at least Timeout): a person reads the staged diff,
+	// and a cold TypeScript server loads its whole project and diagnoses
+	// the documents before it offers their import fixes.
+	OrganizeTimeout time.Duration
 	// StartLimit bounds a server's start (default 60 s): one that has
 	// not answered initialize by then is killed, and counted as a failed
 	// start.
@@ -39,6 +44,9 @@ type Options struct {
 	LookPath func(string) (string, error)
 }
 
+// defaultOrganizeLimit is Options.OrganizeTimeout's default.
+const defaultOrganizeLimit = 20 * time.Second
+
 // Mux runs the language servers of one workspace. The zero value is not
 // usable; call New. Its methods are safe for concurrent use.
 type Mux struct {
@@ -47,9 +55,11 @@ type Mux struct {
 	idle     time.Duration
 	timeout  time.Duration
 	startLim time.Duration
-	lookPath func(string) (string, error)
-	skipped  string // what an untrusted ConfigFile named to run, in words
-	trusted  bool   // a person trusted the workspace's ConfigFile
+	// organizeLim bounds OrganizeImports (Options.OrganizeTimeout).
+	organizeLim time.Duration
+	lookPath    func(string) (string, error)
+	skipped     string // what an untrusted ConfigFile named to run, in words
+	trusted     bool   // a person trusted the workspace's ConfigFile
 
 	mu       sync.Mutex
 	servers  map[string]*server
@@ -120,6 +130,10 @@ func New(root *workspace.Root, opts Options) (*Mux, error) {
 	if opts.TimeoutOverride > 0 {
 		opts.Timeout = opts.TimeoutOverride
 	}
+	if opts.OrganizeTimeout <= 0 {
+		opts.OrganizeTimeout = defaultOrganizeLimit
+	}
+	opts.OrganizeTimeout = max(opts.OrganizeTimeout, opts.Timeout)
 	if opts.LookPath == nil {
 		opts.LookPath = root.LookTool
 	}
@@ -127,7 +141,7 @@ func New(root *workspace.Root, opts Options) (*Mux, error) {
 	startCtx, abort := context.WithCancel(context.Background())
 	return &Mux{
 		life: life, endLife: endLife, lastJob: map[string]*job{}, settledAt: map[string]settledMark{},
-		root: root, specs: opts.Specs, idle: opts.Idle, timeout: opts.Timeout, startLim: opts.StartLimit, lookPath: opts.LookPath, skipped: skipped, trusted: trusted,
+		root: root, specs: opts.Specs, idle: opts.Idle, timeout: opts.Timeout, startLim: opts.StartLimit, organizeLim: opts.OrganizeTimeout, lookPath: opts.LookPath, skipped: skipped, trusted: trusted,
 		servers: map[string]*server{}, starting: map[string]*startCall{}, crashes: map[string]*crash{}, failures: map[string]*failure{},
 		stop: make(chan struct{}), startCtx: startCtx, abort: abort,
 	}, nil

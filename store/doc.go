@@ -32,7 +32,9 @@
 //
 // The shared half (shared.go) is content-addressed: what a file's content
 // yields (its extraction) and resolved graphs (snapshots), sealed with the
-// SHA-256 of their key and data. Two engines hold it: LocalShared, the
+// SHA-256 of their key and data, and with a team's store key (key.go) an
+// HMAC-SHA256 of that seal: a keyed reader uses no row without a valid
+// MAC, and a process opened to read (ReadOnly) writes nothing there. Two engines hold it: LocalShared, the
 // shared_ tables of this file (the default), and a PostgreSQL database
 // many checkouts and machines share (postgres.go, OpenShared with a
 // postgres:// URL; pgx, tables cchub_ with their own migrations). The

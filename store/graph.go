@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"cchub/workspace"
 )
 
 // GraphStamp is what the checkout knows of one indexed file: which
@@ -12,11 +14,11 @@ import (
 type GraphStamp struct {
 	SHA256  [32]byte
 	Variant string // the extraction's variant (ExtractKey.Variant)
-	Size    int64
-	MTime   int64 // Unix nanoseconds; 0: unknown, compare the content
-	Format  int   // the extractor's format; another format is read again
-	Defs    int   // how many definitions and calls the file holds
-	Calls   int
+	// The file's Identity when read; unknown: compare the content.
+	workspace.Identity
+	Format int // the extractor's format; another format is read again
+	Defs   int // how many definitions and calls the file holds
+	Calls  int
 }
 
 // Key is the shared store's key of the file's extraction.
@@ -32,7 +34,7 @@ type GraphFile struct {
 
 // GraphStamps returns the stamp of every indexed file, by path.
 func (s *Store) GraphStamps(ctx context.Context) (map[string]GraphStamp, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT path, sha256, variant, size, mtime, format, defs, calls FROM graph_files`)
+	rows, err := s.db.QueryContext(ctx, `SELECT path, sha256, variant, size, mtime, ctime, inode, dev, format, defs, calls FROM graph_files`)
 	if err != nil {
 		return nil, s.wrap("read the code graph's index in", err)
 	}
@@ -42,9 +44,11 @@ func (s *Store) GraphStamps(ctx context.Context) (map[string]GraphStamp, error) 
 		var p string
 		var h []byte
 		var st GraphStamp
-		if err := rows.Scan(&p, &h, &st.Variant, &st.Size, &st.MTime, &st.Format, &st.Defs, &st.Calls); err != nil {
+		var ino, dev int64
+		if err := rows.Scan(&p, &h, &st.Variant, &st.Size, &st.MTime, &st.CTime, &ino, &dev, &st.Format, &st.Defs, &st.Calls); err != nil {
 			return nil, s.wrap("read the code graph's index in", err)
 		}
+		st.Inode, st.Dev = uint64(ino), uint64(dev)
 		copy(st.SHA256[:], h)
 		out[p] = st
 	}
@@ -61,15 +65,15 @@ func (s *Store) SaveGraph(ctx context.Context, put []GraphFile, removed []string
 		return nil
 	}
 	return s.Write(ctx, func(tx *sql.Tx) error {
-		st, err := tx.PrepareContext(ctx, `INSERT INTO graph_files(path, sha256, variant, size, mtime, format, defs, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+		st, err := tx.PrepareContext(ctx, `INSERT INTO graph_files(path, sha256, variant, size, mtime, ctime, inode, dev, format, defs, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT(path) DO UPDATE SET sha256 = excluded.sha256, variant = excluded.variant, size = excluded.size, mtime = excluded.mtime,
-				format = excluded.format, defs = excluded.defs, calls = excluded.calls`)
+				ctime = excluded.ctime, inode = excluded.inode, dev = excluded.dev, format = excluded.format, defs = excluded.defs, calls = excluded.calls`)
 		if err != nil {
 			return s.wrap("save the code graph's index in", err)
 		}
 		defer st.Close()
 		for _, f := range put {
-			if _, err := st.ExecContext(ctx, f.Path, f.SHA256[:], f.Variant, f.Size, f.MTime, f.Format, f.Defs, f.Calls); err != nil {
+			if _, err := st.ExecContext(ctx, f.Path, f.SHA256[:], f.Variant, f.Size, f.MTime, f.CTime, int64(f.Inode), int64(f.Dev), f.Format, f.Defs, f.Calls); err != nil {
 				return s.wrap(fmt.Sprintf("save %s to the code graph's index in", f.Path), err)
 			}
 		}

@@ -4,16 +4,21 @@ import (
 	"context"
 	"crypto/sha256"
 	"testing"
+
+	"cchub/workspace"
 )
 
 // The code graph's stamps: saved, replaced, read back by a second process
-// opening the file, forgotten.
+// opening the file (every field of the Identity, an inode and a device
+// past int64's range too), forgotten.
 func TestGraphFilesSaveReadForget(t *testing.T) {
 	ctx := context.Background()
 	root := openRoot(t, "")
 	s := openStore(t, root)
-	a := GraphFile{Path: "a.go", GraphStamp: GraphStamp{SHA256: sha256.Sum256([]byte("a")), Variant: "go", Size: 1, MTime: 10, Format: 7, Defs: 2, Calls: 3}}
-	b := GraphFile{Path: "b/test_b.py", GraphStamp: GraphStamp{SHA256: sha256.Sum256([]byte("b")), Variant: "python/test", Size: 2, MTime: 0, Format: 7}}
+	a := GraphFile{Path: "a.go", GraphStamp: GraphStamp{SHA256: sha256.Sum256([]byte("a")), Variant: "go",
+		Identity: workspace.Identity{Size: 1, MTime: 10, CTime: 11, Inode: 1<<63 + 5, Dev: ^uint64(0)}, Format: 7, Defs: 2, Calls: 3}}
+	b := GraphFile{Path: "b/test_b.py", GraphStamp: GraphStamp{SHA256: sha256.Sum256([]byte("b")), Variant: "python/test",
+		Identity: workspace.Identity{Size: 2, Inode: 3, Dev: 4}, Format: 7}}
 	if err := s.SaveGraph(ctx, []GraphFile{a, b}, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -14,10 +14,19 @@ import (
 // LocalShared is the shared store kept in the checkout's own database
 // (the shared_ tables of cchub.db): the default engine, and the one a
 // PostgreSQL engine falls back to. It keeps at most keepSnapshots
-// complete snapshots (the newest): it is one checkout's.
-func LocalShared(s *Store) Shared { return &localShared{s: s} }
+// complete snapshots (the newest): it is one checkout's. Its rows are
+// checksummed only, and it writes; see LocalSharedWith.
+func LocalShared(s *Store) Shared { return LocalSharedWith(s, SharedOptions{}) }
 
-type localShared struct{ s *Store }
+// LocalSharedWith is LocalShared with a key, or to read only (opt).
+func LocalSharedWith(s *Store, opt SharedOptions) Shared {
+	return &localShared{s: s, rowTrust: &rowTrust{opt: opt}}
+}
+
+type localShared struct {
+	s *Store
+	*rowTrust
+}
 
 // Chunks: how much one statement or transaction carries at most.
 // keepSnapshots is how many complete snapshots the local engine keeps:
@@ -122,9 +131,11 @@ func (l *localShared) GetExtracts(ctx context.Context, keys []ExtractKey, fn fun
 				return l.s.wrap("read the shared store in", err)
 			}
 			k := scanKey(h, v, f)
-			data, err := Unseal(SealExtract, ExtractKeyBytes(k), blob)
+			data, err := l.open(SealExtract, ExtractKeyBytes(k), blob, func() string { return extractName(k, l.Where()) })
 			if err != nil {
-				corrupt = append(corrupt, corruptExtract(k, l.Where(), err))
+				if !IsUntrusted(err) { // else absent: read again, and replaced
+					corrupt = append(corrupt, corruptExtract(k, l.Where(), err))
+				}
 				bad = append(bad, badExtract{k, blob})
 				continue
 			}
@@ -158,7 +169,7 @@ type badExtract struct {
 // dropCorrupt removes rows found corrupt (unless rewritten since), so
 // that the extraction read again takes their place.
 func (l *localShared) dropCorrupt(ctx context.Context, bad []badExtract) error {
-	if len(bad) == 0 {
+	if len(bad) == 0 || !l.writes() {
 		return nil
 	}
 	return l.s.Write(ctx, func(tx *sql.Tx) error {
@@ -176,6 +187,9 @@ func (l *localShared) dropCorrupt(ctx context.Context, bad []badExtract) error {
 // index) having been found corrupt: the next process that resolves the
 // graph writes it anew.
 func (l *localShared) dropSnapshot(ctx context.Context, gen Gen, name string) error {
+	if !l.writes() {
+		return nil
+	}
 	return l.s.Write(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM shared_snapshot_rows WHERE gen = ? AND name = ?`, gen[:], name); err != nil {
 			return l.s.wrap("remove a corrupt row of the shared store in", err)
@@ -187,21 +201,47 @@ func (l *localShared) dropSnapshot(ctx context.Context, gen Gen, name string) er
 	})
 }
 
+// dropUntrusted removes snapshot gen, its index and every row, a part of
+// it having no valid MAC: rows planted under its name go with it, and the
+// next keyed writer writes it whole.
+func (l *localShared) dropUntrusted(ctx context.Context, gen Gen) error {
+	if !l.writes() {
+		return nil
+	}
+	return l.s.Write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM shared_snapshot_rows WHERE gen = ?`, gen[:]); err != nil {
+			return l.s.wrap("remove an unverified snapshot of the shared store in", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM shared_snapshots WHERE gen = ?`, gen[:]); err != nil {
+			return l.s.wrap("remove an unverified snapshot of the shared store in", err)
+		}
+		return nil
+	})
+}
+
 // The descriptions of corrupt rows, one line each.
 func corruptExtract(k ExtractKey, where string, err error) string {
-	return fmt.Sprintf("shared store: extraction of %s (%s) in %s: %v; ignored, the file is read again", hex.EncodeToString(k.SHA256[:6]), k.Variant, where, err)
+	return fmt.Sprintf("shared store: %s: %v; ignored, the file is read again", extractName(k, where), err)
+}
+
+func extractName(k ExtractKey, where string) string {
+	return fmt.Sprintf("extraction of %s (%s) in %s", hex.EncodeToString(k.SHA256[:6]), k.Variant, where)
+}
+
+func snapshotName(gen Gen, name, where string) string {
+	if name == "" {
+		return fmt.Sprintf("index of snapshot %s in %s", hex.EncodeToString(gen[:6]), where)
+	}
+	return fmt.Sprintf("row %q of snapshot %s in %s", name, hex.EncodeToString(gen[:6]), where)
 }
 
 func corruptSnapshot(gen Gen, name, where string, err error) string {
-	if name == "" {
-		return fmt.Sprintf("shared store: index of snapshot %s in %s: %v; ignored, the graph is resolved again", hex.EncodeToString(gen[:6]), where, err)
-	}
-	return fmt.Sprintf("shared store: row %q of snapshot %s in %s: %v; ignored, the graph is resolved again", name, hex.EncodeToString(gen[:6]), where, err)
+	return fmt.Sprintf("shared store: %s: %v; ignored, the graph is resolved again", snapshotName(gen, name, where), err)
 }
 
 // touchExtracts moves last_used of keys to now.
 func (l *localShared) touchExtracts(ctx context.Context, keys []ExtractKey) error {
-	if len(keys) == 0 {
+	if len(keys) == 0 || !l.writes() {
 		return nil
 	}
 	now := time.Now().Unix()
@@ -217,6 +257,9 @@ func (l *localShared) touchExtracts(ctx context.Context, keys []ExtractKey) erro
 }
 
 func (l *localShared) PutExtracts(ctx context.Context, es []Extract) error {
+	if !l.writes() {
+		return nil
+	}
 	now := time.Now().Unix()
 	for len(es) > 0 {
 		n, size := 0, 0
@@ -234,7 +277,7 @@ func (l *localShared) PutExtracts(ctx context.Context, es []Extract) error {
 			}
 			defer st.Close()
 			for _, e := range part {
-				blob := Seal(SealExtract, ExtractKeyBytes(e.ExtractKey), e.Data)
+				blob := l.seal(SealExtract, ExtractKeyBytes(e.ExtractKey), e.Data)
 				if _, err := st.ExecContext(ctx, e.SHA256[:], e.Variant, e.Format, e.Defs, e.Calls, blob, now, now); err != nil {
 					return l.s.wrap("write to the shared store in", err)
 				}
@@ -249,6 +292,15 @@ func (l *localShared) PutExtracts(ctx context.Context, es []Extract) error {
 }
 
 func (l *localShared) HaveSnapshot(ctx context.Context, gen Gen) (bool, error) {
+	if l.opt.Key != nil {
+		if _, ok := l.verified.Load(gen); !ok {
+			// A keyed reader trusts a snapshot's completeness only with
+			// its index's MAC: a planted index would make its names read
+			// as having no definitions.
+			_, ok, _, err := l.SnapshotIndex(ctx, gen)
+			return ok, err
+		}
+	}
 	var used int64
 	err := l.s.db.QueryRowContext(ctx, `SELECT last_used FROM shared_snapshots WHERE gen = ? AND idx IS NOT NULL`, gen[:]).Scan(&used)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -264,7 +316,7 @@ func (l *localShared) HaveSnapshot(ctx context.Context, gen Gen) (bool, error) {
 // to now, at most once a day.
 func (l *localShared) touchSnapshot(ctx context.Context, gen Gen, used int64) error {
 	now := time.Now()
-	if used >= now.Add(-touchEvery).Unix() {
+	if used >= now.Add(-touchEvery).Unix() || !l.writes() {
 		return nil
 	}
 	err := l.s.Write(ctx, func(tx *sql.Tx) error {
@@ -287,19 +339,24 @@ func (l *localShared) SnapshotIndex(ctx context.Context, gen Gen) (index []byte,
 	if err != nil {
 		return nil, false, nil, l.s.wrap("read the shared store in", err)
 	}
-	index, err = Unseal(SealIndex, SnapshotKeyBytes(gen, ""), blob)
+	index, err = l.open(SealIndex, SnapshotKeyBytes(gen, ""), blob, func() string { return snapshotName(gen, "", l.Where()) })
+	if IsUntrusted(err) {
+		return nil, false, []string{corruptSnapshot(gen, "", l.Where(), err)}, l.dropUntrusted(ctx, gen)
+	}
 	if err != nil {
 		return nil, false, []string{corruptSnapshot(gen, "", l.Where(), err)}, l.dropSnapshot(ctx, gen, "")
 	}
 	if err := l.touchSnapshot(ctx, gen, used); err != nil {
 		return nil, false, nil, err
 	}
+	l.verified.Store(gen, true)
 	return index, true, nil, nil
 }
 
 func (l *localShared) SnapshotRows(ctx context.Context, gen Gen, names []string) (map[string][]byte, []string, error) {
 	out := map[string][]byte{}
 	var corrupt, bad []string
+	untrusted := false
 	err := chunks(names, chunkRows, func(part []string) error {
 		args := []any{gen[:]}
 		for _, n := range part {
@@ -317,10 +374,13 @@ func (l *localShared) SnapshotRows(ctx context.Context, gen Gen, names []string)
 			if err := rows.Scan(&name, &blob); err != nil {
 				return l.s.wrap("read the shared store in", err)
 			}
-			data, err := Unseal(SealSnapshot, SnapshotKeyBytes(gen, name), blob)
+			data, err := l.open(SealSnapshot, SnapshotKeyBytes(gen, name), blob, func() string { return snapshotName(gen, name, l.Where()) })
 			if err != nil {
+				// A row without its MAC is not absent: a name with no
+				// row has no definitions. The snapshot is not used.
 				corrupt = append(corrupt, corruptSnapshot(gen, name, l.Where(), err))
 				bad = append(bad, name)
+				untrusted = untrusted || IsUntrusted(err)
 				continue
 			}
 			out[name] = data
@@ -332,6 +392,9 @@ func (l *localShared) SnapshotRows(ctx context.Context, gen Gen, names []string)
 	})
 	if err != nil {
 		return nil, corrupt, err
+	}
+	if untrusted {
+		return nil, corrupt, l.dropUntrusted(ctx, gen)
 	}
 	for _, name := range bad {
 		if err := l.dropSnapshot(ctx, gen, name); err != nil {
@@ -369,6 +432,9 @@ func rowChunks(names []string, rows map[string][]byte) [][]string {
 }
 
 func (l *localShared) PutSnapshot(ctx context.Context, gen Gen, index []byte, rows map[string][]byte) error {
+	if !l.writes() {
+		return nil
+	}
 	var complete bool
 	err := l.s.db.QueryRowContext(ctx, `SELECT idx IS NOT NULL FROM shared_snapshots WHERE gen = ?`, gen[:]).Scan(&complete)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -393,7 +459,7 @@ func (l *localShared) PutSnapshot(ctx context.Context, gen Gen, index []byte, ro
 			}
 			defer st.Close()
 			for _, name := range part {
-				blob := Seal(SealSnapshot, SnapshotKeyBytes(gen, name), rows[name])
+				blob := l.seal(SealSnapshot, SnapshotKeyBytes(gen, name), rows[name])
 				total += int64(len(blob))
 				if _, err := st.ExecContext(ctx, gen[:], name, blob); err != nil {
 					return err
@@ -405,7 +471,7 @@ func (l *localShared) PutSnapshot(ctx context.Context, gen Gen, index []byte, ro
 			return l.s.wrap("write to the shared store in", err)
 		}
 	}
-	idx := Seal(SealIndex, SnapshotKeyBytes(gen, ""), index)
+	idx := l.seal(SealIndex, SnapshotKeyBytes(gen, ""), index)
 	total += int64(len(idx))
 	err = l.s.Write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE shared_snapshots SET idx = ?, rows = ?, bytes = ?, last_used = ? WHERE gen = ? AND idx IS NULL`,
@@ -489,6 +555,9 @@ func minNull(a, b sql.NullInt64, least bool) sql.NullInt64 {
 }
 
 func (l *localShared) GC(ctx context.Context, unused time.Duration) (GCStats, error) {
+	if !l.writes() {
+		return GCStats{}, errReadOnly
+	}
 	var gc GCStats
 	cutoff := time.Now().Add(-unused).Unix()
 	err := l.s.Write(ctx, func(tx *sql.Tx) error {

@@ -201,7 +201,23 @@ INSERT INTO token_generation VALUES (1, 0);
 -- known.
 ALTER TABLE token_files ADD COLUMN clean INTEGER NOT NULL DEFAULT 0;
 `},
-	{9, "run starting point", `
+	{9, "content identity", `
+-- A file is trusted unchanged, and goes unread, only when its size,
+-- mtime, ctime, inode and device are all as when it was read
+-- (workspace.Identity): a same-size edit whose mtime is put back (cp -p,
+-- rsync -t, tar x, touch -r) keeps the first two, never ctime, which no
+-- user can set. ctime is Unix nanoseconds, 0 unknown, as mtime; inode and
+-- device are the stat's unsigned numbers stored in a signed column's
+-- bits. Rows from before this step have ctime 0: their files are read
+-- and hashed once (a content unchanged keeps its filter and extraction).
+ALTER TABLE graph_files ADD COLUMN ctime INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE graph_files ADD COLUMN inode INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE graph_files ADD COLUMN dev INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE token_files ADD COLUMN ctime INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE token_files ADD COLUMN inode INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE token_files ADD COLUMN dev INTEGER NOT NULL DEFAULT 0;
+`},
+	{10, "run starting point", `
 -- What the language servers had published when a named run first looked
 -- (the hub's encoding, JSON), so that its separate CLI calls tell a
 -- problem that was there then, hidden and back, as back, not new.

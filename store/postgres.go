@@ -87,26 +87,30 @@ const pgMigrateLock = 0x63636875620001 // "cchub", 1
 // (LocalShared(local)); a postgres:// or postgresql:// URL is a
 // PostgreSQL database, connected, checked and migrated here. When that
 // fails (unreachable, refused, a newer schema, a spec it does not know)
-// it returns LocalShared(local) and a one-line notice saying what
-// happened and how to fix it. local must not be nil.
-func OpenShared(ctx context.Context, spec string, local *Store) (Shared, string) {
+// it returns the checkout's own store and a one-line notice saying what
+// happened and how to fix it. local must not be nil. opt gives the key
+// rows are sealed and checked with, and whether the process may write:
+// the checkout's own store, when it stands in for a database that failed,
+// is written whatever opt.Mode (it is not what others read).
+func OpenShared(ctx context.Context, spec string, local *Store, opt SharedOptions) (Shared, string) {
 	spec = strings.TrimSpace(spec)
 	if spec == "" || spec == "sqlite" {
-		return LocalShared(local), ""
+		return LocalSharedWith(local, opt), ""
 	}
+	own := LocalSharedWith(local, SharedOptions{Key: opt.Key})
 	const meanwhile = "the index is kept in this checkout's store meanwhile"
 	if !strings.HasPrefix(spec, "postgres://") && !strings.HasPrefix(spec, "postgresql://") {
-		return LocalShared(local), fmt.Sprintf("shared store: %q is not a store cchub knows; %s; give a postgres:// or postgresql:// URL (postgres://USER@HOST:PORT/DATABASE), or sqlite for this checkout's own store, in --store / CCHUB_STORE",
+		return own, fmt.Sprintf("shared store: %q is not a store cchub knows; %s; give a postgres:// or postgresql:// URL (postgres://USER@HOST:PORT/DATABASE), or sqlite for this checkout's own store, in --store / CCHUB_STORE",
 			Redact(spec), meanwhile)
 	}
 	cfg, err := pgxpool.ParseConfig(spec)
 	if err != nil {
-		return LocalShared(local), fmt.Sprintf("shared store: %q is not a PostgreSQL URL cchub can read (%v); %s; give postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (a unix socket: ?host=/DIR) in --store / CCHUB_STORE",
+		return own, fmt.Sprintf("shared store: %q is not a PostgreSQL URL cchub can read (%v); %s; give postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (a unix socket: ?host=/DIR) in --store / CCHUB_STORE",
 			Redact(spec), oneLine(err), meanwhile)
 	}
 	cfg.MaxConns = pgMaxConns
 	cfg.ConnConfig.ConnectTimeout = pgConnectTimeout
-	p := &pgShared{where: Redact(spec), local: LocalShared(local)}
+	p := &pgShared{where: Redact(spec), local: own, rowTrust: &rowTrust{opt: opt}}
 	addr := fmt.Sprintf("%s:%d", cfg.ConnConfig.Host, cfg.ConnConfig.Port)
 	cctx, cancel := context.WithTimeout(ctx, pgConnectTimeout)
 	defer cancel()
@@ -115,6 +119,9 @@ func OpenShared(ctx context.Context, spec string, local *Store) (Shared, string)
 		p.pool = pool
 		if err = pool.Ping(cctx); err == nil {
 			err = p.migrate(ctx)
+		}
+		if err == nil {
+			err = p.readTimeout(cctx)
 		}
 		if err != nil {
 			pool.Close()
@@ -127,25 +134,28 @@ func OpenShared(ctx context.Context, spec string, local *Store) (Shared, string)
 	var newer *errNewerSchema
 	user, db := cfg.ConnConfig.User, cfg.ConnConfig.Database
 	switch {
+	case errors.Is(err, errNotMigrated):
+		return own, fmt.Sprintf("shared store: database %q at %s lacks cchub's tables (or an update of them), and --store-mode read writes nothing; %s; run cchub once against it where it may be written (CI, with the store key)",
+			db, addr, meanwhile)
 	case errors.As(err, &newer):
-		return LocalShared(local), fmt.Sprintf("shared store: database %q at %s was migrated by a newer cchub (version %d, this one knows %d): upgrade cchub or use another database; %s",
+		return own, fmt.Sprintf("shared store: database %q at %s was migrated by a newer cchub (version %d, this one knows %d): upgrade cchub or use another database; %s",
 			db, addr, newer.have, newer.known, meanwhile)
 	case errors.As(err, &pe) && (pe.Code == "28P01" || pe.Code == "28000"):
-		return LocalShared(local), fmt.Sprintf("shared store: PostgreSQL at %s refused user %q (%s); %s; fix the user or password in --store / CCHUB_STORE, or let the user in (pg_hba.conf, ALTER ROLE … LOGIN)",
+		return own, fmt.Sprintf("shared store: PostgreSQL at %s refused user %q (%s); %s; fix the user or password in --store / CCHUB_STORE, or let the user in (pg_hba.conf, ALTER ROLE … LOGIN)",
 			addr, user, pe.Message, meanwhile)
 	case errors.As(err, &pe) && pe.Code == "3D000":
-		return LocalShared(local), fmt.Sprintf("shared store: database %q does not exist at %s; %s; create it (createdb %s) or fix --store / CCHUB_STORE",
+		return own, fmt.Sprintf("shared store: database %q does not exist at %s; %s; create it (createdb %s) or fix --store / CCHUB_STORE",
 			db, addr, meanwhile, db)
 	case errors.As(err, &pe) && pe.Code == "42501":
-		return LocalShared(local), fmt.Sprintf("shared store: user %q may not make cchub's tables in database %q at %s (%s); %s; grant it CREATE on the schema, or run cchub once as the database's owner",
+		return own, fmt.Sprintf("shared store: user %q may not make cchub's tables in database %q at %s (%s); %s; grant it CREATE on the schema, or run cchub once as the database's owner",
 			user, db, addr, pe.Message, meanwhile)
 	case errors.As(err, &pe):
-		return LocalShared(local), fmt.Sprintf("shared store: PostgreSQL at %s refused to open database %q (%s); %s; fix the server or --store / CCHUB_STORE",
+		return own, fmt.Sprintf("shared store: PostgreSQL at %s refused to open database %q (%s); %s; fix the server or --store / CCHUB_STORE",
 			addr, db, oneLine(pe), meanwhile)
 	case ctx.Err() != nil:
-		return LocalShared(local), fmt.Sprintf("shared store: interrupted while connecting to PostgreSQL at %s; %s", addr, meanwhile)
+		return own, fmt.Sprintf("shared store: interrupted while connecting to PostgreSQL at %s; %s", addr, meanwhile)
 	}
-	return LocalShared(local), fmt.Sprintf("shared store: PostgreSQL could not be reached at %s (%s); %s; start it or fix --store / CCHUB_STORE",
+	return own, fmt.Sprintf("shared store: PostgreSQL could not be reached at %s (%s); %s; start it or fix --store / CCHUB_STORE",
 		addr, reachError(err), meanwhile)
 }
 
@@ -185,6 +195,32 @@ func Redact(spec string) string {
 	return u.String()
 }
 
+// errNotMigrated is a database that needs migrating, opened to read only.
+var errNotMigrated = errors.New("the database is not migrated, and the store is opened to read only")
+
+// readTimeout reads the server's statement_timeout for this session (set
+// in the URL, ?statement_timeout=…, or for the role or database): with
+// cchub's own bound, the bound a statement runs under, which a notice of
+// a statement cut short names.
+func (p *pgShared) readTimeout(ctx context.Context) error {
+	var ms int64
+	err := p.pool.QueryRow(ctx, `SELECT setting::bigint FROM pg_settings WHERE name = 'statement_timeout'`).Scan(&ms)
+	if err != nil {
+		return err
+	}
+	p.serverTimeout = time.Duration(ms) * time.Millisecond
+	return nil
+}
+
+// stmtBound says the bound a statement runs under: cchub's own, or the
+// server's statement_timeout where that is shorter.
+func (p *pgShared) stmtBound() string {
+	if p.serverTimeout > 0 && p.serverTimeout < pgStmtTimeout {
+		return fmt.Sprintf("the server's statement_timeout, %s", p.serverTimeout)
+	}
+	return fmt.Sprintf("cchub's statement bound, %s", pgStmtTimeout)
+}
+
 // errNewerSchema is a database migrated further than this cchub knows.
 type errNewerSchema struct{ have, known int }
 
@@ -209,6 +245,9 @@ func (p *pgShared) migrate(ctx context.Context) error {
 		if have == known {
 			return nil
 		}
+	}
+	if !p.writes() {
+		return errNotMigrated
 	}
 	return pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(pgMigrateLock)); err != nil {
@@ -243,6 +282,9 @@ type pgShared struct {
 	pool  *pgxpool.Pool
 	where string
 	local Shared
+	*rowTrust
+	// serverTimeout is the server's statement_timeout (0: none).
+	serverTimeout time.Duration
 
 	fell    atomic.Bool // every call goes to local
 	mu      sync.Mutex
@@ -261,6 +303,17 @@ func (p *pgShared) Where() string {
 		return p.local.Where()
 	}
 	return p.where
+}
+
+// Rejected counts the rows refused for their MAC, here and in the
+// checkout's store this process fell back to.
+func (p *pgShared) Rejected() (int64, string) {
+	n, first := p.rowTrust.Rejected()
+	m, lfirst := SharedRejected(p.local)
+	if first == "" {
+		first = lfirst
+	}
+	return n + m, first
 }
 
 func (p *pgShared) Close() error {
@@ -287,17 +340,31 @@ func (p *pgShared) failed(ctx context.Context, err error) bool {
 		return false
 	}
 	if p.fell.CompareAndSwap(false, true) {
-		what := "could not be reached"
-		var pe *pgconn.PgError
-		if errors.As(err, &pe) && !strings.HasPrefix(pe.Code, "08") && !strings.HasPrefix(pe.Code, "57P") {
-			what = "failed"
-		}
 		p.mu.Lock()
-		p.notices = append(p.notices, fmt.Sprintf("shared store: PostgreSQL at %s %s mid-run (%s); this process goes on with this checkout's store (%s), and what was written before is kept; check the server, then run again",
-			p.where, what, reachError(err), p.local.Where()))
+		p.notices = append(p.notices, fmt.Sprintf("shared store: PostgreSQL at %s %s; this process goes on with this checkout's store (%s), and what was written before is kept; check the server, then run again",
+			p.where, p.midRun(err), p.local.Where()))
 		p.mu.Unlock()
 	}
 	return true
+}
+
+// midRun says what went wrong with a statement, with the bound it hit.
+func (p *pgShared) midRun(err error) string {
+	var pe *pgconn.PgError
+	var ne net.Error
+	switch {
+	case errors.As(err, &pe) && pe.Code == "57014":
+		return fmt.Sprintf("cancelled a statement mid-run (%s: %s)", pe.Message, p.stmtBound())
+	case errors.As(err, &pe) && pe.Code == "55P03":
+		return fmt.Sprintf("could not lock a row or table mid-run (%s: the server's lock_timeout)", pe.Message)
+	case errors.As(err, &pe) && !strings.HasPrefix(pe.Code, "08") && !strings.HasPrefix(pe.Code, "57P"):
+		return fmt.Sprintf("failed mid-run (%s)", oneLine(pe))
+	case errors.As(err, &pe):
+		return fmt.Sprintf("could not be reached mid-run (%s)", oneLine(pe))
+	case pgconn.Timeout(err) || errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()):
+		return fmt.Sprintf("gave no answer mid-run within %s", p.stmtBound())
+	}
+	return fmt.Sprintf("could not be reached mid-run (%s)", reachError(err))
 }
 
 // pgRetried counts the statements tried again (for tests: sorted keys
@@ -436,9 +503,11 @@ func (p *pgShared) GetExtracts(ctx context.Context, keys []ExtractKey, fn func(k
 				continue // asked twice
 			}
 			done[r.k] = true
-			data, err := Unseal(SealExtract, ExtractKeyBytes(r.k), r.blob)
+			data, err := p.open(SealExtract, ExtractKeyBytes(r.k), r.blob, func() string { return extractName(r.k, p.where) })
 			if err != nil {
-				corrupt = append(corrupt, corruptExtract(r.k, p.where, err))
+				if !IsUntrusted(err) { // else absent: read again, and replaced
+					corrupt = append(corrupt, corruptExtract(r.k, p.where, err))
+				}
 				bad = append(bad, badExtract{r.k, r.blob})
 				continue
 			}
@@ -456,7 +525,7 @@ func (p *pgShared) GetExtracts(ctx context.Context, keys []ExtractKey, fn func(k
 		return corrupt, fnErr
 	}
 	for _, b := range bad {
-		if err != nil {
+		if err != nil || !p.writes() {
 			break
 		}
 		// Removed (unless rewritten since): the extraction read again
@@ -485,6 +554,9 @@ func (p *pgShared) GetExtracts(ctx context.Context, keys []ExtractKey, fn func(k
 // holds are skipped (it is moving them, or writing them), so touches
 // never wait for each other.
 func (p *pgShared) touchExtracts(ctx context.Context, keys []ExtractKey) error {
+	if !p.writes() {
+		return nil
+	}
 	now := time.Now()
 	return chunks(keys, pgReadChunk, func(part []ExtractKey) error {
 		return stmt(ctx, func(ctx context.Context) error {
@@ -500,6 +572,9 @@ func (p *pgShared) touchExtracts(ctx context.Context, keys []ExtractKey) error {
 func (p *pgShared) PutExtracts(ctx context.Context, es []Extract) error {
 	if p.fell.Load() {
 		return p.local.PutExtracts(ctx, es)
+	}
+	if !p.writes() {
+		return nil
 	}
 	now := time.Now().Unix()
 	rest := es
@@ -521,7 +596,7 @@ func (p *pgShared) PutExtracts(ctx context.Context, es []Extract) error {
 			fs = append(fs, int32(e.Format))
 			defs = append(defs, int32(e.Defs))
 			calls = append(calls, int32(e.Calls))
-			blobs = append(blobs, Seal(SealExtract, ExtractKeyBytes(e.ExtractKey), e.Data))
+			blobs = append(blobs, p.seal(SealExtract, ExtractKeyBytes(e.ExtractKey), e.Data))
 		}
 		err = stmt(ctx, func(ctx context.Context) error {
 			_, err := p.pool.Exec(ctx, `INSERT INTO cchub_extracts(sha256, variant, format, defs, calls, data, created, last_used)
@@ -545,6 +620,15 @@ func (p *pgShared) PutExtracts(ctx context.Context, es []Extract) error {
 func (p *pgShared) HaveSnapshot(ctx context.Context, gen Gen) (bool, error) {
 	if p.fell.Load() {
 		return p.local.HaveSnapshot(ctx, gen)
+	}
+	if p.opt.Key != nil {
+		if _, ok := p.verified.Load(gen); !ok {
+			// A keyed reader trusts a snapshot's completeness only with
+			// its index's MAC: a planted index would make its names read
+			// as having no definitions.
+			_, ok, _, err := p.SnapshotIndex(ctx, gen)
+			return ok, err
+		}
 	}
 	_, found, err := p.completeSnapshot(ctx, gen, false)
 	if err != nil {
@@ -583,7 +667,7 @@ func (p *pgShared) completeSnapshot(ctx context.Context, gen Gen, index bool) (b
 // to now, at most once a day.
 func (p *pgShared) touchSnapshot(ctx context.Context, gen Gen, used int64) error {
 	now := time.Now()
-	if used >= now.Add(-touchEvery).Unix() {
+	if used >= now.Add(-touchEvery).Unix() || !p.writes() {
 		return nil
 	}
 	return stmt(ctx, func(ctx context.Context) error {
@@ -606,10 +690,14 @@ func (p *pgShared) SnapshotIndex(ctx context.Context, gen Gen) (index []byte, ok
 	if !found {
 		return nil, false, nil, nil
 	}
-	index, err = Unseal(SealIndex, SnapshotKeyBytes(gen, ""), blob)
+	index, err = p.open(SealIndex, SnapshotKeyBytes(gen, ""), blob, func() string { return snapshotName(gen, "", p.where) })
+	if IsUntrusted(err) {
+		return nil, false, []string{corruptSnapshot(gen, "", p.where, err)}, p.dropUntrusted(ctx, gen)
+	}
 	if err != nil {
 		return nil, false, []string{corruptSnapshot(gen, "", p.where, err)}, p.dropSnapshot(ctx, gen, "")
 	}
+	p.verified.Store(gen, true)
 	return index, true, nil, nil
 }
 
@@ -619,6 +707,7 @@ func (p *pgShared) SnapshotRows(ctx context.Context, gen Gen, names []string) (m
 	}
 	out := map[string][]byte{}
 	var corrupt, bad []string
+	untrusted := false
 	err := chunks(names, pgReadChunk, func(part []string) error {
 		return stmt(ctx, func(ctx context.Context) error {
 			rows, err := p.pool.Query(ctx, `SELECT r.name, r.data FROM cchub_snapshot_rows r
@@ -637,10 +726,13 @@ func (p *pgShared) SnapshotRows(ctx context.Context, gen Gen, names []string) (m
 				if _, dup := out[name]; dup {
 					continue
 				}
-				data, err := Unseal(SealSnapshot, SnapshotKeyBytes(gen, name), blob)
+				data, err := p.open(SealSnapshot, SnapshotKeyBytes(gen, name), blob, func() string { return snapshotName(gen, name, p.where) })
 				if err != nil {
+					// A row without its MAC is not absent: a name with
+					// no row has no definitions. The snapshot is not used.
 					corrupt = append(corrupt, corruptSnapshot(gen, name, p.where, err))
 					bad = append(bad, name)
+					untrusted = untrusted || IsUntrusted(err)
 					continue
 				}
 				out[name] = data
@@ -654,6 +746,12 @@ func (p *pgShared) SnapshotRows(ctx context.Context, gen Gen, names []string) (m
 		}
 		return nil, corrupt, p.wrap("read", err)
 	}
+	if untrusted {
+		if err := p.dropUntrusted(ctx, gen); err != nil {
+			return nil, corrupt, p.wrap("write to", err)
+		}
+		return nil, corrupt, nil
+	}
 	for _, name := range bad {
 		if err := p.dropSnapshot(ctx, gen, name); err != nil {
 			return nil, corrupt, p.wrap("write to", err)
@@ -666,6 +764,9 @@ func (p *pgShared) SnapshotRows(ctx context.Context, gen Gen, names []string) (m
 // index, name "") having been found corrupt: the next process that
 // resolves the graph writes it anew.
 func (p *pgShared) dropSnapshot(ctx context.Context, gen Gen, name string) error {
+	if !p.writes() {
+		return nil
+	}
 	// One statement: a reader never finds the row gone from a snapshot
 	// still marked complete.
 	return stmt(ctx, func(ctx context.Context) error {
@@ -675,9 +776,26 @@ func (p *pgShared) dropSnapshot(ctx context.Context, gen Gen, name string) error
 	})
 }
 
+// dropUntrusted removes snapshot gen, its index and every row, a part of
+// it having no valid MAC: rows planted under its name go with it, and the
+// next keyed writer writes it whole.
+func (p *pgShared) dropUntrusted(ctx context.Context, gen Gen) error {
+	if !p.writes() {
+		return nil
+	}
+	return stmt(ctx, func(ctx context.Context) error {
+		_, err := p.pool.Exec(ctx, `WITH gone AS (DELETE FROM cchub_snapshots WHERE gen = $1)
+			DELETE FROM cchub_snapshot_rows WHERE gen = $1`, gen[:])
+		return err
+	})
+}
+
 func (p *pgShared) PutSnapshot(ctx context.Context, gen Gen, index []byte, rows map[string][]byte) error {
 	if p.fell.Load() {
 		return p.local.PutSnapshot(ctx, gen, index, rows)
+	}
+	if !p.writes() {
+		return nil
 	}
 	err := p.putSnapshot(ctx, gen, index, rows)
 	if err != nil {
@@ -712,7 +830,7 @@ func (p *pgShared) putSnapshot(ctx context.Context, gen Gen, index []byte, rows 
 	for _, part := range rowChunks(sortedNames(rows), rows) {
 		blobs := make([][]byte, len(part))
 		for i, name := range part {
-			blobs[i] = Seal(SealSnapshot, SnapshotKeyBytes(gen, name), rows[name])
+			blobs[i] = p.seal(SealSnapshot, SnapshotKeyBytes(gen, name), rows[name])
 			total += int64(len(blobs[i]))
 		}
 		if err := stmt(ctx, func(ctx context.Context) error {
@@ -724,7 +842,7 @@ func (p *pgShared) putSnapshot(ctx context.Context, gen Gen, index []byte, rows 
 			return err
 		}
 	}
-	idx := Seal(SealIndex, SnapshotKeyBytes(gen, ""), index)
+	idx := p.seal(SealIndex, SnapshotKeyBytes(gen, ""), index)
 	total += int64(len(idx))
 	return stmt(ctx, func(ctx context.Context) error {
 		// A collection may have removed the incomplete row (and rows)
@@ -789,6 +907,9 @@ const pgDeleteChunk = 5000
 func (p *pgShared) GC(ctx context.Context, unused time.Duration) (GCStats, error) {
 	if p.fell.Load() {
 		return p.local.GC(ctx, unused)
+	}
+	if !p.writes() {
+		return GCStats{}, errReadOnly
 	}
 	gc, err := p.gc(ctx, time.Now().Add(-unused).Unix())
 	if err != nil {

@@ -64,7 +64,7 @@ func checkWritten(t *testing.T, url string) {
 			want[e.ExtractKey] = e.Data
 		}
 	}
-	sh, notice := OpenShared(ctx, url, openStore(t, openRoot(t, "")))
+	sh, notice := OpenShared(ctx, url, openStore(t, openRoot(t, "")), SharedOptions{})
 	if notice != "" {
 		t.Fatal(notice)
 	}
@@ -116,7 +116,7 @@ func TestPostgresConcurrentWriters(t *testing.T) {
 		local := openStore(t, openRoot(t, ""))
 		wg.Go(func() {
 			<-start
-			sh, notice := OpenShared(ctx, url, local)
+			sh, notice := OpenShared(ctx, url, local, SharedOptions{})
 			defer sh.Close()
 			if notice != "" {
 				errs[who] = fmt.Errorf("notice: %s", notice)
@@ -195,7 +195,7 @@ func TestPostgresWriterChild(t *testing.T) {
 	time.Sleep(time.Until(time.Unix(0, startNano)))
 	ctx := context.Background()
 	problems := []string{}
-	sh, notice := OpenShared(ctx, parts[0], local)
+	sh, notice := OpenShared(ctx, parts[0], local, SharedOptions{})
 	if notice != "" {
 		problems = append(problems, "notice: "+notice)
 	}
@@ -216,7 +216,7 @@ func TestPostgresWriterChild(t *testing.T) {
 func openFallback(t *testing.T, spec string) string {
 	t.Helper()
 	local := openStore(t, openRoot(t, ""))
-	sh, notice := OpenShared(context.Background(), spec, local)
+	sh, notice := OpenShared(context.Background(), spec, local, SharedOptions{})
 	defer sh.Close()
 	if sh.Engine() != "sqlite" || sh.Where() != local.show {
 		t.Errorf("OpenShared(%s) gave the %s engine at %s, want the checkout's store", spec, sh.Engine(), sh.Where())
@@ -241,7 +241,7 @@ func wantAll(t *testing.T, notice string, parts ...string) {
 
 func TestOpenSharedFallsBack(t *testing.T) {
 	t.Run("empty spec", func(t *testing.T) {
-		sh, notice := OpenShared(context.Background(), "", openStore(t, openRoot(t, "")))
+		sh, notice := OpenShared(context.Background(), "", openStore(t, openRoot(t, "")), SharedOptions{})
 		if sh.Engine() != "sqlite" || notice != "" {
 			t.Errorf("%s, %q", sh.Engine(), notice)
 		}
@@ -347,7 +347,7 @@ func TestPostgresKilledMidRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	local := openStore(t, openRoot(t, ""))
-	sh, notice := OpenShared(ctx, url, local)
+	sh, notice := OpenShared(ctx, url, local, SharedOptions{})
 	if notice != "" {
 		t.Fatal(notice)
 	}
@@ -393,7 +393,7 @@ func TestPostgresKilledMidRun(t *testing.T) {
 	if err := c.Restart(ctx); err != nil {
 		t.Fatal(err)
 	}
-	again, notice := OpenShared(ctx, url, local)
+	again, notice := OpenShared(ctx, url, local, SharedOptions{})
 	if notice != "" {
 		t.Fatal(notice)
 	}
@@ -482,7 +482,7 @@ func TestPostgresReadWriteRoleNeedsNoCreate(t *testing.T) {
 		}
 	}
 	writer := strings.Replace(url, pgtest.Role+"@", "ciwriter@", 1)
-	sh, notice := OpenShared(ctx, writer, openStore(t, openRoot(t, "")))
+	sh, notice := OpenShared(ctx, writer, openStore(t, openRoot(t, "")), SharedOptions{})
 	defer sh.Close()
 	if notice != "" || sh.Engine() != "postgres" {
 		t.Fatalf("a read-write role: %s engine, notice %q", sh.Engine(), notice)

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -134,8 +135,14 @@ type Shared interface {
 }
 
 // Seals. A stored blob is magic, kind, the SHA-256 of (kind, key,
-// payload), then the payload.
-const sealMagic = "cchub1"
+// payload), then the payload (version 1, "cchub1"); a keyed writer's
+// (version 2, "cchub2") has, between the checksum and the payload, its
+// key's id and its key's MAC of the checksum. Every reader checks the
+// checksum; a keyed reader also the MAC, and uses no version 1 row.
+const (
+	sealMagic  = "cchub1"
+	sealMagic2 = "cchub2"
+)
 
 // Kinds of sealed blobs.
 const (
@@ -144,7 +151,10 @@ const (
 	SealIndex    byte = 'i' // a snapshot's index
 )
 
-const sealHeader = len(sealMagic) + 1 + sha256.Size
+const (
+	sealHeader  = len(sealMagic) + 1 + sha256.Size
+	sealHeader2 = sealHeader + 8 + sha256.Size
+)
 
 // ExtractKeyBytes is an extraction's key as its seal hashes it.
 func ExtractKeyBytes(k ExtractKey) []byte {
@@ -173,13 +183,28 @@ func sealSum(kind byte, key, payload []byte) [32]byte {
 	return s
 }
 
-// Seal returns payload sealed under kind and key.
-func Seal(kind byte, key, payload []byte) []byte {
-	out := make([]byte, 0, sealHeader+len(payload))
-	out = append(out, sealMagic...)
-	out = append(out, kind)
+// Seal returns payload sealed under kind and key, with a checksum only
+// (what a process without a store key writes).
+func Seal(kind byte, key, payload []byte) []byte { return SealKeyed(nil, kind, key, payload) }
+
+// SealKeyed returns payload sealed under kind and key, with k's MAC (k
+// nil: a checksum only, as Seal).
+func SealKeyed(k *Key, kind byte, key, payload []byte) []byte {
 	s := sealSum(kind, key, payload)
+	if k == nil {
+		out := make([]byte, 0, sealHeader+len(payload))
+		out = append(out, sealMagic...)
+		out = append(out, kind)
+		out = append(out, s[:]...)
+		return append(out, payload...)
+	}
+	out := make([]byte, 0, sealHeader2+len(payload))
+	out = append(out, sealMagic2...)
+	out = append(out, kind)
 	out = append(out, s[:]...)
+	out = append(out, k.id[:]...)
+	m := k.mac(s)
+	out = append(out, m[:]...)
 	return append(out, payload...)
 }
 
@@ -188,15 +213,42 @@ func Seal(kind byte, key, payload []byte) []byte {
 var ErrBadSeal = errors.New("its checksum does not match its data")
 
 // Unseal checks blob against kind and key and returns its payload (a
-// slice of blob).
-func Unseal(kind byte, key, blob []byte) ([]byte, error) {
-	if len(blob) < sealHeader || string(blob[:len(sealMagic)]) != sealMagic || blob[len(sealMagic)] != kind {
+// slice of blob), checking the checksum only (a reader without a key).
+func Unseal(kind byte, key, blob []byte) ([]byte, error) { return UnsealKeyed(nil, kind, key, blob) }
+
+// UnsealKeyed checks blob against kind and key and returns its payload
+// (a slice of blob). With k, a blob without k's valid MAC is refused
+// with an error IsUntrusted reports; a damaged one, whatever k, with
+// ErrBadSeal.
+func UnsealKeyed(k *Key, kind byte, key, blob []byte) ([]byte, error) {
+	header, keyed := sealHeader, false
+	switch {
+	case len(blob) >= sealHeader && string(blob[:len(sealMagic)]) == sealMagic:
+	case len(blob) >= sealHeader2 && string(blob[:len(sealMagic2)]) == sealMagic2:
+		header, keyed = sealHeader2, true
+	default:
 		return nil, fmt.Errorf("not a sealed %c blob: %w", kind, ErrBadSeal)
 	}
-	payload := blob[sealHeader:]
+	if blob[len(sealMagic)] != kind {
+		return nil, fmt.Errorf("not a sealed %c blob: %w", kind, ErrBadSeal)
+	}
+	payload := blob[header:]
 	s := sealSum(kind, key, payload)
 	if !bytes.Equal(s[:], blob[len(sealMagic)+1:sealHeader]) {
 		return nil, ErrBadSeal
+	}
+	if k == nil {
+		return payload, nil
+	}
+	if !keyed {
+		return nil, &errUntrusted{"it carries no MAC (written without the store key)"}
+	}
+	if id := blob[sealHeader : sealHeader+8]; !bytes.Equal(id, k.id[:]) {
+		return nil, &errUntrusted{fmt.Sprintf("its MAC is of another store key (id %x, this one's is %s)", id, k.ID())}
+	}
+	m := k.mac(s)
+	if !hmac.Equal(m[:], blob[sealHeader+8:sealHeader2]) {
+		return nil, &errUntrusted{"its MAC does not verify (forged, or re-sealed without the store key)"}
 	}
 	return payload, nil
 }

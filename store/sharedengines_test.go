@@ -16,8 +16,10 @@ import (
 // {snapshots} and {rows} name them, ? are the arguments), to corrupt rows
 // or move time back.
 type engine struct {
-	name   string
-	open   func(t *testing.T) Shared
+	name string
+	open func(t *testing.T) Shared
+	// with opens another handle, with opt, on the store open gave t.
+	with   func(t *testing.T, opt SharedOptions) Shared
 	execFn func(t *testing.T, query string, args ...any)
 	tables map[string]string
 	count  func(t *testing.T, table, where string) int
@@ -61,7 +63,7 @@ func pgPlaceholders(q string) string {
 func openPostgres(t *testing.T) (Shared, string) {
 	t.Helper()
 	url := pgtest.DatabaseForTest(t)
-	sh, notice := OpenShared(context.Background(), url, openStore(t, openRoot(t, "")))
+	sh, notice := OpenShared(context.Background(), url, openStore(t, openRoot(t, "")), SharedOptions{})
 	if notice != "" || sh.Engine() != "postgres" {
 		t.Fatalf("OpenShared(%s): %s engine, notice %q", url, sh.Engine(), notice)
 	}
@@ -87,10 +89,20 @@ func pgConn(t *testing.T, url string) *pgx.Conn {
 
 func postgresEngine() engine {
 	conns := map[*testing.T]*pgx.Conn{}
+	urls := map[*testing.T]string{}
 	e := engine{name: "postgres", tables: map[string]string{"extracts": "cchub_extracts", "snapshots": "cchub_snapshots", "rows": "cchub_snapshot_rows"}}
 	e.open = func(t *testing.T) Shared {
 		sh, url := openPostgres(t)
 		conns[t] = pgConn(t, url)
+		urls[t] = url
+		return sh
+	}
+	e.with = func(t *testing.T, opt SharedOptions) Shared {
+		sh, notice := OpenShared(context.Background(), urls[t], openStore(t, openRoot(t, "")), opt)
+		if notice != "" || sh.Engine() != "postgres" {
+			t.Fatalf("OpenShared(%s): %s engine, notice %q", urls[t], sh.Engine(), notice)
+		}
+		t.Cleanup(func() { sh.Close() })
 		return sh
 	}
 	e.execFn = func(t *testing.T, query string, args ...any) {
@@ -122,6 +134,7 @@ func sqliteEngine() engine {
 		stores[t] = s
 		return LocalShared(s)
 	}
+	e.with = func(t *testing.T, opt SharedOptions) Shared { return LocalSharedWith(stores[t], opt) }
 	e.execFn = func(t *testing.T, query string, args ...any) {
 		t.Helper()
 		if _, err := stores[t].DB().ExecContext(context.Background(), query, args...); err != nil {

@@ -4,16 +4,18 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"cchub/workspace"
 )
 
 // TokenFile is what the token index knows of one file: the content it
-// held when read (its SHA-256, size and mtime, as GraphStamp) and that
-// content's filter (package tokenindex's encoding, which says its format).
+// held when read (its SHA-256, and its workspace.Identity then, as
+// GraphStamp; unknown: the file is read again) and that content's filter
+// (package tokenindex's encoding, which says its format).
 type TokenFile struct {
 	Path   string
 	SHA256 [32]byte
-	Size   int64
-	MTime  int64 // Unix nanoseconds; 0: unknown, the file is read again
+	workspace.Identity
 	Filter []byte
 	// Clean says whether the content parses without a syntax error in
 	// the language of its path: ParsesClean, ParsesBroken, or 0 (not
@@ -40,7 +42,7 @@ func (s *Store) TokenFiles(ctx context.Context, fn func(TokenFile) error) error 
 func (s *Store) tokenFiles(ctx context.Context, q interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
 }, fn func(TokenFile) error) error {
-	rows, err := q.QueryContext(ctx, `SELECT path, sha256, size, mtime, filter, clean FROM token_files`)
+	rows, err := q.QueryContext(ctx, `SELECT path, sha256, size, mtime, ctime, inode, dev, filter, clean FROM token_files`)
 	if err != nil {
 		return s.wrap("read the token index in", err)
 	}
@@ -48,9 +50,11 @@ func (s *Store) tokenFiles(ctx context.Context, q interface {
 	for rows.Next() {
 		var f TokenFile
 		var h, flt sql.RawBytes
-		if err := rows.Scan(&f.Path, &h, &f.Size, &f.MTime, &flt, &f.Clean); err != nil {
+		var ino, dev int64
+		if err := rows.Scan(&f.Path, &h, &f.Size, &f.MTime, &f.CTime, &ino, &dev, &flt, &f.Clean); err != nil {
 			return s.wrap("read the token index in", err)
 		}
+		f.Inode, f.Dev = uint64(ino), uint64(dev)
 		copy(f.SHA256[:], h)
 		f.Filter = flt
 		if err := fn(f); err != nil {
@@ -96,14 +100,15 @@ func (s *Store) SaveTokens(ctx context.Context, put []TokenFile, removed []strin
 		return nil
 	}
 	return s.Write(ctx, func(tx *sql.Tx) error {
-		st, err := tx.PrepareContext(ctx, `INSERT INTO token_files(path, sha256, size, mtime, filter, clean) VALUES (?, ?, ?, ?, ?, ?)
-			ON CONFLICT(path) DO UPDATE SET sha256 = excluded.sha256, size = excluded.size, mtime = excluded.mtime, filter = excluded.filter, clean = excluded.clean`)
+		st, err := tx.PrepareContext(ctx, `INSERT INTO token_files(path, sha256, size, mtime, ctime, inode, dev, filter, clean) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT(path) DO UPDATE SET sha256 = excluded.sha256, size = excluded.size, mtime = excluded.mtime,
+				ctime = excluded.ctime, inode = excluded.inode, dev = excluded.dev, filter = excluded.filter, clean = excluded.clean`)
 		if err != nil {
 			return s.wrap("save the token index in", err)
 		}
 		defer st.Close()
 		for _, f := range put {
-			if _, err := st.ExecContext(ctx, f.Path, f.SHA256[:], f.Size, f.MTime, f.Filter, f.Clean); err != nil {
+			if _, err := st.ExecContext(ctx, f.Path, f.SHA256[:], f.Size, f.MTime, f.CTime, int64(f.Inode), int64(f.Dev), f.Filter, f.Clean); err != nil {
 				return s.wrap(fmt.Sprintf("save %s to the token index in", f.Path), err)
 			}
 		}

@@ -6,17 +6,19 @@
 // files whether the content parses without a syntax error (what lets a
 // structural search parse such a file only in part).
 //
-// Update (cchub index) stats every file and reads only those whose size
-// or mtime changed, then writes a pack of one generation's entries that
+// Update (cchub index) stats every file and reads only those whose
+// workspace.Identity (size, mtime, ctime, inode, device) does not vouch
+// for what was read, then writes a pack of one generation's entries that
 // a one-shot process reads per question (Lacks); Load holds them in
 // memory for a long-lived hub (Index).
 //
 // Invariants:
 //   - A filter never says "cannot" of a literal the file holds: the
 //     answer is "cannot" or "maybe", and the searcher reads every maybe.
-//   - An answer is given for a file only while its size and mtime are
-//     what they were when it was read, and never for a file changed within
-//     the racy window (two seconds) of its read, or one over MaxFileBytes.
+//   - An answer is given for a file only while its workspace.Identity is
+//     what it was when it was read (a same-size edit with its mtime put
+//     back moves ctime), and never for a file changed within the racy
+//     window (two seconds) of its read, or one over MaxFileBytes.
 //   - A damaged or stale pack is never believed: it is checked end to end
 //     (CRC-32C) and against the store's generation, and the store is read
 //     instead.

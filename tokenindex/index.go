@@ -23,45 +23,38 @@ const Variant = store.TokensVariant
 // MaxFileBytes is the largest file indexed; larger ones are always read.
 const MaxFileBytes = 16 << 20
 
-// racyWindow: a file changed this close to the time it was read may
-// change again within its mtime's resolution; its mtime is not kept, so it
-// is read again until it has been still for longer (as git does).
-const racyWindow = 2 * time.Second
-
 // Lacking is the files a token index knows cannot hold every one of some
-// literals, each with the size and mtime it had when read.
+// literals, each with the workspace.Identity it had when read.
 type Lacking struct {
 	// read from the pack or the store once (Lacks), by the hash of the
 	// path: tens of thousands of paths kept as strings would cost the
-	// process megabytes. Two paths of one hash, and with it one size and
-	// mtime, are not a risk worth a byte.
-	files map[uint64]stamp
-	clean map[uint64]stamp // the files that parse cleanly, of the rest
+	// process megabytes. Two paths of one hash, and with it one Identity,
+	// are not a risk worth a byte.
+	files map[uint64]workspace.Identity
+	clean map[uint64]workspace.Identity // the files that parse cleanly, of the rest
 	seed  maphash.Seed
 	// or answered from memory, file by file, as asked (Index.Lacks)
 	x    *Index
 	lits [][]byte
 }
 
-type stamp struct{ size, mtime int64 }
-
 // Lacks reads db's token index (all of it, one filter at a time, keeping
 // none) and returns the files that cannot hold every one of lits (those
 // under three bytes say nothing), and of the others, those known to parse
 // cleanly. With no index it is empty.
 func Lacks(ctx context.Context, root *workspace.Root, db *store.Store, lits [][]byte) (*Lacking, error) {
-	l := &Lacking{files: map[uint64]stamp{}, clean: map[uint64]stamp{}, seed: maphash.MakeSeed()}
+	l := &Lacking{files: map[uint64]workspace.Identity{}, clean: map[uint64]workspace.Identity{}, seed: maphash.MakeSeed()}
 	lits = Usable(lits)
 	reset := func() {
 		clear(l.files)
 		clear(l.clean)
 	}
-	_, err := eachTrusted(ctx, root, db, reset, func(path []byte, size, mtime int64, flt Filter, clean bool) {
+	_, err := eachTrusted(ctx, root, db, reset, func(path []byte, id workspace.Identity, flt Filter, clean bool) {
 		switch {
 		case len(lits) > 0 && !flt.MayContainAll(lits):
-			l.files[maphash.Bytes(l.seed, path)] = stamp{size, mtime}
+			l.files[maphash.Bytes(l.seed, path)] = id
 		case clean:
-			l.clean[maphash.Bytes(l.seed, path)] = stamp{size, mtime}
+			l.clean[maphash.Bytes(l.seed, path)] = id
 		}
 	})
 	if err != nil {
@@ -70,13 +63,13 @@ func Lacks(ctx context.Context, root *workspace.Root, db *store.Store, lits [][]
 	return l, nil
 }
 
-// eachTrusted calls fn with every file of db's index whose stamp may be
-// trusted (an mtime kept) and whose filter decodes; the rest are read
+// eachTrusted calls fn with every file of db's index whose Identity may
+// vouch for its content (Known) and whose filter decodes; the rest are read
 // again. It reads the pack where it is of the store's generation, else
 // the store; a pack found damaged part way is dropped, reset called, and
 // the store read. path and flt are fn's only during the call. It returns
 // the generation read.
-func eachTrusted(ctx context.Context, root *workspace.Root, db *store.Store, reset func(), fn func(path []byte, size, mtime int64, flt Filter, clean bool)) (int64, error) {
+func eachTrusted(ctx context.Context, root *workspace.Root, db *store.Store, reset func(), fn func(path []byte, id workspace.Identity, flt Filter, clean bool)) (int64, error) {
 	gen, err := db.TokenGeneration(ctx)
 	if err != nil {
 		return 0, err
@@ -100,18 +93,18 @@ func eachTrusted(ctx context.Context, root *workspace.Root, db *store.Store, res
 		gen = g
 		return nil
 	}, func(f store.TokenFile) error {
-		if f.MTime == 0 {
+		if !f.Identity.Known() {
 			return nil
 		}
 		if flt, err := Decode(f.Filter); err == nil {
-			fn([]byte(f.Path), f.Size, f.MTime, flt, f.Clean == store.ParsesClean)
+			fn([]byte(f.Path), f.Identity, flt, f.Clean == store.ParsesClean)
 		}
 		return nil
 	})
 }
 
 // Has says whether the file rel (d its directory entry) is one that lacks
-// the literals, unchanged since it was read: the same size and mtime.
+// the literals, unchanged since it was read: the same workspace.Identity.
 // Unsure, it says false, and the caller reads the file.
 func (l *Lacking) Has(rel string, d fs.DirEntry) bool { return l.says(rel, d, false) }
 
@@ -125,7 +118,7 @@ func (l *Lacking) says(rel string, d fs.DirEntry, clean bool) bool {
 	if l == nil {
 		return false
 	}
-	var s stamp
+	var id workspace.Identity
 	if l.x != nil {
 		h, ok := l.x.files[rel]
 		switch {
@@ -136,37 +129,37 @@ func (l *Lacking) says(rel string, d fs.DirEntry, clean bool) bool {
 		case !clean && (len(l.lits) == 0 || h.f.MayContainAll(l.lits)):
 			return false
 		}
-		s = h.stamp
+		id = h.id
 	} else {
 		read := l.files
 		if clean {
 			read = l.clean
 		}
 		var ok bool
-		if s, ok = read[maphash.String(l.seed, rel)]; !ok {
+		if id, ok = read[maphash.String(l.seed, rel)]; !ok {
 			return false
 		}
 	}
-	return s.holds(d)
+	return holds(id, d)
 }
 
-// holds says whether d, a file's entry, is of a regular file of the
-// stamp's size and mtime.
-func (s stamp) holds(d fs.DirEntry) bool {
+// holds says whether d, a file's entry, is of a regular file whose
+// content id vouches for.
+func holds(id workspace.Identity, d fs.DirEntry) bool {
 	info, err := d.Info()
-	return err == nil && info.Mode().IsRegular() && info.Size() == s.size && info.ModTime().UnixNano() == s.mtime
+	return err == nil && info.Mode().IsRegular() && id.Same(workspace.IdentityOf(info))
 }
 
 // Index is a token index held in memory, for a long-lived process that
 // asks it many questions (the MCP server's hub): every filter, in arenas
-// of a few MiB, with the stamps of their files.
+// of a few MiB, with the Identity of their files.
 type Index struct {
 	Gen   int64 // the store's TokenGeneration when it was loaded
 	files map[string]held
 }
 
 type held struct {
-	stamp
+	id    workspace.Identity
 	f     Filter
 	clean bool
 }
@@ -175,13 +168,13 @@ type held struct {
 func Load(ctx context.Context, root *workspace.Root, db *store.Store) (*Index, error) {
 	x := &Index{files: map[string]held{}}
 	var arena []byte
-	gen, err := eachTrusted(ctx, root, db, func() { clear(x.files) }, func(path []byte, size, mtime int64, flt Filter, clean bool) {
+	gen, err := eachTrusted(ctx, root, db, func() { clear(x.files) }, func(path []byte, id workspace.Identity, flt Filter, clean bool) {
 		if cap(arena)-len(arena) < len(flt.set) {
 			arena = make([]byte, 0, max(4<<20, len(flt.set)))
 		}
 		arena = append(arena, flt.set...)
 		flt.set = arena[len(arena)-len(flt.set):] // the copy, not the reader's buffer
-		x.files[string(path)] = held{stamp{size, mtime}, flt, clean}
+		x.files[string(path)] = held{id, flt, clean}
 	})
 	if err != nil {
 		return nil, err
@@ -234,7 +227,7 @@ type Syntax struct {
 }
 
 // Update brings db's token index up to date with the workspace: files
-// whose size or mtime changed are read, and a filter is built for each
+// whose workspace.Identity does not vouch for what was read are read, and a filter is built for each
 // content neither db nor sh (if not nil) knows; sh is given the filters
 // built. With sx, the syntax of the files it wants is kept too: read for
 // those whose syntax is not known yet. Binary files, and files over
@@ -261,8 +254,8 @@ func Update(ctx context.Context, root *workspace.Root, db *store.Store, sh store
 			return nil
 		}
 		seen[rel] = true
-		c := cand{rel, info.Size(), info.ModTime().UnixNano()}
-		if o, ok := old[rel]; !ok || o.MTime == 0 || o.MTime != c.mtime || o.Size != c.size || !decodes(o.Filter) ||
+		c := cand{rel, workspace.IdentityOf(info)}
+		if o, ok := old[rel]; !ok || !o.Identity.Same(c.id) || !decodes(o.Filter) ||
 			o.Clean == 0 && sx != nil && sx.Wants(rel) {
 			todo = append(todo, c)
 		}
@@ -286,8 +279,8 @@ func Update(ctx context.Context, root *workspace.Root, db *store.Store, sh store
 	built := map[[32]byte][]byte{} // the filters this Update built, by content
 	for lo := 0; lo < len(todo); {
 		hi, held := lo, int64(0)
-		for hi < len(todo) && hi-lo < maxBatchFiles && (hi == lo || held+todo[hi].size <= maxBatchBytes) {
-			held += todo[hi].size
+		for hi < len(todo) && hi-lo < maxBatchFiles && (hi == lo || held+todo[hi].id.Size <= maxBatchBytes) {
+			held += todo[hi].id.Size
 			hi++
 		}
 		results, err := readBatch(ctx, root, todo[lo:hi], old, start, sx, &recorded, &parsed)
@@ -343,8 +336,8 @@ func Update(ctx context.Context, root *workspace.Root, db *store.Store, sh store
 
 // cand is a file Update reads: new, or changed since the index.
 type cand struct {
-	rel         string
-	size, mtime int64
+	rel string
+	id  workspace.Identity // the walk's
 }
 
 // A batch of Update's reads holds at most this many files and, unless one
@@ -384,10 +377,7 @@ func readBatch(ctx context.Context, root *workspace.Root, todo []cand, old map[s
 				if err != nil || workspace.IsBinary(src) {
 					continue // gone, grown, or not text: not indexed
 				}
-				r := &read{TokenFile: store.TokenFile{Path: c.rel, SHA256: sha256.Sum256(src), Size: c.size, MTime: c.mtime}}
-				if start.Sub(time.Unix(0, c.mtime)) < racyWindow {
-					r.MTime = 0
-				}
+				r := &read{TokenFile: store.TokenFile{Path: c.rel, SHA256: sha256.Sum256(src), Identity: c.id.Settled(start)}}
 				if o, ok := old[c.rel]; ok && o.SHA256 == r.SHA256 {
 					r.Clean = o.Clean
 					if decodes(o.Filter) {

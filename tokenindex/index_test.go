@@ -17,17 +17,19 @@ import (
 
 	"cchub/store"
 	"cchub/workspace"
+	"cchub/workspace/wstest"
 )
 
-// workspaceOf writes files into a new directory, each an hour old (a file
-// written just now is one the index does not trust yet), and opens it with
-// its store.
+// workspaceOf writes files into a new directory and opens it with its
+// store, once they are settled (a file written just now is one the index
+// does not trust yet). Tests that wait run in parallel.
 func workspaceOf(t *testing.T, files map[string]string) (*workspace.Root, *store.Store) {
 	t.Helper()
 	dir := t.TempDir()
 	for rel, content := range files {
 		writeOld(t, filepath.Join(dir, rel), content)
 	}
+	wstest.Settle(workspace.RacyWindow)
 	root, err := workspace.Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -40,6 +42,8 @@ func workspaceOf(t *testing.T, files map[string]string) (*workspace.Root, *store
 	return root, db
 }
 
+// writeOld writes content to abs with its mtime put an hour back, as cp
+// -p, tar x or touch -r leave a file: its ctime alone says it changed.
 func writeOld(t *testing.T, abs, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
@@ -88,6 +92,7 @@ func answers(t *testing.T, root *workspace.Root, l *Lacking) map[string]bool {
 }
 
 func TestUpdateIndexesTextAndFollowsChanges(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root, db := workspaceOf(t, map[string]string{
 		"a.go":         "package a\n\nfunc Alpha() {}\n",
@@ -134,13 +139,14 @@ func TestUpdateIndexesTextAndFollowsChanges(t *testing.T) {
 		t.Error("b.txt holds alpha now, yet the index says it lacks it")
 	}
 
-	// A file written just now is read, but its mtime is not kept: it may
-	// change again within the mtime's resolution.
+	// A file written just now is read, but its Identity is not kept: it
+	// may change again within its times' resolution. So is b.txt again,
+	// changed within the racy window of the last Update.
 	if err := os.WriteFile(filepath.Join(root.Dir(), "new.txt"), []byte("delta\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if st, err = Update(ctx, root, db, nil, nil); err != nil || st.Read != 1 {
-		t.Errorf("Update with a new file: %+v, %v", st, err)
+	if st, err = Update(ctx, root, db, nil, nil); err != nil || st.Read != 2 {
+		t.Errorf("Update with a new file: %+v, %v; want new.txt and b.txt read", st, err)
 	}
 	if got := lacking(t, root, db, "alpha"); got["new.txt"] {
 		t.Error("new.txt was written just now, yet the index trusts its stamp")
@@ -159,6 +165,7 @@ func TestUpdateIndexesTextAndFollowsChanges(t *testing.T) {
 // A second checkout of the same files takes the filters from the shared
 // store instead of building them.
 func TestUpdateTakesFiltersFromTheSharedStore(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	files := map[string]string{"a.go": "package a // alpha\n", "b.txt": "beta\n", "c.txt": "beta\n"}
 	rootA, dbA := workspaceOf(t, files)
@@ -211,6 +218,7 @@ func TestUpdateInBatchesBuildsEachContentOnce(t *testing.T) {
 // A filter that does not decode (a damaged row) is not trusted: its file
 // is read, and Update builds it again.
 func TestADamagedFilterIsReadAgain(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root, db := workspaceOf(t, map[string]string{"b.txt": "beta\n"})
 	if _, err := Update(ctx, root, db, nil, nil); err != nil {
@@ -234,6 +242,7 @@ func TestADamagedFilterIsReadAgain(t *testing.T) {
 // The index held in memory answers as the one read per question, and its
 // generation moves on only when an Update changes something.
 func TestHeldIndexAnswersAsTheStoredOne(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root, db := workspaceOf(t, map[string]string{"a.go": "package a // alpha\n", "b.txt": "beta gamma\n", "c/d.txt": "ALPHA beta\n"})
 	if _, err := Update(ctx, root, db, nil, nil); err != nil {
@@ -287,6 +296,7 @@ func cleanOnes(t *testing.T, root *workspace.Root, l *Lacking) map[string]bool {
 // file is as it was read; an index built without Syntax has it asked of
 // every wanted file by the next Update with it, though none changed.
 func TestUpdateKeepsTheSyntaxOfTheFilesItWants(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root, db := workspaceOf(t, map[string]string{
 		"a.py":     "x = 1\n",
@@ -373,4 +383,75 @@ func TestUpdateKeepsTheSyntaxOfTheFilesItWants(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("no pack")
+}
+
+// A same-size edit whose mtime is put back (cp -p, rsync -t, tar x,
+// touch -r) keeps the file's size and mtime, not its ctime: no answer is
+// given for it, from the pack or from memory, and Update reads it again.
+func TestASameSizeEditWithItsMtimePutBackIsReadAgain(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root, db := workspaceOf(t, map[string]string{"a.txt": "alpha\n", "b.txt": "beta.\n"})
+	if _, err := Update(ctx, root, db, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := lacking(t, root, db, "alpha"); !got["b.txt"] {
+		t.Fatalf("lacking alpha before the edit: %v, want b.txt", got)
+	}
+	x, err := Load(ctx, root, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := filepath.Join(root.Dir(), "b.txt")
+	before, err := os.Stat(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, []byte("alpha\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(b, before.ModTime(), before.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.Stat(b); after.Size() != before.Size() || !after.ModTime().Equal(before.ModTime()) {
+		t.Fatalf("the edit changed size or mtime: %v %v, was %v %v", after.Size(), after.ModTime(), before.Size(), before.ModTime())
+	}
+	if got := lacking(t, root, db, "alpha"); got["b.txt"] {
+		t.Error("b.txt holds alpha now, yet the pack says it lacks it")
+	}
+	if got := answers(t, root, x.Lacks(bytesOf([]string{"alpha"}))); got["b.txt"] {
+		t.Error("b.txt holds alpha now, yet the index in memory says it lacks it")
+	}
+	if st, err := Update(ctx, root, db, nil, nil); err != nil || st.Read != 1 {
+		t.Errorf("Update after the edit: %+v, %v; want b.txt read", st, err)
+	}
+}
+
+// Rows whose Identity is unknown (ctime 0: written before ctime was kept,
+// store migration 9) vouch for nothing: their files are read and hashed
+// once, keep their filters where the content is the same, and are
+// trusted from then on.
+func TestRowsWithoutCtimeAreReadOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	root, db := workspaceOf(t, map[string]string{"a.go": "package a // alpha\n", "b.txt": "beta\n"})
+	if _, err := Update(ctx, root, db, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.DB().ExecContext(ctx, `UPDATE token_files SET ctime = 0, inode = 0, dev = 0`); err != nil {
+		t.Fatal(err)
+	}
+	removePack(t, root) // the store is read, as after the migration
+	if got := lacking(t, root, db, "alpha"); len(got) != 0 {
+		t.Errorf("rows without a ctime were trusted: %v lack alpha", got)
+	}
+	if st, err := Update(ctx, root, db, nil, nil); err != nil || st.Read != 2 || st.Built != 0 {
+		t.Errorf("Update over rows without a ctime: %+v, %v; want both read, no filter built", st, err)
+	}
+	if got := lacking(t, root, db, "alpha"); !got["b.txt"] {
+		t.Errorf("after Update, lacking alpha: %v, want b.txt", got)
+	}
+	if st, err := Update(ctx, root, db, nil, nil); err != nil || st.Read != 0 {
+		t.Errorf("the Update after: %+v, %v; want nothing read", st, err)
+	}
 }

@@ -27,15 +27,16 @@ import (
 // missing, damaged, or of another generation than the store's is not
 // read, and the store is.
 //
-// Layout: the magic "cchubTP2", the generation (8 bytes, little-endian),
-// then per file: uvarint path length, path, varint size, varint mtime,
-// uvarint flags (1: the content parses cleanly, store.TokenFile.Clean),
+// Layout: the magic "cchubTP3", the generation (8 bytes, little-endian),
+// then per file: uvarint path length, path, its workspace.Identity
+// (varint size, varint mtime, varint ctime, uvarint inode, uvarint
+// device), uvarint flags (1: the content parses cleanly, store.TokenFile.Clean),
 // uvarint filter length, filter; then a zero path length; then the
 // CRC-32C of every byte before it (4 bytes, little-endian). A pack of
 // another magic (an older cchub's) is not one, and is written again.
 const PackName = "tokens.pack"
 
-const packMagic = "cchubTP2"
+const packMagic = "cchubTP3"
 
 // Limits a reader holds the pack's lengths to: a longer path or filter is
 // damage, not a file.
@@ -75,10 +76,10 @@ func writePack(ctx context.Context, root *workspace.Root, db *store.Store) error
 		pw = newPackWriter(f, gen)
 		return nil
 	}, func(t store.TokenFile) error {
-		if t.MTime == 0 || len(t.Path) == 0 || len(t.Path) > maxPackPath || !decodes(t.Filter) {
+		if !t.Identity.Known() || len(t.Path) == 0 || len(t.Path) > maxPackPath || !decodes(t.Filter) {
 			return nil // read again each time, as from the store
 		}
-		return pw.add(t.Path, t.Size, t.MTime, t.Filter, t.Clean == store.ParsesClean)
+		return pw.add(t.Path, t.Identity, t.Filter, t.Clean == store.ParsesClean)
 	})
 	if err == nil {
 		err = pw.close()
@@ -112,11 +113,14 @@ func newPackWriter(out io.Writer, gen int64) *packWriter {
 
 // add writes one file's entry; filter is its encoded filter, clean
 // whether its content parses cleanly.
-func (p *packWriter) add(path string, size, mtime int64, filter []byte, clean bool) error {
+func (p *packWriter) add(path string, id workspace.Identity, filter []byte, clean bool) error {
 	p.w.Write(p.num[:binary.PutUvarint(p.num[:], uint64(len(path)))])
 	p.w.WriteString(path)
-	p.w.Write(p.num[:binary.PutVarint(p.num[:], size)])
-	p.w.Write(p.num[:binary.PutVarint(p.num[:], mtime)])
+	p.w.Write(p.num[:binary.PutVarint(p.num[:], id.Size)])
+	p.w.Write(p.num[:binary.PutVarint(p.num[:], id.MTime)])
+	p.w.Write(p.num[:binary.PutVarint(p.num[:], id.CTime)])
+	p.w.Write(p.num[:binary.PutUvarint(p.num[:], id.Inode)])
+	p.w.Write(p.num[:binary.PutUvarint(p.num[:], id.Dev)])
 	var flags uint64
 	if clean {
 		flags = 1
@@ -157,7 +161,7 @@ func packGeneration(dir *os.Root) (int64, error) {
 // of another generation). fn's answers are the caller's to drop when it
 // returns an error: the pack was damaged, and only its end says so. path
 // and flt are fn's only during the call.
-func eachPacked(ctx context.Context, root *workspace.Root, gen int64, fn func(path []byte, size, mtime int64, flt Filter, clean bool)) (bool, error) {
+func eachPacked(ctx context.Context, root *workspace.Root, gen int64, fn func(path []byte, id workspace.Identity, flt Filter, clean bool)) (bool, error) {
 	dir, err := root.OpenStateDir("")
 	if err != nil {
 		return false, nil
@@ -172,7 +176,7 @@ func eachPacked(ctx context.Context, root *workspace.Root, gen int64, fn func(pa
 }
 
 // readPack reads a pack from r (see eachPacked).
-func readPack(ctx context.Context, r io.Reader, gen int64, fn func(path []byte, size, mtime int64, flt Filter, clean bool)) (bool, error) {
+func readPack(ctx context.Context, r io.Reader, gen int64, fn func(path []byte, id workspace.Identity, flt Filter, clean bool)) (bool, error) {
 	p := &packReader{r: r, buf: make([]byte, 64<<10)}
 	head, ok := p.next(len(packMagic) + 8)
 	if !ok || string(head[:len(packMagic)]) != packMagic {
@@ -200,11 +204,17 @@ func readPack(ctx context.Context, r io.Reader, gen int64, fn func(path []byte, 
 			return true, fmt.Errorf("%w: entry %d's path", ErrBadPack, n)
 		}
 		name = append(name[:0], path...) // p's buffer moves on
-		size, err1 := binary.ReadVarint(p)
-		mtime, err2 := binary.ReadVarint(p)
-		flags, err3 := binary.ReadUvarint(p)
-		flen, err4 := binary.ReadUvarint(p)
-		if err := errors.Join(err1, err2, err3, err4); err != nil || flags > 1 || flen > maxPackFilter {
+		var id workspace.Identity
+		var flags, flen uint64
+		var errs [7]error
+		id.Size, errs[0] = binary.ReadVarint(p)
+		id.MTime, errs[1] = binary.ReadVarint(p)
+		id.CTime, errs[2] = binary.ReadVarint(p)
+		id.Inode, errs[3] = binary.ReadUvarint(p)
+		id.Dev, errs[4] = binary.ReadUvarint(p)
+		flags, errs[5] = binary.ReadUvarint(p)
+		flen, errs[6] = binary.ReadUvarint(p)
+		if err := errors.Join(errs[:]...); err != nil || flags > 1 || flen > maxPackFilter {
 			return true, fmt.Errorf("%w: entry %d", ErrBadPack, n)
 		}
 		b, ok := p.next(int(flen))
@@ -215,7 +225,7 @@ func readPack(ctx context.Context, r io.Reader, gen int64, fn func(path []byte, 
 		if err != nil {
 			return true, fmt.Errorf("%w: entry %d: %v", ErrBadPack, n, err)
 		}
-		fn(name, size, mtime, flt, flags == 1)
+		fn(name, id, flt, flags == 1)
 	}
 	want := p.summed()
 	tail, ok := p.next(4)

@@ -52,6 +52,7 @@ var packFiles = map[string]string{
 // question, and loaded into memory. It is what is read: emptied behind
 // the pack's back (the generation kept), the store would say otherwise.
 func TestThePackAnswersAsTheStore(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root, db := workspaceOf(t, packFiles)
 	if _, err := Update(ctx, root, db, nil, nil); err != nil {
@@ -93,6 +94,7 @@ func TestThePackAnswersAsTheStore(t *testing.T) {
 // of another generation than the store's is not believed: the store is
 // read, and the answer is the store's.
 func TestADamagedOrStalePackIsNotBelieved(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	root, db := workspaceOf(t, packFiles)
 	if _, err := Update(ctx, root, db, nil, nil); err != nil {
@@ -166,15 +168,15 @@ func TestADamagedOrStalePackIsNotBelieved(t *testing.T) {
 func rewritePack(t *testing.T, pack []byte, swap func(path string, flt, first []byte) []byte) []byte {
 	t.Helper()
 	type entry struct {
-		path        string
-		size, mtime int64
-		flt         []byte
-		clean       bool
+		path  string
+		id    workspace.Identity
+		flt   []byte
+		clean bool
 	}
 	var es []entry
 	gen := int64(binary.LittleEndian.Uint64(pack[len(packMagic):]))
-	ok, err := readPack(context.Background(), bytes.NewReader(pack), gen, func(path []byte, size, mtime int64, flt Filter, clean bool) {
-		es = append(es, entry{string(path), size, mtime, encoded(flt), clean})
+	ok, err := readPack(context.Background(), bytes.NewReader(pack), gen, func(path []byte, id workspace.Identity, flt Filter, clean bool) {
+		es = append(es, entry{string(path), id, encoded(flt), clean})
 	})
 	if !ok || err != nil {
 		t.Fatalf("reading a good pack: %v, %v", ok, err)
@@ -182,7 +184,7 @@ func rewritePack(t *testing.T, pack []byte, swap func(path string, flt, first []
 	var b bytes.Buffer
 	w := newPackWriter(&b, gen)
 	for _, e := range es {
-		w.add(e.path, e.size, e.mtime, swap(e.path, e.flt, es[0].flt), e.clean)
+		w.add(e.path, e.id, swap(e.path, e.flt, es[0].flt), e.clean)
 	}
 	if err := w.close(); err != nil {
 		t.Fatal(err)
@@ -203,8 +205,8 @@ func encoded(f Filter) []byte {
 func FuzzReadPack(f *testing.F) {
 	var b bytes.Buffer
 	w := newPackWriter(&b, 7)
-	w.add("a.go", 19, 1700000000000000000, Build([]byte("package a // alpha\n")), false)
-	w.add("dir/b.py", 11, 1700000000000000001, Build([]byte("beta(gamma)\n")), true)
+	w.add("a.go", workspace.Identity{Size: 19, MTime: 1700000000000000000, CTime: 1700000000000000002, Inode: 1<<63 + 1, Dev: 2049}, Build([]byte("package a // alpha\n")), false)
+	w.add("dir/b.py", workspace.Identity{Size: 11, MTime: 1700000000000000001, CTime: 1700000000000000003, Inode: 7, Dev: 2049}, Build([]byte("beta(gamma)\n")), true)
 	w.close()
 	good := append([]byte(nil), b.Bytes()...)
 	f.Add(good, uint(len(good)/2), byte(1))
@@ -212,7 +214,7 @@ func FuzzReadPack(f *testing.F) {
 	f.Add([]byte(packMagic+"\x07\x00\x00\x00\x00\x00\x00\x00\xff\xff\xff\xff\x0f"), uint(0), byte(0))
 	f.Fuzz(func(t *testing.T, pack []byte, at uint, flip byte) {
 		read := func(p []byte) (bool, error) {
-			return readPack(context.Background(), bytes.NewReader(p), 7, func(path []byte, size, mtime int64, flt Filter, clean bool) {
+			return readPack(context.Background(), bytes.NewReader(p), 7, func(path []byte, id workspace.Identity, flt Filter, clean bool) {
 				if len(path) == 0 || len(path) > maxPackPath {
 					t.Fatalf("an entry of path %q was handed out", path)
 				}

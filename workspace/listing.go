@@ -22,21 +22,21 @@ import (
 type Listing struct {
 	entries []listed
 	at      map[string]int32 // entries' index by path
-	exclude stamp            // .git/info/exclude, which no watcher sees
+	exclude excludeState     // .git/info/exclude, which no watcher sees
 }
 
 type listed struct {
-	rel   string
-	size  int64
-	mtime int64       // UnixNano
-	mode  fs.FileMode // lstat's mode; fs.ModeDir for a directory
+	rel  string
+	id   Identity    // a file's; zero for a directory
+	mode fs.FileMode // lstat's mode; fs.ModeDir for a directory
 }
 
-// stamp is a file's size and mtime; the zero stamp is a file that is not
-// there.
-type stamp struct {
-	size, mtime int64
-	there       bool
+// excludeState is what a Listing knew of .git/info/exclude: whether it
+// was there, and its Identity, settled as of the walk (a file changed
+// within RacyWindow of it is never current).
+type excludeState struct {
+	id    Identity
+	there bool
 }
 
 // ErrNotListable says a root cannot be kept as a Listing: some directory
@@ -46,7 +46,9 @@ var ErrNotListable = errors.New("workspace: a directory could not be listed")
 
 // List walks the whole root (as Walk does) and keeps what it visited.
 func (r *Root) List(ctx context.Context) (*Listing, error) {
-	l := &Listing{at: map[string]int32{}, exclude: r.stampOf(".git/info/exclude")}
+	start := time.Now()
+	l := &Listing{at: map[string]int32{}, exclude: r.excludeState()}
+	l.exclude.id = l.exclude.id.Settled(start)
 	var bad error
 	err := r.WalkReporting(ctx, ".", func(rel string, d fs.DirEntry) error {
 		e := listed{rel: rel, mode: fs.ModeDir}
@@ -57,7 +59,7 @@ func (r *Root) List(ctx context.Context) (*Listing, error) {
 				// watcher reports, so this Listing will not be kept.
 				return nil
 			}
-			e.size, e.mtime, e.mode = info.Size(), info.ModTime().UnixNano(), info.Mode()
+			e.id, e.mode = IdentityOf(info), info.Mode()
 		}
 		l.at[rel] = int32(len(l.entries))
 		l.entries = append(l.entries, e)
@@ -76,12 +78,12 @@ func (r *Root) List(ctx context.Context) (*Listing, error) {
 	return l, nil
 }
 
-func (r *Root) stampOf(rel string) stamp {
-	st, err := r.Lstat(rel)
+func (r *Root) excludeState() excludeState {
+	st, err := r.Lstat(".git/info/exclude")
 	if err != nil {
-		return stamp{}
+		return excludeState{}
 	}
-	return stamp{size: st.Size(), mtime: st.ModTime().UnixNano(), there: true}
+	return excludeState{id: IdentityOf(st), there: true}
 }
 
 // Dirs calls fn with every directory of the Listing, in walk order.
@@ -102,7 +104,8 @@ func (l *Listing) Lists(rel string) (listed, isDir bool) {
 // Current says whether what the Listing cannot hear of through a watcher
 // is as it was: .git/info/exclude, which decides what the walk skips.
 func (l *Listing) Current(r *Root) bool {
-	return r.stampOf(".git/info/exclude") == l.exclude
+	now := r.excludeState()
+	return now.there == l.exclude.there && (!now.there || l.exclude.id.Same(now.id))
 }
 
 // Refresh is a copy of the Listing with the files rels (changed since,
@@ -125,7 +128,7 @@ func (l *Listing) Refresh(r *Root, rels []string) (*Listing, bool) {
 			n.entries = append([]listed(nil), l.entries...)
 			copied = true
 		}
-		n.entries[i].size, n.entries[i].mtime, n.entries[i].mode = st.Size(), st.ModTime().UnixNano(), st.Mode()
+		n.entries[i].id, n.entries[i].mode = IdentityOf(st), st.Mode()
 	}
 	return n, true
 }
@@ -198,7 +201,7 @@ func (d listedEntry) Name() string               { return path.Base(d.e.rel) }
 func (d listedEntry) IsDir() bool                { return d.e.mode.IsDir() }
 func (d listedEntry) Type() fs.FileMode          { return d.e.mode.Type() }
 func (d listedEntry) Info() (fs.FileInfo, error) { return d, nil }
-func (d listedEntry) Size() int64                { return d.e.size }
+func (d listedEntry) Size() int64                { return d.e.id.Size }
 func (d listedEntry) Mode() fs.FileMode          { return d.e.mode }
-func (d listedEntry) ModTime() time.Time         { return time.Unix(0, d.e.mtime) }
-func (d listedEntry) Sys() any                   { return nil }
+func (d listedEntry) ModTime() time.Time         { return time.Unix(0, d.e.id.MTime) }
+func (d listedEntry) Sys() any                   { return nil } // IdentityOf knows the entry

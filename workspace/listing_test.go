@@ -155,11 +155,16 @@ func TestListingWalkControl(t *testing.T) {
 // Refresh takes the stat of changed files again, leaving the Listing it
 // was made from as it was; a file that is gone, or no longer a regular
 // file, is for a new walk to judge. .git/info/exclude, which a watcher
-// does not see, is checked by Current.
+// does not see, is checked by Current: by its Identity, so that it is
+// current only once settled.
 func TestListingRefresh(t *testing.T) {
 	ctx := context.Background()
 	root := walkTree(t)
 	dir := root.Dir()
+	if l, err := root.List(ctx); err != nil || l.Current(root) {
+		t.Fatalf("a Listing made within the racy window of writing .git/info/exclude is current (%v)", err)
+	}
+	wstest.Settle(workspace.RacyWindow)
 	l, err := root.List(ctx)
 	if err != nil {
 		t.Fatal(err)

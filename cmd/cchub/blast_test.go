@@ -37,7 +37,8 @@ func TestBlastScripts(t *testing.T) {
 	// ($PGURL), for the scripts that share an index across clones.
 	pg := pgtest.ForTest(t)
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/blast",
+		Dir:  "testdata/blast",
+		Cmds: storeCmds,
 		Setup: func(env *testscript.Env) error {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()

@@ -16,6 +16,7 @@ import (
 
 	"cchub/hub"
 	"cchub/proc"
+	"cchub/store"
 	"cchub/textfmt"
 )
 
@@ -32,14 +33,47 @@ func badInput(err error) error { return &exitError{code: 2, err: err} }
 var errNoMatch = &exitError{code: 1, err: errors.New("")}
 
 type globals struct {
-	root    string
-	asJSON  bool
-	runName string
-	store   string
+	root      string
+	asJSON    bool
+	runName   string
+	store     string
+	storeKey  string // --store-key-file
+	storeMode string // --store-mode
 	// warn is where a command's hub warns (hub.Options.Warn): a line on
 	// stderr, quoted if it holds a control character, since it may carry
 	// a path or a file system's error and stderr is often a terminal.
 	warn func(msg string)
+}
+
+// storeOptions is the hub's store key and mode: --store-key-file, else
+// CCHUB_STORE_KEY_FILE, else the key in CCHUB_STORE_KEY; --store-mode,
+// else CCHUB_STORE_MODE. A key file others may read is refused (as ssh
+// refuses a private key), and so is a key too short: a process told to
+// check what it reads must not go on without checking.
+func (g *globals) storeOptions(o *hub.Options) error {
+	file := g.storeKey
+	if file == "" {
+		file = os.Getenv(hub.EnvStoreKeyFile)
+	}
+	var err error
+	switch {
+	case file != "":
+		o.StoreKey, err = store.LoadKeyFile(file)
+	case os.Getenv(hub.EnvStoreKey) != "":
+		o.StoreKey, err = store.NewKey([]byte(os.Getenv(hub.EnvStoreKey)))
+		if err != nil {
+			err = fmt.Errorf("$%s: %w", hub.EnvStoreKey, err)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	mode := g.storeMode
+	if mode == "" {
+		mode = os.Getenv(hub.EnvStoreMode)
+	}
+	o.StoreMode, err = store.ParseMode(mode)
+	return err
 }
 
 // storeSpec is the shared store --store names, else CCHUB_STORE.
@@ -106,6 +140,8 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	g.warn = func(msg string) { fmt.Fprintln(stderr, "cchub:", textfmt.ShowPath(msg)) }
 	root.PersistentFlags().StringVar(&g.root, "root", ".", "workspace root")
 	root.PersistentFlags().StringVar(&g.store, "store", "", "the code graph's shared store: a postgres:// URL that checkouts and CI runners share, or sqlite (default: $"+hub.EnvStore+", else a trusted .cchub.json's \"store\", else this checkout's own file)")
+	root.PersistentFlags().StringVar(&g.storeKey, "store-key-file", "", "a file holding the team's store key (chmod 600): rows written to the shared store carry its MAC, and rows without a valid one are not used (default: $"+hub.EnvStoreKeyFile+", else the key in $"+hub.EnvStoreKey+")")
+	root.PersistentFlags().StringVar(&g.storeMode, "store-mode", "", "write (default) or read: use the shared store and write nothing to it (default: $"+hub.EnvStoreMode+")")
 	root.PersistentFlags().StringVar(&g.runName, "run", "", "join the named run: calls with the same name share what they were told (diagnostics) and what they read")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return badInput(err) })
 	root.AddCommand(
@@ -122,7 +158,11 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 
 // withHub opens the hub for the command's root and closes it afterwards.
 func withHub(g *globals, fn func(h *hub.Hub) error) error {
-	h, err := hub.Open(g.root, hub.Options{OneShot: true, Store: g.storeSpec(), Warn: g.warn})
+	o := hub.Options{OneShot: true, Store: g.storeSpec(), Warn: g.warn}
+	if err := g.storeOptions(&o); err != nil {
+		return badInput(err)
+	}
+	h, err := hub.Open(g.root, o)
 	if err != nil {
 		return badInput(err)
 	}

@@ -33,7 +33,11 @@ is not sent (a dropped malformed notification, the hub's warnings) go to stderr.
 			// A hub killed outright (with its debug supervisor, say) left
 			// its run directory: the first start after it removes it.
 			proc.Sweep()
-			h, err := hub.Open(g.root, hub.Options{ParseCacheBytes: cacheMB << 20, Approval: policy, Store: g.storeSpec(), DiagnosticsTimeout: diagWait, Warn: mcpserver.Warn})
+			o := hub.Options{ParseCacheBytes: cacheMB << 20, Approval: policy, Store: g.storeSpec(), DiagnosticsTimeout: diagWait, Warn: mcpserver.Warn}
+			if err := g.storeOptions(&o); err != nil {
+				return badInput(err)
+			}
+			h, err := hub.Open(g.root, o)
 			if err != nil {
 				return badInput(err)
 			}
