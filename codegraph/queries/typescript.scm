@@ -4,3 +4,7 @@
 ; import x = require('./a')
 ((import_statement (import_require_clause (identifier) @alias source: (string (string_fragment) @from)))
  (#set! import "*"))
+
+; An abstract class and its extends or implements clause (a class's is
+; read by javascript.scm's pattern)
+(abstract_class_declaration name: (_) @bind.class (class_heritage (_) @bind.base))
