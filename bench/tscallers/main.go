@@ -352,6 +352,9 @@ func runProject(ctx context.Context, p project, tools, tsDir, dir string, verbos
 				ss.Resolved++
 			default:
 				ss.Weak++
+				if verbose && importShapes[sh] {
+					fmt.Fprintf(os.Stderr, "%s: by name only: %s -> %s (%s, %s)\n", p.Name, k, c, sh, ev)
+				}
 			}
 		}
 		if verbose {
