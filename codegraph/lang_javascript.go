@@ -307,8 +307,8 @@ func (r *resolver) jsTargets(f *File, in *Def, c Call) []target {
 		}
 	case ctor != "": // new X().m()
 		classes = r.jsContainers(f, ctor)
-	case jsVar(f, c.In, c.Qualifier) != "": // x = new X(); x.m()
-		classes = r.jsContainers(f, jsVar(f, c.In, c.Qualifier))
+	case r.jsVar(f, c.In, c.Qualifier) != "": // x = new X(); x.m()
+		classes = r.jsContainers(f, r.jsVar(f, c.In, c.Qualifier))
 	default:
 		classes = r.pick(c.Qualifier, Exact, func(d *Def) bool { return d.Path == f.Path && (d.Kind == "class" || d.Kind == "namespace") })
 		if j, ok := jsBinding(f, c.Qualifier); ok && len(classes) == 0 {
@@ -456,27 +456,33 @@ func jsConstructed(qualifier string) string {
 // jsVar is the class whose construction the variable name holds in
 // definition in (or at the file's top level), when every binding of it
 // there says the same one; "" otherwise.
-func jsVar(f *File, in int, name string) string {
-	if !isIdent(name) {
-		return ""
-	}
-	var class string
-	for _, scope := range []int{in, -1} {
+func (r *resolver) jsVar(f *File, in int, name string) string {
+	vars, ok := r.jsVars[f.Path]
+	if !ok {
+		// The file's variables, read once: "in\x00name" → the class, ""
+		// when two bindings disagree.
+		vars = map[string]string{}
 		for _, bd := range f.Binds {
-			if bd.Kind != 'v' || bd.In != scope || bd.Name != name {
+			if bd.Kind != 'v' {
 				continue
 			}
-			cls := jsConstructed(bd.Expr)
-			if cls == "" || class != "" && cls != class {
-				return ""
+			k := localKey(bd.In, bd.Name)
+			cls, seen := vars[k]
+			if now := jsConstructed(bd.Expr); !seen {
+				vars[k] = now
+			} else if cls != now {
+				vars[k] = ""
 			}
-			class = cls
 		}
-		if class != "" || scope == -1 {
-			break
+		if r.jsVars == nil {
+			r.jsVars = map[string]map[string]string{}
 		}
+		r.jsVars[f.Path] = vars
 	}
-	return class
+	if cls, ok := vars[localKey(in, name)]; ok {
+		return cls
+	}
+	return vars[localKey(-1, name)]
 }
 
 // jsBase is the class a class's outline signature says it extends
