@@ -263,7 +263,7 @@ type captured struct {
 	test, testFn, testName              *sitter.Node
 	definition                          *sitter.Node
 	bindName, bindNew                   *sitter.Node
-	bindClass, bindBase                 *sitter.Node
+	bindClass, bindBase, bindType       *sitter.Node
 }
 
 // extract reads the definitions, calls and imports of a parsed file.
@@ -348,6 +348,8 @@ func extractQuery(ctx context.Context, f *File, tree *syntax.Tree) (*File, error
 				cp.bindClass = n
 			case "bind.base":
 				cp.bindBase = n
+			case "bind.type":
+				cp.bindType = n
 			}
 		}
 		switch {
@@ -371,6 +373,11 @@ func extractQuery(ctx context.Context, f *File, tree *syntax.Tree) (*File, error
 		case cp.bindName != nil && cp.bindNew != nil:
 			binds = append(binds, int(cp.bindName.StartPoint().Row)+1)
 			f.Binds = append(f.Binds, Bind{Kind: 'v', Name: cp.bindName.Content(src), Expr: "new " + cp.bindNew.Content(src) + "()"})
+		case cp.bindName != nil && cp.bindType != nil:
+			if t := jsTypeName(cp.bindType.Content(src)); t != "" {
+				binds = append(binds, int(cp.bindName.StartPoint().Row)+1)
+				f.Binds = append(f.Binds, Bind{Kind: 'v', Name: cp.bindName.Content(src), Expr: ":" + t})
+			}
 		case cp.imp != nil || cp.alias != nil:
 			f.Imports = append(f.Imports, f.readImports(cp, src)...)
 		}

@@ -277,8 +277,8 @@ func asTargets(keys []string, conf string) []target {
 
 // jsTargets resolves a JavaScript or TypeScript call: a name of the file,
 // then an imported one, then by name; this.m() and super.m() within the
-// class and the classes it extends; new X().m() and x.m() on a variable
-// made by new X(); ns.f() through a namespace import or a TypeScript
+// class and the classes it extends; new X().m(), and x.m() on a variable
+// made by new X() or a parameter or variable declared of type X; ns.f() through a namespace import or a TypeScript
 // namespace; Store.create() on a class of the file or an imported one;
 // any other obj.m() by name.
 func (r *resolver) jsTargets(f *File, in *Def, c Call) []target {
@@ -307,7 +307,7 @@ func (r *resolver) jsTargets(f *File, in *Def, c Call) []target {
 		}
 	case ctor != "": // new X().m()
 		classes = r.jsContainers(f, ctor)
-	case r.jsVar(f, c.In, c.Qualifier) != "": // x = new X(); x.m()
+	case r.jsVar(f, c.In, c.Qualifier) != "": // x = new X(); x.m(), (x: X) => x.m()
 		classes = r.jsContainers(f, r.jsVar(f, c.In, c.Qualifier))
 	default:
 		classes = r.pick(c.Qualifier, Exact, func(d *Def) bool { return d.Path == f.Path && (d.Kind == "class" || d.Kind == "namespace") })
@@ -453,9 +453,10 @@ func jsConstructed(qualifier string) string {
 	return name
 }
 
-// jsVar is the class whose construction the variable name holds in
-// definition in (or at the file's top level), when every binding of it
-// there says the same one; "" otherwise.
+// jsVar is the class of the variable or parameter name in definition in
+// (or at the file's top level): the one it is made by (new X()) or
+// declared of (s: X), when every binding of it there says the same one;
+// "" otherwise.
 func (r *resolver) jsVar(f *File, in int, name string) string {
 	vars, ok := r.jsVars[f.Path]
 	if !ok {
@@ -468,7 +469,11 @@ func (r *resolver) jsVar(f *File, in int, name string) string {
 			}
 			k := localKey(bd.In, bd.Name)
 			cls, seen := vars[k]
-			if now := jsConstructed(bd.Expr); !seen {
+			now, typed := strings.CutPrefix(bd.Expr, ":")
+			if !typed {
+				now = jsConstructed(bd.Expr)
+			}
+			if !seen {
 				vars[k] = now
 			} else if cls != now {
 				vars[k] = ""
@@ -555,4 +560,19 @@ func jsExtends(n *sitter.Node, src []byte) string {
 		}
 	}
 	return name
+}
+
+// jsTypeName is the named type of a TypeScript type annotation, without
+// its type arguments (Store<T> → Store, ns.Store), or "".
+func jsTypeName(text string) string {
+	if i := strings.IndexByte(text, '<'); i >= 0 {
+		text = text[:i]
+	}
+	text = strings.TrimSpace(text)
+	for _, part := range strings.Split(text, ".") {
+		if !isIdent(part) {
+			return ""
+		}
+	}
+	return text
 }

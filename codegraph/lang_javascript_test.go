@@ -312,6 +312,31 @@ export function other() {
 			"src/app.ts:run -> src/k.ts:Store.save (import)",
 		},
 	}, {
+		// A parameter or variable declared of a class (generic or not)
+		// reaches its methods; one of an interface, by name only.
+		name: "typed",
+		files: map[string]string{
+			"src/k.ts": "export class Store<T = number> { save() {} }\nexport interface Saver { save(): void }\n",
+			"src/app.ts": `import { Store, Saver } from './k'
+class Cart { save() {} }
+export function run(s: Store, v: Saver, o?: Store<string>) {
+  s.save()
+  o.save()
+  v.save()
+  const t: Store = s
+  t.save()
+}
+`,
+		},
+		want: []string{
+			"src/app.ts:run -> src/k.ts:Store.save (import)",
+			"src/app.ts:run -> src/k.ts:Store.save (import)",
+			"src/app.ts:run -> src/app.ts:Cart.save (name-only)",
+			"src/app.ts:run -> src/k.ts:Saver.save (name-only)",
+			"src/app.ts:run -> src/k.ts:Store.save (name-only)",
+			"src/app.ts:run -> src/k.ts:Store.save (import)",
+		},
+	}, {
 		// A TypeScript namespace's members, through a named import and
 		// through a namespace import of the module that exports it.
 		name: "namespace",
