@@ -15,6 +15,12 @@
 // settle; value.m() on a value of an inferred type is the checker's.
 //
 //	go run ./bench/tscallers [-corpus immer,zod] [-json] [-v]
+//	go run ./bench/tscallers -confirm   # also with the hub's confirmation
+//
+// With -confirm, every callee's callers are asked again through
+// BlastWith with the Confirmer of a hub opened on the copy (the tools
+// directory's typescript-language-server): name-only and possible edges
+// are asked, refuted ones left out, confirmed ones counted as exact.
 //
 // The corpora are npm packages that ship their TypeScript sources,
 // unpacked (npm pack, once) into the tools directory's corpus/ and
@@ -67,7 +73,14 @@ func main() {
 	asJSON := flag.Bool("json", false, "print the reports as JSON instead of tables")
 	verbose := flag.Bool("v", false, "list every false positive and negative on stderr")
 	keep := flag.Bool("keep", false, "keep the temporary copies (their path is printed)")
+	confirm := flag.Bool("confirm", false, "also judge the callers with the hub's confirmation by typescript-language-server")
+	budget := flag.Duration("budget", time.Minute, "with -confirm: the Confirmer's budget for each callee's callers")
 	flag.Parse()
+	if !*confirm {
+		*budget = 0
+	} else if err := serverPath(*tools); err != nil {
+		fail(err)
+	}
 
 	ctx := context.Background()
 	tmp, err := os.MkdirTemp("", "tscallers-")
@@ -92,7 +105,7 @@ func main() {
 		if i < 0 {
 			fail(fmt.Errorf("no corpus %q: give immer or zod", n))
 		}
-		r, err := runProject(ctx, projects[i], *tools, tsDir, filepath.Join(tmp, projects[i].Name), *verbose)
+		r, err := runProject(ctx, projects[i], *tools, tsDir, filepath.Join(tmp, projects[i].Name), *verbose, *budget)
 		if err != nil {
 			fail(fmt.Errorf("%s: %w", n, err))
 		}
@@ -195,7 +208,9 @@ var importShapes = map[string]bool{
 	"new X().m()": true, "x = new X(); x.m()": true, "new ns.f()": true,
 }
 
-func runProject(ctx context.Context, p project, tools, tsDir, dir string, verbose bool) (*report, error) {
+// runProject measures one corpus; a budget above 0 judges the callers
+// again with the hub's confirmation, that long for each callee.
+func runProject(ctx context.Context, p project, tools, tsDir, dir string, verbose bool, budget time.Duration) (*report, error) {
 	pkg, err := fetch(ctx, p, tools)
 	if err != nil {
 		return nil, err
@@ -324,15 +339,7 @@ func runProject(ctx context.Context, p project, tools, tsDir, dir string, verbos
 		// Import-resolved: the truth is the edges of import-resolvable
 		// shapes; a graph edge the oracle has through another shape is
 		// neither true nor false here.
-		impW := map[def]string{}
-		other := map[def]bool{}
-		for k, sh := range w {
-			if importShapes[sh] {
-				impW[k] = sh
-			} else {
-				other[k] = true
-			}
-		}
+		impW, other := splitShapes(w)
 		imp.judge(got, impW, other)
 		for k, sh := range w {
 			ss := byShape[sh]
@@ -378,6 +385,11 @@ func runProject(ctx context.Context, p project, tools, tsDir, dir string, verbos
 		r.Shapes = append(r.Shapes, *ss)
 	}
 	sort.Slice(r.Shapes, func(i, j int) bool { return r.Shapes[i].Edges > r.Shapes[j].Edges })
+	if budget > 0 {
+		if r.Confirm, err = confirmed(ctx, dir, x, defs, callees, want, budget, verbose); err != nil {
+			return nil, fmt.Errorf("confirmation: %w", err)
+		}
+	}
 	return r, nil
 }
 

@@ -27,6 +27,7 @@ type report struct {
 	Thresholds     []thresholdScore `json:"thresholds"`      // every edge the oracle has
 	ImportResolved []thresholdScore `json:"import_resolved"` // the edges of import-resolvable shapes
 	Shapes         []shapeScore     `json:"shapes"`
+	Confirm        *confirmScore    `json:"confirm,omitempty"` // -confirm
 
 	OracleS float64 `json:"oracle_s"`
 	IndexS  float64 `json:"index_s"`
@@ -126,6 +127,9 @@ func (r *report) print() {
 	fmt.Printf("%-22s %6s %9s %6s %7s\n", "shape", "edges", "resolved", "weak", "missed")
 	for _, s := range r.Shapes {
 		fmt.Printf("%-22s %6d %9d %6d %7d\n", s.Shape, s.Edges, s.Resolved, s.Weak, s.Missed)
+	}
+	if r.Confirm != nil {
+		r.Confirm.print()
 	}
 }
 
