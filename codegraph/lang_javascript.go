@@ -278,9 +278,9 @@ func asTargets(keys []string, conf string) []target {
 // jsTargets resolves a JavaScript or TypeScript call: a name of the file,
 // then an imported one, then by name; this.m() and super.m() within the
 // class and the classes it extends; new X().m(), and x.m() on a variable
-// made by new X() or a parameter or variable declared of type X; ns.f() through a namespace import or a TypeScript
-// namespace; Store.create() on a class of the file or an imported one;
-// any other obj.m() by name.
+// made by new X() or a parameter or variable declared of type X; ns.f()
+// through a namespace import or a TypeScript namespace; Store.create()
+// on a class of the file or an imported one; any other obj.m() by name.
 func (r *resolver) jsTargets(f *File, in *Def, c Call) []target {
 	js := func(d *Def) bool { return lang.Family(d.Language) == lang.JavaScript }
 	if c.Qualifier == "" {
@@ -358,7 +358,8 @@ const maxBases = 8
 // jsMethod is the method name of the class cls, or of the classes it
 // extends, nearest first; conf is how sure the class is.
 func (r *resolver) jsMethod(cls *Def, name, conf string, depth int) []target {
-	if ts := r.pick(name, conf, func(m *Def) bool { return m.Path == cls.Path && m.Type == cls.Name && m.Kind == "method" }); len(ts) > 0 || depth >= maxBases {
+	own := func(m *Def) bool { return m.Path == cls.Path && m.Type == cls.Name && callable(m) && m.Kind != "class" }
+	if ts := r.pick(name, conf, own); len(ts) > 0 || depth >= maxBases {
 		return ts
 	}
 	for _, b := range r.jsBases(cls, conf) {
@@ -401,7 +402,7 @@ func weaker(a, b string) string {
 // jsContainers is the classes and TypeScript namespaces that name (X, or
 // ns.X of a namespace import) denotes in f: its own, or imported ones.
 func (r *resolver) jsContainers(f *File, name string) []target {
-	isClass := func(ts []target) []target {
+	containers := func(ts []target) []target {
 		var out []target
 		for _, t := range ts {
 			if k := r.defs[t.key].Kind; k == "class" || k == "namespace" {
@@ -410,7 +411,7 @@ func (r *resolver) jsContainers(f *File, name string) []target {
 		}
 		return out
 	}
-	if own := isClass(r.pick(name, Exact, func(d *Def) bool { return d.Path == f.Path && d.Type == "" })); len(own) > 0 {
+	if own := containers(r.pick(name, Exact, func(d *Def) bool { return d.Path == f.Path && d.Type == "" })); len(own) > 0 {
 		return own
 	}
 	q, member, dotted := strings.Cut(name, ".")
@@ -429,7 +430,7 @@ func (r *resolver) jsContainers(f *File, name string) []target {
 	if exported == "*" {
 		exported = "default" // const X = require('./x'): module.exports = class
 	}
-	return isClass(asTargets(r.jsExported(mod, exported, map[string]bool{}), Imported))
+	return containers(asTargets(r.jsExported(mod, exported, map[string]bool{}), Imported))
 }
 
 // jsConstructed is the class a qualifier constructs, "new X(…)" or
@@ -496,24 +497,11 @@ func (r *resolver) jsVar(f *File, in int, name string) string {
 func jsBase(sig string) string {
 	sig = strings.TrimSpace(sig)
 	if strings.HasPrefix(sig, "<") { // the type parameters, which may say extends too
-		depth := 0
-		for i := 0; i < len(sig); i++ {
-			switch sig[i] {
-			case '<':
-				depth++
-			case '>':
-				if i > 0 && sig[i-1] == '=' {
-					continue // a function type's =>
-				}
-				if depth--; depth == 0 {
-					sig = strings.TrimSpace(sig[i+1:])
-					i = len(sig)
-				}
-			}
-		}
-		if depth != 0 {
+		end := closingAngle(sig)
+		if end < 0 {
 			return ""
 		}
+		sig = strings.TrimSpace(sig[end+1:])
 	}
 	rest, ok := strings.CutPrefix(sig, "extends ")
 	if !ok {
@@ -575,4 +563,21 @@ func jsTypeName(text string) string {
 		}
 	}
 	return text
+}
+
+// closingAngle is the index of the > that closes the < starting text
+// (a function type's => not counted), or -1.
+func closingAngle(text string) int {
+	depth := 0
+	for i := 0; i < len(text); i++ {
+		switch {
+		case text[i] == '<':
+			depth++
+		case text[i] == '>' && (i == 0 || text[i-1] != '='):
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }

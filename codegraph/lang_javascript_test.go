@@ -395,3 +395,22 @@ module.exports = class Store extends Base { save() { this.log() } }
 		})
 	}
 }
+
+// The class an outline signature says a class extends: past type
+// parameters that say extends themselves (and hold a function type's =>),
+// without type arguments; none for an expression or an implements alone.
+func TestJSBase(t *testing.T) {
+	for sig, want := range map[string]string{
+		"extends Base":                                        "Base",
+		"extends ns.Base<T> implements I":                     "ns.Base",
+		"<T extends () => void = () => void> extends Base<T>": "Base",
+		"<T extends Base> implements I":                       "",
+		"extends mixin(Base)":                                 "",
+		"<T":                                                  "",
+		"":                                                    "",
+	} {
+		if got := jsBase(sig); got != want {
+			t.Errorf("jsBase(%q) = %q, want %q", sig, got, want)
+		}
+	}
+}
