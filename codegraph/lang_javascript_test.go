@@ -167,6 +167,7 @@ export function unused() {}
     "baseUrl": ".",
     "paths": {
       "@/*": ["gen/*", "src/*"], /* generated code first */
+      "*": ["vendor/*"],
       "geo": ["src/geo.ts"],
     },
   },
@@ -201,6 +202,26 @@ export function run() { area(1) }
 `,
 		},
 		want: []string{"pkg/app.ts:run -> ?area ()"}, // a package, for all the graph knows
+	}, {
+		// extends as a list: the later configuration's paths win, and a
+		// baseUrl of the first is kept (the paths relative to it).
+		name: "extends list",
+		files: map[string]string{
+			"tsconfig.json":       `{"extends": ["./cfg/tsconfig.a.json", "./cfg/tsconfig.b"]}`,
+			"cfg/tsconfig.a.json": `{"compilerOptions": {"baseUrl": "..", "paths": {"@/*": ["old/*"]}}}`,
+			"cfg/tsconfig.b.json": `{"compilerOptions": {"paths": {"@/*": ["src/*"]}}}`,
+			"src/geo.ts":          geo,
+			"old/geo.ts":          geo,
+			"src/shape/sq.ts":     "export function sq() {}\n",
+			"src/app.ts": `import { area } from '@/geo'
+import { sq } from 'src/shape/sq'
+export function run() { area(1); sq() }
+`,
+		},
+		want: []string{
+			"src/app.ts:run -> src/geo.ts:area (import)",
+			"src/app.ts:run -> src/shape/sq.ts:sq (import)",
+		},
 	}, {
 		// jsconfig.json serves JavaScript as tsconfig.json TypeScript.
 		name: "jsconfig alias",

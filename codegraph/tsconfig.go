@@ -12,7 +12,9 @@ import (
 // where a bare module specifier leads, through compilerOptions.paths
 // (aliases, "@/*" → "src/*") and baseUrl, and may extend other
 // configurations. A file's configuration is the nearest one above it,
-// as tsserver finds it.
+// as tsserver finds it. Only files named tsconfig*.json or
+// jsconfig*.json are read, so a configuration extended under another
+// name (base.json, a package's) adds nothing.
 
 // tsconfigLanguage is the File.Language of a TypeScript configuration.
 const tsconfigLanguage = "tsconfig"
