@@ -321,6 +321,12 @@ func (r *resolver) jsTargets(f *File, in *Def, c Call) []target {
 					return asTargets(ks, Imported)
 				}
 			}
+			if j.name == "*" {
+				// What the module exports as the name is beyond these
+				// rules (export { arrayType as array }, arrayType a
+				// value): a function of that name, never a method.
+				return r.pick(c.Name, NameOnly, func(d *Def) bool { return js(d) && d.Type == "" && callable(d) })
+			}
 			if j.name != "*" {
 				classes = asTargets(r.jsExported(mod, j.name, map[string]bool{}), Imported)
 			}

@@ -378,6 +378,25 @@ export function run() { util.assertEqual(1); z.util.joinValues([]) }
 			"src/app.ts:run -> src/util.ts:joinValues (import)",
 		},
 	}, {
+		// A namespace import's member the module exports as a value the
+		// graph cannot follow (a method read into a const) is no method
+		// of any class: unlinked, or a function of the name.
+		name: "namespace import of a value",
+		files: map[string]string{
+			"src/k.ts": `export class Arr { static create() {} array() {} }
+const arrayType = Arr.create
+export { arrayType as array }
+`,
+			"src/f.ts": "export function other() {}\n",
+			"src/app.ts": `import * as z from './k'
+export function run() { z.array(); z.other() }
+`,
+		},
+		want: []string{
+			"src/app.ts:run -> ?array ()",
+			"src/app.ts:run -> src/f.ts:other (name-only)",
+		},
+	}, {
 		// CommonJS: a class as module.exports, required and constructed;
 		// exports.f destructured.
 		name: "commonjs",
