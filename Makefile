@@ -162,6 +162,7 @@ bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv $(LSP_STAMP
 	$(GO) run ./bench/diagtruth -cchub $(BIN)/cchub
 	$(GO) run ./bench/testsel -cchub $(BIN)/cchub
 	$(GO) run ./bench/blastoracle
+	$(GO) run ./bench/tscallers -confirm
 	$(GO) run ./bench/sharedindex -cchub $(BIN)/cchub
 	$(GO) run ./bench/sharedhub -cchub $(BIN)/cchub
 	PATH=$(BIN):$$PATH $(GO) run ./bench/answerbytes -cchub $(BIN)/cchub

@@ -224,12 +224,12 @@ func (lq *langQuery) holds(m *sitter.QueryMatch, src []byte) bool {
 	return true
 }
 
-// Supported says whether the graph reads files of lang.
 // Indexed says whether the graph reads the file at rel: code of a
-// supported language, or a go.mod (which says where a Go module's
-// packages are).
+// supported language, a go.mod (which says where a Go module's packages
+// are), or a TypeScript configuration (where bare module specifiers
+// lead: tsconfig.go).
 func Indexed(rel string) bool {
-	return path.Base(rel) == "go.mod" || Supported(syntax.LanguageFor(rel))
+	return path.Base(rel) == "go.mod" || isTSConfig(rel) || Supported(syntax.LanguageFor(rel))
 }
 
 // goModFile is what the graph keeps of a go.mod: the module path, as an
@@ -246,6 +246,7 @@ func goModFile(rel string, src []byte) *File {
 	return f
 }
 
+// Supported says whether the graph reads files of lang.
 func Supported(language *syntax.Language) bool {
 	if language == nil {
 		return false
@@ -261,6 +262,8 @@ type captured struct {
 	imp, alias, from, export            *sitter.Node
 	test, testFn, testName              *sitter.Node
 	definition                          *sitter.Node
+	bindName, bindNew                   *sitter.Node
+	bindClass, bindBase, bindType       *sitter.Node
 }
 
 // extract reads the definitions, calls and imports of a parsed file.
@@ -295,6 +298,7 @@ func extractQuery(ctx context.Context, f *File, tree *syntax.Tree) (*File, error
 	src := tree.Source
 	var bodies []lineSpan // C and C++ functions with a body
 	var heads []testHead  // what JavaScript tests call to declare themselves
+	var binds []int       // the lines of f.Binds' variables, until setIn
 	for i := 0; ; i++ {
 		if i%1024 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -336,6 +340,16 @@ func extractQuery(ctx context.Context, f *File, tree *syntax.Tree) (*File, error
 				cp.testName = n
 			case "definition":
 				cp.definition = n
+			case "bind.name":
+				cp.bindName = n
+			case "bind.new":
+				cp.bindNew = n
+			case "bind.class":
+				cp.bindClass = n
+			case "bind.base":
+				cp.bindBase = n
+			case "bind.type":
+				cp.bindType = n
 			}
 		}
 		switch {
@@ -352,6 +366,18 @@ func extractQuery(ctx context.Context, f *File, tree *syntax.Tree) (*File, error
 			f.Defs = append(f.Defs, jsTestDef(f, cp, src))
 		case cp.definition != nil:
 			bodies = append(bodies, spanOf(cp.definition))
+		case cp.bindClass != nil && cp.bindBase != nil:
+			if base := jsExtends(cp.bindBase, src); base != "" {
+				f.Binds = append(f.Binds, Bind{In: -1, Kind: 'e', Owner: cp.bindClass.Content(src), Expr: ":" + base})
+			}
+		case cp.bindName != nil && cp.bindNew != nil:
+			binds = append(binds, int(cp.bindName.StartPoint().Row)+1)
+			f.Binds = append(f.Binds, Bind{Kind: 'v', Name: cp.bindName.Content(src), Expr: "new " + cp.bindNew.Content(src) + "()"})
+		case cp.bindName != nil && cp.bindType != nil:
+			if t := jsTypeName(cp.bindType.Content(src)); t != "" {
+				binds = append(binds, int(cp.bindName.StartPoint().Row)+1)
+				f.Binds = append(f.Binds, Bind{Kind: 'v', Name: cp.bindName.Content(src), Expr: ":" + t})
+			}
 		case cp.imp != nil || cp.alias != nil:
 			f.Imports = append(f.Imports, f.readImports(cp, src)...)
 		}
@@ -360,6 +386,15 @@ func extractQuery(ctx context.Context, f *File, tree *syntax.Tree) (*File, error
 		f.keepDefinitions(bodies)
 	}
 	f.setIn(heads)
+	// A variable's binding is of the definition holding its line, as
+	// the calls are.
+	j := 0
+	for i := range f.Binds {
+		if f.Binds[i].Kind == 'v' && j < len(binds) {
+			f.Binds[i].In = f.enclosing(binds[j], -1)
+			j++
+		}
+	}
 	return f, nil
 }
 
@@ -423,11 +458,32 @@ func (f *File) addDefs(syms []*outline.Symbol, class string) {
 			d.Test = isTest(d, s, f.Path)
 			f.Defs = append(f.Defs, d)
 		case "class", "struct", "interface", "type", "enum", "trait", "record":
-			if s.Name != "" {
+			name := s.Name
+			if lang.Family(f.Language) == lang.JavaScript {
+				// module.exports = class Store {}: the module's default.
+				if d := (Def{Name: name}); !strings.Contains(name, ".prototype.") {
+					jsDef(&d)
+					name = d.Name
+				}
+			}
+			if name != "" {
+				f.Defs = append(f.Defs, Def{Name: name, Kind: s.Kind, Path: f.Path, Start: s.StartLine, End: s.EndLine, Language: f.Language})
+				if s.Kind == "class" && name != s.Name {
+					// module.exports = class extends Base {}: the query
+					// reads the bases of declared classes only.
+					if base := jsBase(s.Signature); base != "" {
+						f.Binds = append(f.Binds, Bind{In: -1, Kind: 'e', Owner: name, Expr: ":" + base})
+					}
+				}
+			}
+			f.addDefs(s.Children, name)
+			continue
+		case "namespace":
+			// A TypeScript namespace: its members are called through it
+			// (errorUtil.errToObj()), and keep their own names.
+			if lang.Family(f.Language) == lang.JavaScript && s.Name != "" {
 				f.Defs = append(f.Defs, Def{Name: s.Name, Kind: s.Kind, Path: f.Path, Start: s.StartLine, End: s.EndLine, Language: f.Language})
 			}
-			f.addDefs(s.Children, s.Name)
-			continue
 		case "impl": // Rust: the methods of a type defined elsewhere
 			f.addDefs(s.Children, s.Name)
 			continue
@@ -632,6 +688,9 @@ func pyTestPath(rel string) bool {
 func Extract(ctx context.Context, cache *syntax.ParseCache, rel string, src []byte) (*File, error) {
 	if path.Base(rel) == "go.mod" {
 		return goModFile(rel, src), nil
+	}
+	if isTSConfig(rel) {
+		return tsconfigFile(rel, src), nil
 	}
 	language := syntax.LanguageFor(rel)
 	if !Supported(language) {

@@ -74,6 +74,7 @@ func (b *built) patch(files map[string]*File, changed map[string]*File) bool {
 			delete(b.r.types.locals, p) // its own variables are read again
 			delete(b.r.types.vars, p)
 		}
+		delete(b.r.jsVars, p)
 		b.r.link(p, old)
 	}
 	b.once, b.g = sync.Once{}, nil

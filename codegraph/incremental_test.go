@@ -71,6 +71,8 @@ func TestIncrementalResolveMatchesFresh(t *testing.T) {
 	write(t, dir, "c/c.go", "package c\n\nimport \"example.com/m/a\"\n\nfunc Use() {\n\ta.A()\n\tvar err error\n\t_ = err.Error()\n}\n")
 	write(t, dir, "py/m.py", "def f():\n    g()\n\ndef g():\n    pass\n")
 	write(t, dir, "t/t.go", "package t\n\ntype R struct{ s S }\n\ntype S struct{}\n\nfunc (S) Run() {}\n\ntype Q struct{}\n\nfunc (Q) Run() {}\n\nfunc F(r R) { x := S{}; x.Run(); r.s.Run() }\n")
+	const tsApp = "class A { run() {} }\nclass B { run() {} }\nclass C extends A {}\nexport function f() { const s = new %s(); s.run(); new C().run() }\n"
+	write(t, dir, "ts/app.ts", fmt.Sprintf(tsApp, "A"))
 	for i := range 10 { // a crowded method name
 		write(t, dir, fmt.Sprintf("e/e%d.go", i), fmt.Sprintf("package e\n\ntype E%d struct{}\n\nfunc (E%d) Error() string { return \"\" }\n", i, i))
 	}
@@ -96,6 +98,8 @@ func TestIncrementalResolveMatchesFresh(t *testing.T) {
 		{"a Python body edit", "py/m.py", "def f():\n    pass\n\ndef g():\n    f()\n", true},
 		{"a variable's type changed", "t/t.go", "package t\n\ntype R struct{ s S }\n\ntype S struct{}\n\nfunc (S) Run() {}\n\ntype Q struct{}\n\nfunc (Q) Run() {}\n\nfunc F(r R) { x := Q{}; x.Run(); r.s.Run() }\n", true},
 		{"a field's type changed", "t/t.go", "package t\n\ntype R struct{ s Q }\n\ntype S struct{}\n\nfunc (S) Run() {}\n\ntype Q struct{}\n\nfunc (Q) Run() {}\n\nfunc F(r R) { x := Q{}; x.Run(); r.s.Run() }\n", false},
+		{"a TypeScript variable's class changed", "ts/app.ts", fmt.Sprintf(tsApp, "B"), true},
+		{"a TypeScript class's base changed", "ts/app.ts", strings.Replace(fmt.Sprintf(tsApp, "B"), "C extends A", "C extends B", 1), false},
 		{"a function added", "b/b.go", "package b\n\nfunc B() { C() }\n\nfunc C() {}\n\nfunc D() { B() }\n", false},
 		{"an import changed", "c/c.go", "package c\n\nimport a2 \"example.com/m/a\"\n\nfunc Use() {\n\ta2.A()\n}\n", false},
 	} {

@@ -317,6 +317,9 @@ func variantFor(rel string) string {
 	if path.Base(rel) == "go.mod" {
 		return "go.mod"
 	}
+	if isTSConfig(rel) {
+		return tsconfigLanguage
+	}
 	language := syntax.LanguageFor(rel)
 	if language == nil {
 		return ""

@@ -125,12 +125,11 @@ func (h testHead) holds(c *Call) bool {
 }
 
 // jsModule is the workspace file that the module specifier spec, written
-// in the file from, names: ./a is a.ts (or .tsx, .js, …) or a/index.ts.
-// It is "" for a package (react) or a file the workspace does not have.
+// in the file from, names: ./a is a.ts (or .tsx, .js, …) or a/index.ts;
+// a bare specifier is looked up in the paths and baseUrl of the file's
+// TypeScript configuration (tsconfig.go). It is "" for a package (react)
+// or a file the workspace does not have.
 func (r *resolver) jsModule(from, spec string) string {
-	if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") && spec != "." && spec != ".." {
-		return ""
-	}
 	key := path.Dir(from) + "\x00" + spec
 	if p, ok := r.jsModules[key]; ok {
 		return p
@@ -138,7 +137,12 @@ func (r *resolver) jsModule(from, spec string) string {
 	if r.jsModules == nil {
 		r.jsModules = map[string]string{}
 	}
-	p := r.jsFile(path.Join(path.Dir(from), spec))
+	var p string
+	if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".." {
+		p = r.jsFile(path.Join(path.Dir(from), spec))
+	} else if spec != "" {
+		p = r.jsAliased(from, spec)
+	}
 	r.jsModules[key] = p
 	return p
 }
@@ -272,9 +276,11 @@ func asTargets(keys []string, conf string) []target {
 }
 
 // jsTargets resolves a JavaScript or TypeScript call: a name of the file,
-// then an imported one, then by name; this.m() within the class; ns.f()
-// through a namespace import; Store.create() on an imported class; any
-// other obj.m() by name.
+// then an imported one, then by name; this.m() and super.m() within the
+// class and the classes it extends; new X().m(), and x.m() on a variable
+// made by new X() or a parameter or variable declared of type X; ns.f()
+// through a namespace import or a TypeScript namespace; Store.create()
+// on a class of the file or an imported one; any other obj.m() by name.
 func (r *resolver) jsTargets(f *File, in *Def, c Call) []target {
 	js := func(d *Def) bool { return lang.Family(d.Language) == lang.JavaScript }
 	if c.Qualifier == "" {
@@ -286,35 +292,298 @@ func (r *resolver) jsTargets(f *File, in *Def, c Call) []target {
 		}
 		return r.pick(c.Name, NameOnly, func(d *Def) bool { return js(d) && d.Type == "" && callable(d) })
 	}
-	if c.Qualifier == "this" && in != nil && in.Type != "" {
+	var classes []target // what the qualifier names: classes, namespaces
+	switch ctor := jsConstructed(c.Qualifier); {
+	case (c.Qualifier == "this" || c.Qualifier == "super") && in != nil && in.Type != "":
+		for _, cls := range r.jsContainers(f, in.Type) {
+			if r.defs[cls.key].Path != f.Path {
+				continue // the class holding the method, not one it imports
+			}
+			if c.Qualifier == "this" {
+				classes = append(classes, cls)
+			} else {
+				classes = append(classes, r.jsBases(r.defs[cls.key], cls.confidence)...)
+			}
+		}
+	case ctor != "": // new X().m()
+		classes = r.jsContainers(f, ctor)
+	case r.jsVar(f, c.In, c.Qualifier) != "": // x = new X(); x.m(), (x: X) => x.m()
+		classes = r.jsContainers(f, r.jsVar(f, c.In, c.Qualifier))
+	default:
+		classes = r.pick(c.Qualifier, Exact, func(d *Def) bool { return d.Path == f.Path && (d.Kind == "class" || d.Kind == "namespace") })
+		if j, ok := jsBinding(f, c.Qualifier); ok && len(classes) == 0 {
+			mod := r.jsModule(f.Path, j.module)
+			if mod == "" {
+				return nil // a package: React.createElement()
+			}
+			if j.name == "*" || j.name == "default" { // ns.f()
+				if ks := r.jsExported(mod, c.Name, map[string]bool{}); len(ks) > 0 {
+					return asTargets(ks, Imported)
+				}
+			}
+			if j.name == "*" {
+				// What the module exports as the name is beyond these
+				// rules (export { arrayType as array }, arrayType a
+				// value): a function of that name, never a method.
+				return r.pick(c.Name, NameOnly, func(d *Def) bool { return js(d) && d.Type == "" && callable(d) })
+			}
+			if j.name != "*" {
+				classes = asTargets(r.jsExported(mod, j.name, map[string]bool{}), Imported)
+			}
+		} else if !ok && len(classes) == 0 {
+			classes = r.jsContainers(f, c.Qualifier) // z.util.assertEqual()
+		}
+	}
+	if c.Qualifier == "this" && len(classes) == 0 && in != nil && in.Type != "" {
+		// Foo.prototype.m = function () { this.n() }: Foo is no class.
 		if ts := r.pick(c.Name, Exact, func(d *Def) bool { return d.Path == f.Path && d.Type == in.Type }); len(ts) > 0 {
 			return ts
 		}
 	}
-	// A class of this file, or one imported: Store.create().
-	classes := r.pick(c.Qualifier, Exact, func(d *Def) bool { return d.Path == f.Path && d.Kind == "class" })
-	if j, ok := jsBinding(f, c.Qualifier); ok && len(classes) == 0 {
-		mod := r.jsModule(f.Path, j.module)
-		if mod == "" {
-			return nil // a package: React.createElement()
-		}
-		if j.name == "*" || j.name == "default" { // ns.f()
-			if ks := r.jsExported(mod, c.Name, map[string]bool{}); len(ks) > 0 {
-				return asTargets(ks, Imported)
-			}
-		}
-		if j.name != "*" {
-			classes = asTargets(r.jsExported(mod, j.name, map[string]bool{}), Imported)
-		}
-	}
 	for _, cls := range classes {
 		d := r.defs[cls.key]
-		if d.Kind != "class" {
-			continue
+		var ts []target
+		switch d.Kind {
+		case "class":
+			ts = r.jsMethod(d, c.Name, cls.confidence, 0)
+		case "namespace": // errorUtil.errToObj(): a member of the namespace
+			ts = r.pick(c.Name, cls.confidence, func(m *Def) bool {
+				return m.Path == d.Path && m.Type == "" && d.Start <= m.Start && m.End <= d.End && callable(m)
+			})
 		}
-		if ts := r.pick(c.Name, cls.confidence, func(m *Def) bool { return m.Path == d.Path && m.Type == d.Name }); len(ts) > 0 {
+		if len(ts) > 0 {
 			return ts
 		}
 	}
 	return r.pick(c.Name, NameOnly, func(d *Def) bool { return js(d) && d.Type != "" })
+}
+
+// maxBases bounds the chain of classes a method is looked for in.
+const maxBases = 8
+
+// jsMethod is the method name of the class cls, or of the classes it
+// extends, nearest first; conf is how sure the class is.
+func (r *resolver) jsMethod(cls *Def, name, conf string, depth int) []target {
+	own := func(m *Def) bool { return m.Path == cls.Path && m.Type == cls.Name && callable(m) && m.Kind != "class" }
+	if ts := r.pick(name, conf, own); len(ts) > 0 || depth >= maxBases {
+		return ts
+	}
+	for _, b := range r.jsBases(cls, conf) {
+		if ts := r.jsMethod(r.defs[b.key], name, b.confidence, depth+1); len(ts) > 0 {
+			return ts
+		}
+	}
+	return nil
+}
+
+// jsBases is the classes cls extends, as sure as conf and how each was
+// found.
+func (r *resolver) jsBases(cls *Def, conf string) []target {
+	f := r.files[cls.Path]
+	if f == nil {
+		return nil
+	}
+	var out []target
+	for _, bd := range f.Binds {
+		if bd.Kind != 'e' || bd.Owner != cls.Name {
+			continue
+		}
+		for _, b := range r.jsContainers(f, strings.TrimPrefix(bd.Expr, ":")) {
+			if b.key != cls.key {
+				out = append(out, target{b.key, weaker(conf, b.confidence)})
+			}
+		}
+	}
+	return out
+}
+
+// weaker is the lesser of two evidences.
+func weaker(a, b string) string {
+	if rank(a) >= rank(b) {
+		return a
+	}
+	return b
+}
+
+// jsContainers is the classes and TypeScript namespaces that name (X, or
+// ns.X of a namespace import) denotes in f: its own, or imported ones.
+func (r *resolver) jsContainers(f *File, name string) []target {
+	containers := func(ts []target) []target {
+		var out []target
+		for _, t := range ts {
+			if k := r.defs[t.key].Kind; k == "class" || k == "namespace" {
+				out = append(out, t)
+			}
+		}
+		return out
+	}
+	if own := containers(r.pick(name, Exact, func(d *Def) bool { return d.Path == f.Path && d.Type == "" })); len(own) > 0 {
+		return own
+	}
+	q, member, dotted := strings.Cut(name, ".")
+	j, ok := jsBinding(f, q)
+	if !ok || dotted && (j.name != "*" || strings.Contains(member, ".")) {
+		return nil
+	}
+	mod := r.jsModule(f.Path, j.module)
+	if mod == "" {
+		return nil
+	}
+	exported := j.name
+	if dotted {
+		exported = member
+	}
+	if exported == "*" {
+		exported = "default" // const X = require('./x'): module.exports = class
+	}
+	return containers(asTargets(r.jsExported(mod, exported, map[string]bool{}), Imported))
+}
+
+// jsConstructed is the class a qualifier constructs, "new X(…)" or
+// "new ns.X(…)" (X, ns.X), or "".
+func jsConstructed(qualifier string) string {
+	rest, ok := strings.CutPrefix(qualifier, "new ")
+	if !ok {
+		return ""
+	}
+	rest = strings.TrimSpace(rest)
+	end := strings.IndexAny(rest, "(<")
+	if end < 0 {
+		end = len(rest)
+	}
+	name := rest[:end]
+	for _, part := range strings.Split(name, ".") {
+		if !isIdent(part) {
+			return ""
+		}
+	}
+	return name
+}
+
+// jsVar is the class of the variable or parameter name in definition in
+// (or at the file's top level): the one it is made by (new X()) or
+// declared of (s: X), when every binding of it there says the same one;
+// "" otherwise.
+func (r *resolver) jsVar(f *File, in int, name string) string {
+	vars, ok := r.jsVars[f.Path]
+	if !ok {
+		// The file's variables, read once: "in\x00name" → the class, ""
+		// when two bindings disagree.
+		vars = map[string]string{}
+		for _, bd := range f.Binds {
+			if bd.Kind != 'v' {
+				continue
+			}
+			k := localKey(bd.In, bd.Name)
+			cls, seen := vars[k]
+			now, typed := strings.CutPrefix(bd.Expr, ":")
+			if !typed {
+				now = jsConstructed(bd.Expr)
+			}
+			if !seen {
+				vars[k] = now
+			} else if cls != now {
+				vars[k] = ""
+			}
+		}
+		if r.jsVars == nil {
+			r.jsVars = map[string]map[string]string{}
+		}
+		r.jsVars[f.Path] = vars
+	}
+	if cls, ok := vars[localKey(in, name)]; ok {
+		return cls
+	}
+	return vars[localKey(-1, name)]
+}
+
+// jsBase is the class a class's outline signature says it extends
+// ("<T> extends Base<T> implements I" → Base, "extends ns.Base" →
+// ns.Base), or "" when it extends none or an expression (mixin(Base)).
+func jsBase(sig string) string {
+	sig = strings.TrimSpace(sig)
+	if strings.HasPrefix(sig, "<") { // the type parameters, which may say extends too
+		end := closingAngle(sig)
+		if end < 0 {
+			return ""
+		}
+		sig = strings.TrimSpace(sig[end+1:])
+	}
+	rest, ok := strings.CutPrefix(sig, "extends ")
+	if !ok {
+		return ""
+	}
+	rest = strings.TrimSpace(rest)
+	end := 0
+	for end < len(rest) && (rest[end] == '.' || rest[end] == '_' || rest[end] == '$' || rest[end] >= '0' && rest[end] <= '9' || rest[end]|0x20 >= 'a' && rest[end]|0x20 <= 'z') {
+		end++
+	}
+	name := rest[:end]
+	if strings.HasPrefix(strings.TrimSpace(rest[end:]), "(") {
+		return ""
+	}
+	for _, part := range strings.Split(name, ".") {
+		if !isIdent(part) {
+			return ""
+		}
+	}
+	return name
+}
+
+// jsExtends is the class a class heritage's part n names: in JavaScript
+// the expression after extends, in TypeScript an extends clause's value
+// (its type arguments apart); "" for an implements clause, or a base
+// that is no name (mixin(Base)).
+func jsExtends(n *sitter.Node, src []byte) string {
+	switch n.Type() {
+	case "implements_clause":
+		return ""
+	case "extends_clause":
+		n = n.ChildByFieldName("value")
+		if n == nil {
+			return ""
+		}
+	}
+	if t := n.Type(); t != "identifier" && t != "member_expression" {
+		return ""
+	}
+	name := n.Content(src)
+	for _, part := range strings.Split(name, ".") {
+		if !isIdent(part) {
+			return ""
+		}
+	}
+	return name
+}
+
+// jsTypeName is the named type of a TypeScript type annotation, without
+// its type arguments (Store<T> → Store, ns.Store), or "".
+func jsTypeName(text string) string {
+	if i := strings.IndexByte(text, '<'); i >= 0 {
+		text = text[:i]
+	}
+	text = strings.TrimSpace(text)
+	for _, part := range strings.Split(text, ".") {
+		if !isIdent(part) {
+			return ""
+		}
+	}
+	return text
+}
+
+// closingAngle is the index of the > that closes the < starting text
+// (a function type's => not counted), or -1.
+func closingAngle(text string) int {
+	depth := 0
+	for i := 0; i < len(text); i++ {
+		switch {
+		case text[i] == '<':
+			depth++
+		case text[i] == '>' && (i == 0 || text[i-1] != '='):
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }

@@ -253,3 +253,44 @@ func TestUnreadableFileIsNotReadAgain(t *testing.T) {
 		t.Fatalf("second: %+v, want nothing read (the binary file and the one with a BOM included)", st)
 	}
 }
+
+// A TypeScript configuration is kept in the store as the code is: a new
+// process resolves a path alias from it without reading it, and a
+// changed alias, read again, moves the edges to where it now leads.
+func TestTSConfigPersists(t *testing.T) {
+	t.Parallel() // each waits for its files to settle
+	dir := t.TempDir()
+	write(t, dir, "tsconfig.json", `{"compilerOptions": {"paths": {"@/*": ["src/*"]}}}`)
+	write(t, dir, "src/geo.ts", "export function area() {}\n")
+	write(t, dir, "lib/geo.ts", "export function area() {}\n")
+	write(t, dir, "app.ts", "import { area } from '@/geo'\nexport function run() { area() }\n")
+	settle()
+
+	x1 := persisted(t, dir)
+	if st := update(t, x1); st.Files != 4 || st.Parsed != 4 {
+		t.Fatalf("first index: %+v, want 4 files (the tsconfig too) read", st)
+	}
+	want := []string{"app.ts:run -> src/geo.ts:area (import)"}
+	same(t, "callees of run", calleesOf(t, x1, "run"), want)
+
+	x2 := persisted(t, dir)
+	if st := update(t, x2); st.Read != 0 || st.Parsed != 0 {
+		t.Fatalf("second process, nothing changed: %+v, want nothing read", st)
+	}
+	same(t, "callees of run from the store", calleesOf(t, x2, "run"), want)
+
+	// A new definition: everything is resolved again, the tsconfig as
+	// the store keeps it.
+	write(t, dir, "app.ts", "import { area } from '@/geo'\nexport function run() { area() }\nexport function more() {}\n")
+	x3 := persisted(t, dir)
+	if st := update(t, x3); st.Read != 1 || st.Parsed != 1 {
+		t.Fatalf("app.ts changed: %+v, want it alone read", st)
+	}
+	same(t, "callees of run resolved with the stored tsconfig", calleesOf(t, x3, "run"), want)
+
+	write(t, dir, "tsconfig.json", `{"compilerOptions": {"paths": {"@/*": ["lib/*"]}}}`)
+	if st := update(t, x2); st.Parsed != 1 {
+		t.Fatalf("the tsconfig changed: %+v, want it read again (app.ts, as x3 left it, from the store)", st)
+	}
+	same(t, "callees of run after the alias moved", calleesOf(t, x2, "run"), []string{"app.ts:run -> lib/geo.ts:area (import)"})
+}

@@ -111,15 +111,17 @@ type resolver struct {
 	*built
 	files map[string]*File
 
-	jsModules map[string]string   // "dir\x00specifier" → file, "" outside the workspace
-	rust      *rustIndex          // Rust crates and modules
-	c         *cIndex             // C and C++ includes and declarations
-	byBase    map[string][]string // file name → the paths of the files so named
-	goModules []goModule          // the workspace's go.mod files
-	goDirs    map[string]string   // Go import path → package directory, "" outside
-	goPkgs    map[string]bool     // directories that hold Go files
-	py        *pyIndex            // Python lookups
-	types     *typeIndex          // type facts
+	jsModules map[string]string            // "dir\x00specifier" → file, "" outside the workspace
+	tsConfigs map[string]*tsOptions        // directory → the TypeScript configuration governing it (nil: none)
+	jsVars    map[string]map[string]string // file → its variables made by new X(): "in\x00name" → X (lang_javascript.go)
+	rust      *rustIndex                   // Rust crates and modules
+	c         *cIndex                      // C and C++ includes and declarations
+	byBase    map[string][]string          // file name → the paths of the files so named
+	goModules []goModule                   // the workspace's go.mod files
+	goDirs    map[string]string            // Go import path → package directory, "" outside
+	goPkgs    map[string]bool              // directories that hold Go files
+	py        *pyIndex                     // Python lookups
+	types     *typeIndex                   // type facts
 
 	// crowd is set by a resolution that found more definitions by name
 	// alone than maxNameOnly, without listing them.

@@ -6,6 +6,8 @@
 ; (#set! import "default") or (#set! import "*") (the whole module).
 ; @export marks a name this file exports from another module, or exports
 ; under another name. Test blocks: @test, with @test.fn and @test.name.
+; Variables: @bind.name, of the class @bind.new constructs; classes:
+; @bind.class, extending @bind.base.
 
 ; Calls of a bare name: f()
 (call_expression function: (identifier) @name) @call
@@ -14,6 +16,14 @@
 ; Constructions: new Foo(), new ns.Foo()
 (new_expression constructor: (identifier) @name) @call
 (new_expression constructor: (member_expression object: (_) @qualifier property: (property_identifier) @name)) @call
+
+; A variable made by a construction, whose methods its calls reach:
+; const x = new Foo(); x.m()
+(variable_declarator name: (identifier) @bind.name value: (new_expression constructor: [(identifier) (member_expression)] @bind.new))
+
+; A class and the class it extends: class A extends B {}, extends ns.B
+; (in TypeScript, @bind.base is the extends or implements clause)
+(class_declaration name: (_) @bind.class (class_heritage (_) @bind.base))
 
 ; import x from './a': the module's default export
 ((import_statement (import_clause (identifier) @alias) source: (string (string_fragment) @from))
