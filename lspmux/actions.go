@@ -247,7 +247,7 @@ func (s *server) organize(ctx context.Context, lang string, ovs []docOverlay) ([
 			}
 			docs[ovs[i].u] = ovs[i].since
 		}
-		if fixesDiagnostics[lang] && len(docs) > 0 && !s.settle(ctx, docs) {
+		if fixesDiagnostics[lang] && len(docs) > 0 && !s.waitPublished(ctx, docs) {
 			if ctx.Err() != nil {
 				return done, ctx.Err()
 			}
@@ -345,7 +345,7 @@ func (m *Mux) restore(s *server, lang string, ovs []docOverlay) {
 		}
 	}
 	if len(docs) > 0 {
-		s.settle(ctx, docs)
+		s.waitPublished(ctx, docs)
 	}
 }
 

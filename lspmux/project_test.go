@@ -1,0 +1,185 @@
+package lspmux
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"cchub/workspace"
+	"cchub/workspace/wstest"
+)
+
+// tsProject writes files into a new directory and returns a Mux of it
+// running the real typescript-language-server.
+func tsProject(t *testing.T, files map[string]string) (*Mux, string) {
+	t.Helper()
+	bin := nodeServer(t, "typescript-language-server")
+	wstest.RequireProgram(t, "tsc")
+	dir := t.TempDir()
+	for rel, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, err := workspace.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	m, err := New(root, Options{LookPath: func(name string) (string, error) {
+		if name == "typescript-language-server" {
+			return bin, nil
+		}
+		return "", os.ErrNotExist
+	}, Timeout: 60 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m, dir
+}
+
+var tscLine = regexp.MustCompile(`^(.+?)\((\d+),(\d+)\): (error|warning) TS(\d+):`)
+
+// tscErrors is what tsc --noEmit finds in the project at dir, as
+// "path:line:col TScode", sorted.
+func tscErrors(t *testing.T, dir string) []string {
+	t.Helper()
+	c := exec.Command("tsc", "--noEmit", "--pretty", "false", "-p", dir)
+	c.Dir = dir
+	out, err := c.CombinedOutput()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatalf("tsc: %v %s", err, out)
+	}
+	var got []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if m := tscLine.FindStringSubmatch(line); m != nil {
+			got = append(got, fmt.Sprintf("%s:%s:%s TS%s", filepath.ToSlash(m[1]), m[2], m[3], m[5]))
+		}
+	}
+	sort.Strings(got)
+	return got
+}
+
+// tsErrorsOf is ds's errors as tscErrors says them.
+func tsErrorsOf(files map[string][]Diagnostic) []string {
+	var got []string
+	for _, ds := range files {
+		for _, d := range ds {
+			if d.Severity == "error" {
+				got = append(got, fmt.Sprintf("%s:%d:%d TS%s", d.Path, d.Line, d.Col, d.Code))
+			}
+		}
+	}
+	sort.Strings(got)
+	return got
+}
+
+// minus is what after has that before has not (as multisets).
+func minus(after, before []string) []string {
+	left := slices.Clone(before)
+	var out []string
+	for _, a := range after {
+		if i := slices.Index(left, a); i >= 0 {
+			left = slices.Delete(left, i, i+1)
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+var tsLib = map[string]string{
+	"tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true, "target": "es2020", "module": "commonjs"}, "include": ["src"]}` + "\n",
+	"src/lib.ts":    "export function greet(name: string): string {\n\treturn \"hi \" + name;\n}\n",
+	"src/a.ts":      "import { greet } from \"./lib\";\n\nexport const a = greet(\"a\");\n",
+	"src/b.ts":      "import { greet } from \"./lib\";\n\nexport function b(): string {\n\treturn greet(\"b\") + greet(\"bb\");\n}\n",
+	"src/old.ts":    "export const old: number = \"old\";\n",
+}
+
+// A signature changed in one file: its callers in files never opened
+// break, and the edit's answer tells each of them, as tsc finds them; a
+// fix of one is told as gone; an edit of a file with an old error tells
+// nothing new. The server starts cold for the first edit.
+func TestTypeScriptChangeTellsBrokenCallersInFilesNotOpen(t *testing.T) {
+	m, dir := tsProject(t, tsLib)
+	ctx := context.Background()
+	start := tscErrors(t, dir)
+	if len(start) != 1 {
+		t.Fatalf("tsc before: %v", start)
+	}
+
+	// Cold: a comment in the edited file; the old error is not news.
+	f := write(t, dir, "src/lib.ts", "// greet says hello.\n"+tsLib["src/lib.ts"])
+	f.Old = []byte(tsLib["src/lib.ts"])
+	rep, err := m.AfterWrite(ctx, []File{f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Late != nil || len(rep.New) != 0 || len(rep.Notes) != 0 {
+		t.Fatalf("cold comment-only edit: new %v, late %v, notes %v", rep.New, rep.Late, rep.Notes)
+	}
+
+	before := tscErrors(t, dir)
+	prev := string(f.Data)
+	f = write(t, dir, "src/lib.ts", strings.Replace(prev, "name: string)", "name: string, loud: boolean)", 1))
+	f.Old = []byte(prev)
+	rep, err = m.AfterWrite(ctx, []File{f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := minus(tscErrors(t, dir), before)
+	if got := tsErrorsOf(rep.New); rep.Late != nil || !slices.Equal(got, want) || len(want) != 3 {
+		t.Fatalf("signature change: new %v, tsc's %v (late %v, notes %v)", got, want, rep.Late, rep.Notes)
+	}
+	if len(rep.Unchecked) != 0 {
+		t.Fatalf("unchecked: %v", rep.Unchecked)
+	}
+
+	// A fix of the caller in a.ts: gone, nothing new.
+	prev = read(t, dir, "src/a.ts")
+	g := write(t, dir, "src/a.ts", strings.Replace(prev, `greet("a")`, `greet("a", true)`, 1))
+	g.Old = []byte(prev)
+	rep, err = m.AfterWrite(ctx, []File{g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.New) != 0 || rep.Gone["src/a.ts"] != 1 || len(rep.Gone) != 1 {
+		t.Fatalf("fix of a caller: new %v, gone %v (notes %v)", rep.New, rep.Gone, rep.Notes)
+	}
+
+	// An edit of the file with the old error: nothing new.
+	prev = read(t, dir, "src/old.ts")
+	h := write(t, dir, "src/old.ts", "// old is wrong.\n"+prev)
+	h.Old = []byte(prev)
+	rep, err = m.AfterWrite(ctx, []File{h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.New) != 0 || len(rep.Gone) != 0 {
+		t.Fatalf("comment in a file with an old error: new %v, gone %v", rep.New, rep.Gone)
+	}
+
+	// The workspace's diagnostics are tsc's.
+	rep, err = m.Workspace(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := tsErrorsOf(rep.Files), tscErrors(t, dir); !slices.Equal(got, want) || len(rep.Notes) != 0 {
+		t.Fatalf("workspace: %v, tsc's %v (notes %v)", got, want, rep.Notes)
+	}
+}
