@@ -586,6 +586,9 @@ func rawDiagnostic(path string, text []byte, items []protocol.Diagnostic, d Diag
 // quickFix is the title of the quick fix s offers for d in u ("" when
 // none, or no answer in time).
 func (s *server) quickFix(ctx context.Context, u uri.URI, d protocol.Diagnostic) string {
+	if s.own.spec.ChecksProject {
+		return s.tsQuickFix(ctx, u, d)
+	}
 	params := map[string]any{
 		"textDocument": map[string]any{"uri": u},
 		"range":        d.Range,

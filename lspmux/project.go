@@ -62,6 +62,9 @@ func (c checked) whole() bool { return c.left == "" && c.files == c.total }
 
 // short says, as a sentence, how far a check that was not whole got.
 func (c checked) short(server string) string {
+	if c.total == 0 {
+		return fmt.Sprintf("%s had not listed the project's files (%s); what it had found before is shown, and may be out of date: ask diagnostics again", server, c.left)
+	}
 	return fmt.Sprintf("%s checked %d of the project's %d files (%s); what the others hold is not known: ask diagnostics again, or for their paths", server, c.files, c.total, c.left)
 }
 
@@ -549,4 +552,41 @@ func (m *Mux) reread(ctx context.Context, s *server, rels []string) error {
 		}
 	}
 	return nil
+}
+
+// tsQuickFix is the title of the first fix tsserver offers for d in u
+// ("" when none): asked of tsserver itself, since the server's own code
+// actions fix only what it published, which for a server that checks the
+// project may still be pending.
+func (s *server) tsQuickFix(ctx context.Context, u uri.URI, d protocol.Diagnostic) string {
+	code, ok := d.Code.(int)
+	if !ok {
+		if f, isFloat := d.Code.(float64); isFloat {
+			code, ok = int(f), true
+		}
+	}
+	if !ok {
+		return ""
+	}
+	var resp struct {
+		Success bool `json:"success"`
+		Body    []struct {
+			Description string `json:"description"`
+		} `json:"body"`
+	}
+	args := map[string]any{
+		"file":      u.Filename(),
+		"startLine": d.Range.Start.Line + 1, "startOffset": d.Range.Start.Character + 1,
+		"endLine": d.Range.End.Line + 1, "endOffset": d.Range.End.Character + 1,
+		"errorCodes": []int{code},
+	}
+	if err := s.tsserver(ctx, "getCodeFixes", args, &resp); err != nil || !resp.Success {
+		return ""
+	}
+	for _, f := range resp.Body {
+		if f.Description != "" {
+			return clip(f.Description)
+		}
+	}
+	return ""
 }

@@ -183,3 +183,58 @@ func TestTypeScriptChangeTellsBrokenCallersInFilesNotOpen(t *testing.T) {
 		t.Fatalf("workspace: %v, tsc's %v (notes %v)", got, want, rep.Notes)
 	}
 }
+
+// A project too large for the bound: the answer says how many of its
+// files were checked, and the server is named unchecked; given the time,
+// the answer is tsc's.
+func TestTypeScriptWorkspaceTooLargeSaysHowFarItGot(t *testing.T) {
+	const n = 3000
+	files := map[string]string{"tsconfig.json": tsLib["tsconfig.json"]}
+	for i := range n {
+		files[fmt.Sprintf("src/m%04d.ts", i)] = fmt.Sprintf("export function f%d(x: number): number {\n\treturn x + %d;\n}\n", i, i)
+	}
+	files["src/m0000.ts"] += "export const bad: string = f1(1);\nimport { f1 } from \"./m0001\";\n"
+	m, dir := tsProject(t, files)
+	ctx := context.Background()
+	rep, err := m.WorkspaceWithin(ctx, 5*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := tsErrorsOf(rep.Files), tscErrors(t, dir); !slices.Equal(got, want) || len(want) != 1 || len(rep.Notes) != 0 {
+		t.Fatalf("given the time: %v, tsc's %v (notes %v)", got, want, rep.Notes)
+	}
+
+	// A file changed since (told to the server as a query would): the
+	// project is due again. Bounds from 250 ms up, until one lets the
+	// server list the project's files; 3000 files are not checked then.
+	o, err := m.ownerOf("src/m0002.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := m.server(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	partial := regexp.MustCompile(`typescript-language-server (checked (\d+) of the project's (\d+) files|had not listed the project's files) \(not done after `)
+	for i, bound := 0, 250*time.Millisecond; ; i, bound = i+1, bound*2 {
+		text := fmt.Sprintf("// changed %d\n%s", i, files["src/m0002.ts"])
+		if _, err := s.tell(ctx, m.docURI("src/m0002.ts"), o.lang, []byte(text)); err != nil {
+			t.Fatal(err)
+		}
+		rep, err = m.WorkspaceWithin(ctx, bound)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := partial.FindStringSubmatch(strings.Join(rep.Notes, "\n"))
+		if got == nil || !slices.Equal(rep.Unchecked, []string{"typescript-language-server"}) {
+			t.Fatalf("bound %v: notes %q, unchecked %v", bound, rep.Notes, rep.Unchecked)
+		}
+		if got[2] == "" {
+			continue // not listed in time: said so
+		}
+		if got[3] != fmt.Sprint(n) || got[2] == got[3] {
+			t.Fatalf("bound %v: %s", bound, got[0])
+		}
+		break
+	}
+}
