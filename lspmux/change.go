@@ -290,14 +290,16 @@ func (m *Mux) runJob(j *job) {
 	j.res.server = j.own.spec.Name
 
 	// The files as they were, for a server that has not seen them: what
-	// it finds in them is not this change's doing.
+	// it finds in them is not this change's doing. A server whose project
+	// was checked since it was last told anything saw them in that check.
+	checkedBefore := s.own.spec.ChecksProject && m.stillSettled(j.own.key(), s)
 	old := map[uri.URI]told{}
 	for _, f := range j.files {
 		u := m.docURI(f.Path)
 		s.mu.Lock()
 		_, open := s.docs[u]
 		s.mu.Unlock()
-		if open || f.Old == nil {
+		if open || f.Old == nil || checkedBefore {
 			continue
 		}
 		t, err := s.tell(ctx, u, j.own.lang, f.Old)

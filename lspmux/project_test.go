@@ -54,11 +54,16 @@ func tsProject(t *testing.T, files map[string]string) (*Mux, string) {
 
 var tscLine = regexp.MustCompile(`^(.+?)\((\d+),(\d+)\): (error|warning) TS(\d+):`)
 
-// tscErrors is what tsc --noEmit finds in the project at dir, as
-// "path:line:col TScode", sorted.
+// tscErrors is what tsc --noEmit finds in the project at dir (its
+// tsconfig.json, or jsconfig.json when it has one), as "path:line:col
+// TScode", sorted.
 func tscErrors(t *testing.T, dir string) []string {
 	t.Helper()
-	c := exec.Command("tsc", "--noEmit", "--pretty", "false", "-p", dir)
+	project := dir
+	if _, err := os.Stat(filepath.Join(dir, "jsconfig.json")); err == nil {
+		project = filepath.Join(dir, "jsconfig.json")
+	}
+	c := exec.Command("tsc", "--noEmit", "--pretty", "false", "-p", project)
 	c.Dir = dir
 	out, err := c.CombinedOutput()
 	var exit *exec.ExitError
@@ -175,6 +180,43 @@ func TestTypeScriptChangeTellsBrokenCallersInFilesNotOpen(t *testing.T) {
 	}
 
 	// The workspace's diagnostics are tsc's.
+	rep, err = m.Workspace(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := tsErrorsOf(rep.Files), tscErrors(t, dir); !slices.Equal(got, want) || len(rep.Notes) != 0 {
+		t.Fatalf("workspace: %v, tsc's %v (notes %v)", got, want, rep.Notes)
+	}
+}
+
+// JavaScript checked by TypeScript (jsconfig.json, checkJs): a parameter
+// removed breaks the calls passing it in files never opened, told as tsc
+// finds them; the workspace's diagnostics are tsc's.
+func TestJavaScriptCheckJsChangeTellsBrokenCallers(t *testing.T) {
+	greet := "/**\n * @param {string} name\n * @param {boolean} loud\n */\nfunction greet(name, loud) {\n\treturn loud ? name.toUpperCase() : name;\n}\nmodule.exports = { greet };\n"
+	m, dir := tsProject(t, map[string]string{
+		"package.json":  `{"name": "j", "private": true}` + "\n",
+		"jsconfig.json": `{"compilerOptions": {"checkJs": true, "noEmit": true, "target": "es2020", "module": "commonjs"}, "include": ["lib"]}` + "\n",
+		"lib/greet.js":  greet,
+		"lib/a.js":      "const { greet } = require(\"./greet\");\n\nexports.a = greet(\"a\", true);\n",
+		"lib/b.js":      "const { greet } = require(\"./greet\");\n\n/** @type {number} */\nexports.b = greet(\"b\", false).length;\nexports.bb = greet(\"bb\", true);\n",
+		"lib/old.js":    "/** @type {number} */\nexports.old = \"old\";\n",
+	})
+	ctx := context.Background()
+	before := tscErrors(t, dir)
+	if len(before) != 1 {
+		t.Fatalf("tsc before: %v", before)
+	}
+	f := write(t, dir, "lib/greet.js", strings.Replace(strings.Replace(greet, " * @param {boolean} loud\n", "", 1), "function greet(name, loud) {\n", "function greet(name) {\n\tconst loud = false;\n", 1))
+	f.Old = []byte(greet)
+	rep, err := m.AfterWrite(ctx, []File{f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := minus(tscErrors(t, dir), before)
+	if got := tsErrorsOf(rep.New); rep.Late != nil || !slices.Equal(got, want) || len(want) != 3 {
+		t.Fatalf("parameter removed: new %v, tsc's %v (late %v, notes %v)", got, want, rep.Late, rep.Notes)
+	}
 	rep, err = m.Workspace(ctx)
 	if err != nil {
 		t.Fatal(err)
