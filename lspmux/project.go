@@ -590,3 +590,35 @@ func (s *server) tsQuickFix(ctx context.Context, u uri.URI, d protocol.Diagnosti
 	}
 	return ""
 }
+
+// warm checks s's project in the background, once, when s checks the
+// project and has never been checked: a server started for a query is
+// then warm for the first change, which needs no check of the project
+// as it was. The check is owned by the Mux (Close waits for it).
+func (m *Mux) warm(s *server) {
+	if !s.own.spec.ChecksProject {
+		return
+	}
+	s.mu.Lock()
+	if s.checked || s.warming {
+		s.mu.Unlock()
+		return
+	}
+	s.warming = true
+	s.mu.Unlock()
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return
+	}
+	m.jobs.Add(1)
+	m.mu.Unlock()
+	release := s.hold()
+	go func() { // owned by the Mux (m.jobs); ends at jobLimit or Close
+		defer m.jobs.Done()
+		defer release()
+		ctx, cancel := context.WithTimeout(m.life, jobLimit)
+		defer cancel()
+		s.checkIfDue(ctx)
+	}()
+}

@@ -53,6 +53,7 @@ type server struct {
 	fresh    map[uri.URI]bool
 	dirty    bool
 	checked  bool
+	warming  bool // a first check was begun in the background (Mux.warm)
 	checking sync.Mutex
 
 	// held is the SHA-256 of what each open document was last given
