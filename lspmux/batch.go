@@ -59,7 +59,6 @@ func (m *Mux) Batch(ctx context.Context, path string) (*Batch, error) {
 			return nil, err
 		}
 	}
-	m.warm(s)
 	return &Batch{m: m, s: s, u: u, text: text, release: release}, nil
 }
 

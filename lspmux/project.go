@@ -383,16 +383,22 @@ func (s *server) projectFiles(ctx context.Context, anchors []uri.URI) ([]uri.URI
 			continue // not in a project (gone since): its own check says so
 		}
 		asked++
-		seen[a] = true
 		var mine []uri.URI
 		for _, f := range resp.Body.FileNames {
 			u := uri.File(f)
-			if seen[u] || !s.ownsFile(f) {
-				seen[u] = true
+			if seen[u] {
 				continue
 			}
 			seen[u] = true
-			mine = append(mine, u)
+			if s.ownsFile(f) {
+				mine = append(mine, u)
+			}
+		}
+		if !seen[a] { // the anchor is its project's, listed or not
+			seen[a] = true
+			if s.ownsFile(a.Filename()) {
+				mine = append(mine, a)
+			}
 		}
 		sort.Slice(mine, func(i, j int) bool { return mine[i] < mine[j] })
 		files = append(files, mine...)

@@ -280,3 +280,29 @@ func TestTypeScriptWorkspaceTooLargeSaysHowFarItGot(t *testing.T) {
 		break
 	}
 }
+
+// A change another process made to a file the server does not hold open
+// (DiskChanged): tsserver is made to read it at once, and the callers it
+// breaks in other files are told as its doing, as tsc finds them.
+func TestTypeScriptDiskChangeTellsBrokenCallers(t *testing.T) {
+	m, dir := tsProject(t, tsLib)
+	ctx := context.Background()
+	// The server runs, with the project checked, and lib.ts not open.
+	if rep, err := m.Workspace(ctx); err != nil || len(rep.Notes) != 0 {
+		t.Fatalf("workspace: %v %v", rep, err)
+	}
+	before := tscErrors(t, dir)
+	write(t, dir, "src/lib.ts", strings.Replace(tsLib["src/lib.ts"], "name: string)", "name: string, loud: boolean)", 1))
+	rep, err := m.DiskChanged(ctx, []workspace.Change{{Path: "src/lib.ts", Kind: workspace.Changed}})
+	if err != nil || rep.Late == nil || rep.Watched != 1 {
+		t.Fatalf("disk change: %+v, %v", rep, err)
+	}
+	late, ok := rep.Late.Wait(ctx)
+	if !ok {
+		t.Fatal("the change on disk was never measured")
+	}
+	want := minus(tscErrors(t, dir), before)
+	if got := tsErrorsOf(late.New); !slices.Equal(got, want) || len(want) != 3 {
+		t.Fatalf("change on disk: new %v, tsc's %v (notes %v)", got, want, late.Notes)
+	}
+}
