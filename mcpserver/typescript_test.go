@@ -14,7 +14,8 @@ import (
 // Through MCP, as an agent works on a TypeScript project: the
 // workspace's diagnostics are tsc's, files never opened included; a
 // signature changed by an edit tells, in that edit's answer, the callers
-// it breaks in other files, as tsc finds them.
+// it breaks in other files, as tsc finds them; a fix of one of them is
+// told as gone.
 func TestMCPTypeScriptDiagnosticsCoverTheProject(t *testing.T) {
 	wstest.RequireProgram(t, "typescript-language-server")
 	tsc, err := exec.LookPath("tsc")
@@ -69,5 +70,11 @@ func TestMCPTypeScriptDiagnosticsCoverTheProject(t *testing.T) {
 		!strings.Contains(text, "src/a.ts\n  3:18 error [typescript 2554] Expected 2 arguments, but got 1.") ||
 		!strings.Contains(text, "src/b.ts\n  4:9 error [typescript 2554] Expected 2 arguments, but got 1.") || strings.Contains(text, "old.ts") {
 		t.Fatalf("the edit's answer does not tell the callers it broke in src/a.ts and src/b.ts, as tsc does:\n%s", text)
+	}
+
+	// A fix of one caller: what was told goes, nothing is new.
+	text, isErr = callText(t, cs, "edit", map[string]any{"path": "src/a.ts", "old_string": `greet("a")`, "new_string": `greet("a", true)`})
+	if isErr || !strings.Contains(text, "diagnostics: nothing new\ngone: error [2554] Expected 2 arguments, but got 1. (src/a.ts)\n") {
+		t.Fatalf("the fix of the caller in src/a.ts is not told as gone:\n%s", text)
 	}
 }
