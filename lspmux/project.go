@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"cchub/lang"
 	"cchub/workspace"
 )
 
@@ -526,8 +527,8 @@ func (m *Mux) projectAnchors(ctx context.Context, o *owner) []string {
 // isTypeScript says whether name is a TypeScript source file, not a
 // declaration file.
 func isTypeScript(name string) bool {
-	switch strings.ToLower(path.Ext(name)) {
-	case ".ts", ".tsx", ".mts", ".cts":
+	switch lang.NameOf(name) {
+	case lang.TypeScript, lang.TSX:
 		return !strings.Contains(strings.ToLower(name), ".d.")
 	}
 	return false
