@@ -26,6 +26,11 @@ func (h *Hub) Diagnostics(ctx context.Context, r *Run, paths []string) (*Diagnos
 // DiagnosticsOptions narrows a diagnostics question.
 type DiagnosticsOptions struct {
 	Paths []string // none: every file the servers know of
+	// Command: the question is a one-shot command's, with no later
+	// answer (cchub diag, also when a shared hub runs it): for the whole
+	// workspace it waits for the servers to load and diagnose it, as
+	// their checkers would, as a one-shot hub always does.
+	Command bool
 	// Severity keeps that severity and worse: "warning" is errors and
 	// warnings. "" keeps all.
 	Severity string
@@ -50,7 +55,7 @@ func (h *Hub) DiagnosticsWith(ctx context.Context, r *Run, o DiagnosticsOptions)
 	if sev != "" && !slices.Contains(Severities, sev) {
 		return nil, fmt.Errorf("severity %q: use error, warning, info or hint; it keeps that severity and worse (warning: errors and warnings), e.g. diagnostics severity=error", o.Severity)
 	}
-	res, err := h.diagnostics(ctx, r, o.Paths)
+	res, err := h.diagnostics(ctx, r, o.Paths, o.Command)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +108,7 @@ func (h *Hub) onlyNew(ctx context.Context, r *Run, res *DiagnosticsResult) {
 }
 
 // diagnostics is every current diagnostic of the files at paths.
-func (h *Hub) diagnostics(ctx context.Context, r *Run, paths []string) (*DiagnosticsResult, error) {
+func (h *Hub) diagnostics(ctx context.Context, r *Run, paths []string, command bool) (*DiagnosticsResult, error) {
 	mux, err := h.servers()
 	if err != nil {
 		return nil, err
@@ -119,7 +124,7 @@ func (h *Hub) diagnostics(ctx context.Context, r *Run, paths []string) (*Diagnos
 	}
 	var rep *lspmux.Report
 	switch {
-	case len(rels) == 0 && h.oneShot:
+	case len(rels) == 0 && (h.oneShot || command):
 		// A command has no later answer: it waits for the servers to
 		// load and diagnose the workspace, as their checkers would.
 		rep, err = mux.WorkspaceWithin(ctx, lateWaitOneShot)

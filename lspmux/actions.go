@@ -247,7 +247,7 @@ func (s *server) organize(ctx context.Context, lang string, ovs []docOverlay) ([
 			}
 			docs[ovs[i].u] = ovs[i].since
 		}
-		if fixesDiagnostics[lang] && len(docs) > 0 && !s.settle(ctx, docs) {
+		if fixesDiagnostics[lang] && len(docs) > 0 && !s.waitPublished(ctx, docs) {
 			if ctx.Err() != nil {
 				return done, ctx.Err()
 			}
@@ -345,7 +345,7 @@ func (m *Mux) restore(s *server, lang string, ovs []docOverlay) {
 		}
 	}
 	if len(docs) > 0 {
-		s.settle(ctx, docs)
+		s.waitPublished(ctx, docs)
 	}
 }
 
@@ -586,6 +586,9 @@ func rawDiagnostic(path string, text []byte, items []protocol.Diagnostic, d Diag
 // quickFix is the title of the quick fix s offers for d in u ("" when
 // none, or no answer in time).
 func (s *server) quickFix(ctx context.Context, u uri.URI, d protocol.Diagnostic) string {
+	if s.own.spec.ChecksProject {
+		return s.tsQuickFix(ctx, u, d)
+	}
 	params := map[string]any{
 		"textDocument": map[string]any{"uri": u},
 		"range":        d.Range,

@@ -294,14 +294,16 @@ func (m *Mux) runJob(j *job) {
 	j.res.server = j.own.spec.Name
 
 	// The files as they were, for a server that has not seen them: what
-	// it finds in them is not this change's doing.
+	// it finds in them is not this change's doing. A server whose project
+	// was checked since it was last told anything saw them in that check.
+	checkedBefore := s.own.spec.ChecksProject && m.stillSettled(j.own.key(), s)
 	old := map[uri.URI]told{}
 	for _, f := range j.files {
 		u := m.docURI(f.Path)
 		s.mu.Lock()
 		_, open := s.docs[u]
 		s.mu.Unlock()
-		if open || f.Old == nil {
+		if open || f.Old == nil || checkedBefore {
 			continue
 		}
 		t, err := s.tell(ctx, u, j.own.lang, f.Old)
@@ -311,10 +313,20 @@ func (m *Mux) runJob(j *job) {
 		}
 		old[u] = t
 	}
+	if s.own.spec.ChecksProject {
+		// Its project is had through an open document: a server that
+		// has none opens the workspace's anchors, as they are on disk,
+		// save the files of the change.
+		m.openAnchors(ctx, s, j.files)
+	}
 	if len(old) > 0 {
 		s.settle(ctx, old)
 	}
 	switch {
+	case s.own.spec.ChecksProject:
+		if r := s.checkIfDue(ctx); !r.whole() {
+			j.res.notes = append(j.res.notes, "before the change, "+r.short(j.own.spec.Name))
+		}
 	case cold && !s.own.spec.ProgressSettles:
 		// A server that just started goes on analysing the workspace
 		// after it has answered for the files opened; without progress
@@ -358,11 +370,20 @@ func (m *Mux) runJob(j *job) {
 			}
 		}
 	}
-	j.res.settled = s.settle(ctx, told)
+	var r checked
+	if s.own.spec.ChecksProject {
+		r = s.check(ctx)
+		j.res.settled = r.whole()
+	} else {
+		j.res.settled = s.settle(ctx, told)
+	}
 	if !j.res.settled {
-		if !s.alive() {
+		switch {
+		case !s.alive():
 			j.res.notes = append(j.res.notes, s.failed("diagnostics", errStopped).Error())
-		} else {
+		case s.own.spec.ChecksProject:
+			j.res.notes = append(j.res.notes, "diagnostics: "+r.short(j.own.spec.Name))
+		default:
 			j.res.notes = append(j.res.notes, fmt.Sprintf("diagnostics: %s had not settled %v after the change; what it had said by then is shown, and may be incomplete", j.own.spec.Name, jobLimit))
 		}
 	}
@@ -382,6 +403,11 @@ func (m *Mux) runJob(j *job) {
 // stillSettled says whether s has said nothing since the last change on
 // it settled: then what it published is settled, with no wait.
 func (m *Mux) stillSettled(key string, s *server) bool {
+	if s.own.spec.ChecksProject {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.checked && !s.dirty
+	}
 	m.mu.Lock()
 	at, ok := m.settledAt[key]
 	m.mu.Unlock()

@@ -3,7 +3,9 @@
 // and the workspace root, and the server's binary, all three), starting
 // it on the first need and stopping it when idle, keeping it told of the
 // files the hub writes, and waiting, after a write, for the diagnostics
-// of the new content to settle. Before a query by line and column is
+// of the new content to settle (or, for typescript-language-server, which
+// publishes only for open files, asking its tsserver for every file of
+// the project: project.go). Before a query by line and column is
 // asked, its place is checked against the file as it is and as the asker
 // read it (Place, place.go): a place that moved, or holds no name, is
 // answered with where the name is now and the call that asks about it.

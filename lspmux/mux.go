@@ -363,6 +363,22 @@ func (m *Mux) WorkspaceWithin(ctx context.Context, bound time.Duration) (*Report
 	wctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
 	for _, s := range servers {
+		if s.own.spec.ChecksProject {
+			// Its project, every file, as its checker has it.
+			m.openAnchors(wctx, s, nil)
+			if r := s.checkIfDue(wctx); !r.whole() {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				if r.left == "its time ran out" {
+					r.left = fmt.Sprintf("not done after %v", bound)
+				}
+				rep.note("diagnostics: " + r.short(s.own.spec.Name))
+				rep.unchecked(s.own.spec.Name)
+			}
+			m.collect(s, nil, rep)
+			continue
+		}
 		// A server that has published nothing yet has not looked at the
 		// workspace: quiet is not settled (pyright's first publish comes
 		// over a second after it is initialized).

@@ -88,6 +88,7 @@ func (m *Mux) Query(ctx context.Context, q Query) (*Answer, error) {
 	if _, err := s.tell(ctx, u, o.lang, text); err != nil {
 		return nil, err
 	}
+	m.warm(s)
 	return m.ask(ctx, s, u, text, q)
 }
 

@@ -47,6 +47,11 @@ type Spec struct {
 	// analyzers, vet's among them) only on the packages of open files; a
 	// whole-workspace answer opens one file of each package first.
 	AnalyzesOpen bool `json:"-"`
+	// ChecksProject: the server publishes diagnostics only for open
+	// documents (typescript-language-server); the Mux asks its tsserver
+	// for every file of the project instead, and the last answer is the
+	// settled state (project.go).
+	ChecksProject bool `json:"-"`
 	// Disabled turns a built-in server off.
 	Disabled bool `json:"disabled,omitempty"`
 	// ProgressSettles says the server reports each diagnostic pass as
@@ -142,8 +147,11 @@ func Builtin() []Spec {
 			RootMarkers:    []string{"tsconfig.json", "jsconfig.json", "package.json"},
 			Install:        "npm install -g typescript-language-server typescript",
 			PinsTypeScript: true,
-			// It publishes a file's syntax errors, then its type errors,
-			// about 100 ms apart and further under load.
+			ChecksProject:  true,
+			// What it publishes itself (for open documents: a file's
+			// syntax errors, then its type errors, about 100 ms apart and
+			// further under load) is waited for only before its import
+			// fixes are asked (organize).
 			QuietMS: 750,
 		},
 		{

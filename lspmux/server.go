@@ -42,6 +42,20 @@ type server struct {
 	stopping bool            // Close asked it to stop: its exit is no crash
 	pulls    bool            // it offers pull diagnostics (set before first use)
 
+	// For a server that checks the project (Spec.ChecksProject,
+	// project.go): what it published itself, which counts only for the
+	// waits on it (organize); what tsserver last answered of each file,
+	// by kind; the documents whose text it was told since the last check
+	// (fresh) and whether anything at all was (dirty); whether a check
+	// has completed. checking serializes the checks.
+	pushed   map[uri.URI]published
+	kinds    map[uri.URI]*tsKinds
+	fresh    map[uri.URI]bool
+	dirty    bool
+	checked  bool
+	warming  bool // a first check was begun in the background (Mux.warm)
+	checking sync.Mutex
+
 	// held is the SHA-256 of what each open document was last given
 	// (watched.go); s.mu guards it.
 	held map[uri.URI][sha256.Size]byte
@@ -81,7 +95,7 @@ func start(ctx context.Context, o *owner, dir string) (*server, error) {
 	}
 	s := &server{
 		own: o, dir: dir, stderr: proc.NewTail(lastWordsBytes),
-		docs: map[uri.URI]int32{}, diags: map[uri.URI]published{},
+		docs: map[uri.URI]int32{}, diags: map[uri.URI]published{}, pushed: map[uri.URI]published{}, fresh: map[uri.URI]bool{},
 		active: map[string]bool{}, wake: make(chan struct{}), used: time.Now(), last: time.Now(),
 	}
 	c.Stderr = s.stderr
@@ -259,7 +273,13 @@ func (s *server) published(u uri.URI, version int32, items []protocol.Diagnostic
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.seq++
-	s.diags[u] = published{seq: s.seq, version: version, items: items}
+	p := published{seq: s.seq, version: version, items: items}
+	if s.own.spec.ChecksProject {
+		// Its diagnostics are what the checks found, not this.
+		s.pushed[u] = p
+	} else {
+		s.diags[u] = p
+	}
 	s.event()
 }
 

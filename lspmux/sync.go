@@ -2,6 +2,7 @@ package lspmux
 
 import (
 	"context"
+	"crypto/sha256"
 	"path/filepath"
 	"time"
 
@@ -23,6 +24,10 @@ func (s *server) tell(ctx context.Context, u uri.URI, lang string, text []byte) 
 	v, open := s.docs[u]
 	v++
 	s.docs[u] = v
+	if held, ok := s.held[u]; !open || !ok || held != sha256.Sum256(text) {
+		s.fresh[u] = true
+		s.dirty = true
+	}
 	s.remember(u, text)
 	since.version = v
 	s.used = time.Now()
@@ -61,6 +66,10 @@ func (s *server) forget(ctx context.Context, u uri.URI) error {
 	delete(s.docs, u)
 	delete(s.held, u)
 	delete(s.diags, u)
+	delete(s.pushed, u)
+	delete(s.kinds, u)
+	delete(s.fresh, u)
+	s.dirty = true
 	s.mu.Unlock()
 	if open {
 		if err := s.conn.Notify(ctx, "textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": u}}); err != nil {
@@ -97,7 +106,22 @@ const defaultQuiet = 300 * time.Millisecond
 //     said nothing for its quiet time (Spec.QuietMS): such servers
 //     publish in waves (syntax, then types), and their progress, if
 //     any, is of other work.
+//
+// A server that checks the project (Spec.ChecksProject) is asked for
+// every file's diagnostics instead: they are settled once it answered.
 func (s *server) settle(ctx context.Context, docs map[uri.URI]told) bool {
+	if s.own.spec.ChecksProject {
+		return s.check(ctx).whole()
+	}
+	return s.waitPublished(ctx, docs)
+}
+
+// waitPublished is settle by what the server published itself.
+func (s *server) waitPublished(ctx context.Context, docs map[uri.URI]told) bool {
+	pushes := s.diags
+	if s.own.spec.ChecksProject {
+		pushes = s.pushed
+	}
 	for {
 		s.mu.Lock()
 		wake := s.wake
@@ -107,7 +131,7 @@ func (s *server) settle(ctx context.Context, docs map[uri.URI]told) bool {
 		for u, t := range docs {
 			// A publish for an older version (a pass over the previous
 			// content that ended late) is not the answer.
-			if p := s.diags[u]; p.seq <= t.seq || p.version != 0 && p.version < t.version {
+			if p := pushes[u]; p.seq <= t.seq || p.version != 0 && p.version < t.version {
 				done = false
 			}
 			if s.begun <= t.begun || !s.own.spec.ProgressSettles {
@@ -150,7 +174,13 @@ func (s *server) settle(ctx context.Context, docs map[uri.URI]told) bool {
 // settleAll waits until s has no work-done progress going and has said
 // nothing for still: a server that was just started has loaded and
 // diagnosed its workspace. It says whether that came before ctx ended.
+//
+// A server that checks the project is checked again if anything was told
+// to it since its last check (or it never was).
 func (s *server) settleAll(ctx context.Context, still time.Duration) bool {
+	if s.own.spec.ChecksProject {
+		return s.checkIfDue(ctx).whole()
+	}
 	for {
 		s.mu.Lock()
 		wake := s.wake

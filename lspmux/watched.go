@@ -121,7 +121,7 @@ func (m *Mux) measureDisk(j *job, s *server, before snapshot, told map[uri.URI]t
 	defer cancel()
 	j.res.server = s.own.spec.Name
 	j.res.settled = s.settle(ctx, told)
-	if j.res.settled {
+	if j.res.settled && !s.own.spec.ChecksProject {
 		// Files sent as watched changes have no document to wait for: a
 		// server that reacts begins within its quiet time, then settles.
 		s.reacted(ctx, at, toldAt.Add(s.own.spec.quiet()))
@@ -155,6 +155,7 @@ func (m *Mux) diskChanged(ctx context.Context, s *server, changes []workspace.Ch
 	s.mu.Unlock()
 	told := 0
 	var watched []map[string]any
+	var reread []string
 	for _, c := range changes {
 		if !s.own.covers(c.Path) {
 			continue
@@ -179,6 +180,9 @@ func (m *Mux) diskChanged(ctx context.Context, s *server, changes []workspace.Ch
 		held, ok := open[u]
 		if !ok {
 			watched = append(watched, map[string]any{"uri": u, "type": fileChangeType(c.Kind)})
+			if s.own.spec.ChecksProject {
+				reread = append(reread, c.Path)
+			}
 			continue
 		}
 		data, err := m.root.ReadText(c.Path)
@@ -209,6 +213,11 @@ func (m *Mux) diskChanged(ctx context.Context, s *server, changes []workspace.Ch
 		}
 		rep.Watched += len(watched)
 		told += len(watched)
+	}
+	if s.own.spec.ChecksProject && told > 0 {
+		if err := m.reread(ctx, s, reread); err != nil {
+			return told, sent, err
+		}
 	}
 	return told, sent, nil
 }

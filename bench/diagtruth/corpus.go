@@ -85,7 +85,7 @@ func corpora(tools string) []*corpus {
 		{
 			Lang: "ts", Server: "typescript-language-server",
 			make:  makeTS,
-			check: checkTS(filepath.Join(lsp, "tsc")),
+			check: checkTS(filepath.Join(lsp, "tsc"), "tsconfig.json"),
 			edits: sequence(
 				edit{Path: "src/utils/errors.ts", Old: "export function die(error: number", New: "// die throws the error numbered error.\nexport function die(error: number"},
 				edit{Path: "src/utils/common.ts", Old: "export function isFrozen(obj: any): boolean {", New: "export function isFrozen(obj: any, deep: boolean): boolean {"},
@@ -94,6 +94,21 @@ func corpora(tools string) []*corpus {
 				edit{Path: "src/core/proxy.ts", Old: "\tshallowCopy,\n\tlatest,\n", New: "\tshallowCopy,\n"},
 			),
 			warm: map[string]any{"op": "workspace_symbols", "path": "src/utils/common.ts", "query": "isFrozen"},
+		},
+		{
+			// JavaScript checked by TypeScript (checkJs): a parameter
+			// removed breaks the calls that pass it, in the other files.
+			Lang: "js", Server: "typescript-language-server",
+			make:  makeJS,
+			check: checkTS(filepath.Join(lsp, "tsc"), "jsconfig.json"),
+			edits: sequence(
+				edit{Path: "lib/stringify.js", Old: "var arrayPrefixGenerators = {", New: "// How each arrayFormat names an element.\nvar arrayPrefixGenerators = {"},
+				edit{Path: "lib/utils.js", Old: "var maybeMap = function maybeMap(val, fn) {\n", New: "var maybeMap = function maybeMap(val) {\n    var fn = String;\n"},
+				edit{Path: "lib/stringify.js", Old: "obj = utils.maybeMap(obj, encoder);", New: "obj = utils.maybeMap(obj);"},
+				edit{Path: "lib/stringify.js", Old: "var utils = require('./utils');\n", New: "var utils = require('./utils');\nvar sideChannelAgain = require('side-channel');\n"},
+				edit{Path: "lib/parse.js", Old: "var utils = require('./utils');\n\nvar has = ", New: "var has = "},
+			),
+			warm: map[string]any{"op": "workspace_symbols", "path": "lib/utils.js", "query": "maybeMap"},
 		},
 	}
 }
@@ -117,6 +132,8 @@ const (
 	goModule   = "github.com/spf13/cobra@v1.10.2"
 	pyDeb      = "python3-jwt" // PyJWT, as Debian ships it
 	tsPackage  = "immer@10.1.1"
+	jsPackage  = "qs@6.13.0"
+	jsConfig   = `{"compilerOptions":{"checkJs":true,"noEmit":true,"target":"es2020","module":"commonjs","lib":["es2020"]},"include":["lib"]}` + "\n"
 	tsTSConfig = `{"compilerOptions":{"strict":true,"noEmit":true,"target":"es2020","module":"esnext","moduleResolution":"node","lib":["es2020","dom"],"skipLibCheck":true},"include":["src"]}` + "\n"
 )
 
@@ -214,6 +231,40 @@ func fetchTS(ctx context.Context, cache string) (string, error) {
 	os.MkdirAll(dir, 0o755)
 	if out, err := run(ctx, cache, nil, "tar", "xzf", "immer-10.1.1.tgz", "-C", dir, "--strip-components=1"); err != nil || !fileExists(filepath.Join(dir, "src", "immer.ts")) {
 		return "", fmt.Errorf("unpack immer: %v %s", err, out)
+	}
+	return dir, nil
+}
+
+// jsDir is qs's unpacked npm package (its lib/ is JavaScript).
+var jsDir string
+
+func makeJS(ctx context.Context, dir string) error {
+	if err := copies.CopyTree(filepath.Join(jsDir, "lib"), filepath.Join(dir, "lib"), copies.Copy{}); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "jsconfig.json"), []byte(jsConfig), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"qs-lib","version":"6.13.0","private":true}`+"\n"), 0o644)
+}
+
+// fetchJS unpacks qs's npm package into cache (once) with npm pack.
+func fetchJS(ctx context.Context, cache string) (string, error) {
+	dir := filepath.Join(cache, "qs-6.13.0")
+	if _, err := os.Stat(filepath.Join(dir, "lib", "utils.js")); err == nil {
+		return dir, nil
+	}
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return "", err
+	}
+	if !fileExists(filepath.Join(cache, "qs-6.13.0.tgz")) {
+		if out, err := run(ctx, cache, nil, "npm", "pack", jsPackage, "--silent"); err != nil || !fileExists(filepath.Join(cache, "qs-6.13.0.tgz")) {
+			return "", fmt.Errorf("npm pack %s: %v %s: the benchmark needs the npm registry once", jsPackage, err, out)
+		}
+	}
+	os.MkdirAll(dir, 0o755)
+	if out, err := run(ctx, cache, nil, "tar", "xzf", "qs-6.13.0.tgz", "-C", dir, "--strip-components=1"); err != nil || !fileExists(filepath.Join(dir, "lib", "utils.js")) {
+		return "", fmt.Errorf("unpack qs: %v %s", err, out)
 	}
 	return dir, nil
 }

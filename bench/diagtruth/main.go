@@ -3,7 +3,8 @@
 // benchmark, run by `make bench`; it asserts nothing.
 //
 // For each language it copies a real project (cobra from the module
-// cache, PyJWT as Debian ships it, immer's TypeScript sources from npm)
+// cache, PyJWT as Debian ships it, immer's TypeScript sources and qs's
+// JavaScript, checked with checkJs, from npm)
 // and makes a fixed run of edits the way agents err: a comment-only edit
 // in a file with problems that were there before, a signature change
 // that breaks callers in other files, a fix of one caller, a second copy
@@ -33,7 +34,7 @@
 // ("and N more"), whether the missed ones arrived in the next answer, and
 // the time the edit call took beyond a bare write of the same change.
 //
-//	go run ./bench/diagtruth [-lang go,py,ts] [-cond warm,cold,first,loaded] [-json] [-v]
+//	go run ./bench/diagtruth [-lang go,py,ts,js] [-cond warm,cold,first,loaded] [-json] [-v]
 package main
 
 import (
@@ -89,7 +90,7 @@ type result struct {
 }
 
 func main() {
-	langs := flag.String("lang", "go,py,ts", "languages to run, comma-separated: go (gopls on cobra), py (pyright on PyJWT), ts (typescript-language-server on immer)")
+	langs := flag.String("lang", "go,py,ts,js", "languages to run, comma-separated: go (gopls on cobra), py (pyright on PyJWT), ts (typescript-language-server on immer), js (typescript-language-server on qs's JavaScript, checkJs)")
 	conds := flag.String("cond", "warm,cold,first,loaded", "conditions, comma-separated: warm, cold, first, loaded")
 	asJSON := flag.Bool("json", false, "print every edit's record and the summary as JSON instead of the tables")
 	verbose := flag.Bool("v", false, "print each answer and its truth to stderr")
@@ -173,6 +174,11 @@ func mainErr(ctx context.Context, langs, conds []string, asJSON, verbose bool, c
 		}
 		if c.Lang == "ts" {
 			if tsDir, err = fetchTS(ctx, filepath.Join(tools, "corpus")); err != nil {
+				return err
+			}
+		}
+		if c.Lang == "js" {
+			if jsDir, err = fetchJS(ctx, filepath.Join(tools, "corpus")); err != nil {
 				return err
 			}
 		}
@@ -489,12 +495,16 @@ func summarize(rs []*result) []row {
 	added := map[string][]float64{}
 	settles := map[string][]float64{}
 	for _, r := range rs {
-		id := r.Server + "\x00" + r.Cond
+		server := r.Server
+		if r.Lang == "js" {
+			server += " (JS)" // the TypeScript server's other corpus
+		}
+		id := server + "\x00" + r.Cond
 		i, ok := idx[id]
 		if !ok {
 			i = len(rows)
 			idx[id] = i
-			rows = append(rows, row{Server: r.Server, Cond: r.Cond})
+			rows = append(rows, row{Server: server, Cond: r.Cond})
 		}
 		w := &rows[i]
 		w.Edits++
@@ -541,14 +551,14 @@ func quantile(a []float64, q float64) float64 {
 }
 
 func printTable(rows []row) {
-	fmt.Printf("%-28s %-7s %5s %6s %5s %5s %5s %5s %6s %6s %4s %4s %5s %9s %9s %9s\n",
+	fmt.Printf("%-31s %-7s %5s %6s %5s %5s %5s %5s %6s %6s %4s %4s %5s %9s %9s %9s\n",
 		"server", "cond", "edits", "truly", "back", "rep", "ok", "old", "other", "missed", "cut", "late", "notes", "p50 add", "p90 add", "p50 bare")
 	for _, w := range rows {
 		edits := fmt.Sprint(w.Edits)
 		if w.Failed > 0 {
 			edits = fmt.Sprintf("%d!%d", w.Edits, w.Failed)
 		}
-		fmt.Printf("%-28s %-7s %5s %6d %5s %5d %5d %5d %6d %6d %4d %4d %5d %7.0fms %7.0fms %7.0fms\n",
+		fmt.Printf("%-31s %-7s %5s %6d %5s %5d %5d %5d %6d %6d %4d %4d %5d %7.0fms %7.0fms %7.0fms\n",
 			w.Server, w.Cond, edits, w.TrulyNew, fmt.Sprintf("%d/%d", w.RepBack, w.Back), w.Reported, w.Correct, w.OldAsNew, w.Other, w.Missed, w.Cut, w.Late, w.Noted, w.P50AddedMs, w.P90AddedMs, w.P50Settle)
 	}
 	fmt.Println(`

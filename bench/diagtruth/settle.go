@@ -232,7 +232,7 @@ func bareSettle(ctx context.Context, c *corpus, dir string, env []string) ([]tim
 		return nil, err
 	}
 	defer s.close()
-	langID := map[string]string{"go": "go", "py": "python", "ts": "typescript"}[c.Lang]
+	langID := map[string]string{"go": "go", "py": "python", "ts": "typescript", "js": "javascript"}[c.Lang]
 	version := map[string]int{}
 	start := time.Now()
 	for _, e := range c.edits {

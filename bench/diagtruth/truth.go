@@ -184,9 +184,9 @@ func checkPython(pyright string) checker {
 var tscLine = regexp.MustCompile(`^(.+)\((\d+),(\d+)\): (error|warning) TS\d+: (.*)$`)
 
 // checkTS is `tsc --noEmit -p .` (the project's tsconfig.json).
-func checkTS(tsc string) checker {
+func checkTS(tsc, project string) checker {
 	return func(ctx context.Context, root string, env []string) (counts, error) {
-		out, err := run(ctx, root, env, tsc, "--noEmit", "-p", ".", "--pretty", "false")
+		out, err := run(ctx, root, env, tsc, "--noEmit", "-p", project, "--pretty", "false")
 		if err != nil {
 			return nil, err
 		}

@@ -19,7 +19,7 @@ func diagCmd(g *globals) *cobra.Command {
 			"starting or crashed, as the notes say. A gate treats 3 as \"not known to be clean\".",
 		RunE: func(c *cobra.Command, args []string) error {
 			return withHub(g, func(h *hub.Hub) error {
-				r, err := h.Diagnostics(c.Context(), nil, args)
+				r, err := h.DiagnosticsWith(c.Context(), nil, hub.DiagnosticsOptions{Paths: args, Command: true})
 				if err != nil {
 					return badInput(err)
 				}

@@ -425,9 +425,10 @@ func plural(n int) string {
 }
 
 // sharedCommands are the one-shot commands a running shared hub answers
-// from its warm state (listing, token index, code graph) when it serves
-// their workspace: they read, and answer as they would on their own.
-var sharedCommands = map[string]bool{"grep": true, "search": true, "glob": true, "graph": true}
+// from its warm state (listing, token index, code graph, language
+// servers) when it serves their workspace: they read, and answer as they
+// would on their own (diag waits for the servers as on its own).
+var sharedCommands = map[string]bool{"grep": true, "search": true, "glob": true, "graph": true, "diag": true}
 
 // viaSharedHub runs the command line args in the user's running shared
 // hub when the hub serves its workspace with the same store settings:
