@@ -207,6 +207,24 @@ func TestSessionsShareOneHub(t *testing.T) {
 	if !strings.Contains(news, "changes to a.go made by another cchub session") || !strings.Contains(news, "1 new error in b.go") {
 		t.Fatalf("the other session is not told the change as another session's:\n%s", news)
 	}
+	// cchub diag through the hub answers from its warm gopls, as diag
+	// alone does from its own.
+	diag := func(env []string) (string, int) {
+		cmd := exec.Command(bin, "diag", "--root", ws)
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return string(out), ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), 0
+	}
+	viaHub, dcode := diag(s.env)
+	alone, dcode2 := diag(append(s.env, "CCHUB_NO_SHARE=1"))
+	if dcode != 1 || dcode2 != 1 || viaHub != alone || !strings.Contains(viaHub, "b.go") {
+		t.Errorf("cchub diag through the hub (exit %d):\n%s\non its own (exit %d):\n%s", dcode, viaHub, dcode2, alone)
+	}
 	if text := call(t, c, "read", map[string]any{"path": "go.mod"}); strings.Contains(text, "another cchub session") {
 		t.Fatalf("a session on another workspace is told of this one's change:\n%s", text)
 	}
