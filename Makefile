@@ -146,7 +146,7 @@ $(TOOLS)/npm/node_modules/.bin/ast-grep:
 tools-bench: $(BIN)/rg $(BIN)/hyperfine $(BIN)/ctags $(TOOLS)/npm/node_modules/.bin/ast-grep
 
 # Benchmarks measure a session in its own process unless they say otherwise
-# (bench/sharedhub compares the two).
+# (bench/sessions compares the two).
 bench: export CCHUB_NO_SHARE := 1
 bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv $(LSP_STAMP)
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./locate/ ./outline/ ./textedit/ ./structsearch/
@@ -164,7 +164,7 @@ bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv $(LSP_STAMP
 	$(GO) run ./bench/blastoracle
 	$(GO) run ./bench/tscallers -confirm
 	$(GO) run ./bench/sharedindex -cchub $(BIN)/cchub
-	$(GO) run ./bench/sharedhub -cchub $(BIN)/cchub
+	$(GO) run ./bench/sessions -cchub $(BIN)/cchub
 	PATH=$(BIN):$$PATH $(GO) run ./bench/answerbytes -cchub $(BIN)/cchub
 
 fmt:

@@ -76,7 +76,10 @@ astedit, anchor, blast, ledger, tokenindex, confirm, importfix < hub;
 NONE < stdio, stdiotest;
 hub, stdio < mcpserver;
 proc < demo;
-mcpserver, review, demo < cchub;
+# One hub per user: the private socket, the hello, the front that carries
+# a session's lines; it knows no MCP and no hub (the CLI gives it both).
+NONE < sharedhub;
+mcpserver, review, demo, sharedhub < cchub;
 
 # Benchmark drivers use one feature alone, or the hub as a front end
 # would (blastoracle: the code graph, and the hub's confirmation); corpus
@@ -88,6 +91,8 @@ proc, corpus < testsel;
 proc, corpus, pgtest < sharedindex;
 hub, corpus < blastoracle;
 corpus < answerbytes;
+hub, syntax, corpus < tscallers;
+corpus < sessions;
 `
 
 // externals says which of the project's packages may import a module
@@ -95,7 +100,7 @@ corpus < answerbytes;
 // driver each stay behind the one package that owns them.
 var externals = map[string][]string{
 	"github.com/smacker/go-tree-sitter":      {"syntax", "outline", "structsearch", "textedit", "codegraph"},
-	"github.com/modelcontextprotocol/go-sdk": {"mcpserver", "stdio", "demo"},
+	"github.com/modelcontextprotocol/go-sdk": {"mcpserver", "stdio", "demo", "sessions"}, // sessions: a benchmark's MCP clients
 	"modernc.org/sqlite":                     {"store"},
 	"github.com/jackc/pgx/v5":                {"store", "pgtest"},
 	"go.lsp.dev/":                            {"framing", "lspmux"},

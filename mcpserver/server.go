@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -75,6 +76,20 @@ func newServer(h *hub.Hub) *server {
 // not told goes to stderr.
 func Serve(ctx context.Context, h *hub.Hub) error {
 	return stdio.Serve(ctx, NewServer(h), os.Stdin, os.Stdout, stdio.Options{Warn: Warn})
+}
+
+// Sessions serves many MCP sessions over one hub (a shared hub's
+// workspace): each Serve is one client's session on its own connection,
+// one run, as Serve's is.
+type Sessions struct{ srv *mcp.Server }
+
+// NewSessions returns the server of h's sessions.
+func NewSessions(h *hub.Hub) *Sessions { return &Sessions{srv: NewServer(h)} }
+
+// Serve serves one session over in and out until the client closes its
+// end or ctx ends.
+func (s *Sessions) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	return stdio.Serve(ctx, s.srv, in, out, stdio.Options{Warn: Warn})
 }
 
 // Warn is where cchub mcp says what no client is told: a line on stderr,

@@ -17,12 +17,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"cchub/hub"
 	"cchub/mcpserver"
-	"cchub/mcpserver/stdio"
 	"cchub/proc"
 	"cchub/sharedhub"
 )
@@ -224,7 +222,7 @@ type sharedWorkspace struct {
 	root     string
 	args     []string
 	h        *hub.Hub
-	srv      *mcp.Server
+	srv      *mcpserver.Sessions
 	sessions int
 	commands int // one-shot commands it ran
 	idleAt   time.Time
@@ -252,7 +250,7 @@ func (ws *workspaces) Open(ctx context.Context, hello sharedhub.Hello) (sharedhu
 		if err != nil {
 			return nil, err
 		}
-		w = &sharedWorkspace{root: hello.Root, args: hello.Args, h: h, srv: mcpserver.NewServer(h)}
+		w = &sharedWorkspace{root: hello.Root, args: hello.Args, h: h, srv: mcpserver.NewSessions(h)}
 		ws.m[key] = w
 	}
 	w.sessions++
@@ -326,7 +324,7 @@ type session struct {
 }
 
 func (s *session) Serve(ctx context.Context, r *bufio.Reader, c net.Conn) error {
-	return stdio.Serve(ctx, s.w.srv, r, c, stdio.Options{Warn: mcpserver.Warn})
+	return s.w.srv.Serve(ctx, r, c)
 }
 
 func (s *session) Close() {

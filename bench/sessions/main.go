@@ -1,4 +1,4 @@
-// Command sharedhub measures what many agent sessions on one machine
+// Command sessions measures what many agent sessions on one machine
 // cost (issue 42's figures): five sessions on a copy of cobra and one on
 // each of two git worktrees of it, each editing a Go file so that its
 // language server runs, first each in its own process (`cchub mcp
@@ -7,7 +7,7 @@
 // the sessions made, and each session's first-edit latency. It is a
 // benchmark, run by `make bench`; it asserts nothing.
 //
-//	go run ./bench/sharedhub [-cchub .tools/bin/cchub] [-sessions 5]
+//	go run ./bench/sessions [-cchub .tools/bin/cchub] [-sessions 5]
 package main
 
 import (
@@ -274,6 +274,6 @@ func pct(ds []time.Duration, p int) time.Duration {
 }
 
 func fail(err error) {
-	fmt.Fprintln(os.Stderr, "sharedhub:", err)
+	fmt.Fprintln(os.Stderr, "sessions:", err)
 	os.Exit(1)
 }
