@@ -58,7 +58,13 @@ type selector struct {
 // of any evidence, and, where the graph cannot see what a change does,
 // whole packages, files or directories, or the whole suite, each with why.
 func selectTests(ctx context.Context, in selectIn) *Selection {
-	s := &selector{in: in, runners: newRunners(in.head, in.base), tests: map[string]*pick{}, whole: map[scope]*pick{}}
+	readHead := func(p string) ([]byte, error) {
+		if in.read == nil {
+			return nil, fmt.Errorf("%s: no reader of the workspace's files", p)
+		}
+		return in.read(p, unidiff.File{})
+	}
+	s := &selector{in: in, runners: newRunners(in.head, in.base, readHead), tests: map[string]*pick{}, whole: map[scope]*pick{}}
 	suite := 0
 	for _, f := range in.head {
 		for _, d := range f.Defs {
@@ -158,9 +164,15 @@ func (s *selector) fileRule(f changedFile) {
 		}
 		return
 	}
-	if rs := s.of(lang.FamilyOf(p)); len(rs) > 0 {
-		for _, r := range rs {
+	if family := lang.FamilyOf(p); len(s.of(family)) > 0 {
+		for _, r := range s.of(family) {
 			r.file(s, stepCode, f)
+		}
+		// To the runners of other languages it is a file beside or
+		// below their packages: a Go package may embed a script, a
+		// test read it.
+		if !s.askOthers(family, stepBeside, f) {
+			s.askOthers(family, stepBelow, f)
 		}
 		return
 	}
@@ -182,6 +194,16 @@ func (s *selector) fileRule(f changedFile) {
 func (s *selector) ask(at fileStep, f changedFile) bool {
 	for _, r := range s.runners {
 		if r.file(s, at, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// askOthers is ask with the runners of the families other than family.
+func (s *selector) askOthers(family string, at fileStep, f changedFile) bool {
+	for _, r := range s.runners {
+		if r.family() != family && r.file(s, at, f) {
 			return true
 		}
 	}
@@ -396,8 +418,9 @@ func (s *selector) blast(ctx context.Context, names []string) (*codegraph.BlastA
 // (Name, Type.Name or path:Name) can break, in the workspace's graph x,
 // as --tests does for a diff but without one: through calls, at any
 // distance, and whole packages where a definition's uses are not calls
-// (a type, a Go init, a test file's helper).
-func SelectFor(ctx context.Context, x *codegraph.Index, names []string) (*Selection, error) {
+// (a type, a Go init, a test file's helper). read reads a workspace
+// file (a package.json, a test file's titles).
+func SelectFor(ctx context.Context, x *codegraph.Index, names []string, read func(string) ([]byte, error)) (*Selection, error) {
 	a, err := x.BlastWith(ctx, names, codegraph.BlastOptions{Depth: 1})
 	if err != nil {
 		return nil, err
@@ -410,7 +433,7 @@ func SelectFor(ctx context.Context, x *codegraph.Index, names []string) (*Select
 	for _, f := range fs {
 		head[f.Path] = f
 	}
-	in := selectIn{base: files{}, head: head, x: x}
+	in := selectIn{base: files{}, head: head, x: x, read: func(p string, _ unidiff.File) ([]byte, error) { return read(p) }}
 	for _, d := range a.Starts {
 		in.cs = append(in.cs, Change{Def: d, Status: "named"})
 		in.names = append(in.names, d.Path+":"+d.Qual())

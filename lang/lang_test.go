@@ -71,6 +71,14 @@ func TestTestFiles(t *testing.T) {
 		"src/a.ts":                false,
 		"src/latest.ts":           false,
 		"src/__tests__/README.md": false,
+		"test/parse.js":           true,
+		"pkg/tests/deep/a.cjs":    true,
+		"lib/test-utils.js":       true,
+		"lib/parse-test.mjs":      true,
+		"lib/parse_test.ts":       true,
+		"test.js":                 true,
+		"src/testing.js":          false,
+		"src/contest/a.js":        false,
 		"a_test.rs":               false,
 	} {
 		if got := IsTestFile(rel); got != want {
