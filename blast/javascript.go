@@ -65,6 +65,10 @@ type jsTests struct {
 	dirs      map[string]string // a directory → its project's directory ("" none)
 	scans     map[string]*jsScan
 	imports   map[string][]string // a JavaScript file → the files importing it; made on first need
+	// wordIndex: a test file → its identifiers → the lines naming them
+	// (jsvalues.go); valuesDone: the definitions (path\x00name) looked up.
+	wordIndex  map[string]map[string][]int
+	valuesDone map[string]bool
 }
 
 // jsProject is one package.json's directory and what runs its tests.
@@ -451,6 +455,10 @@ func (j *jsTests) changed(s *selector, c Change, why string) {
 	}
 	if !isFunc(d) {
 		s.wide(c.file(), true, why+": the code graph does not follow its uses")
+		return
+	}
+	if c.Status != StatusRemoved {
+		j.values(s, d, true, why)
 	}
 }
 

@@ -28,7 +28,8 @@ func jsRunnerModules(t *testing.T) string {
 // jsProjectFiles is a project whose tests framework fw runs: src/math
 // (add, mul), and a test file whose tests each write their name to $RAN
 // when they run, in a suite, a nested suite and at the top, one with a
-// title full of what a shell and a regular expression read.
+// title full of what a shell and a regular expression read, and a suite
+// whose test a helper makes.
 func jsProjectOf(fw string) map[string]string {
 	pkg := map[string]string{
 		"vitest": `{"name": "p", "type": "module", "scripts": {"test": "vitest run"}, "devDependencies": {"vitest": "3"}}`,
@@ -75,6 +76,18 @@ describe('math', () => {
 
 it('top', () => {
   ran('top')
+})
+
+// A suite whose test a helper makes, with a title the scan cannot read.
+function checks(name, f) {
+  it(name, () => {
+    ran(name)
+    f(1, 1)
+  })
+}
+
+describe('shared', () => {
+  checks('shared sum', add)
 })
 `,
 	}
@@ -139,18 +152,176 @@ func TestJSRunnersRunExactlyTheSelected(t *testing.T) {
 				command          string
 			}{
 				{fw + "-mul", "a * b", "b * a", []string{"multiplies"}, ""},
-				{fw + "-add", "a + b", "b + a", []string{"adds", "adds_again"}, ""},
+				{fw + "-add", "a + b", "b + a", []string{"adds", "adds_again", "shared_sum"}, ""},
 			} {
 				s := r.selectOn(tc.branch, func() { r.edit(src, tc.old, tc.new) })
-				if s.All != nil || len(s.Groups) != 1 || s.Groups[0].Runner != fw || s.Groups[0].Whole {
-					t.Fatalf("%s: want one group of %s's tests by name:\n%s", tc.branch, fw, selJSON(t, s))
+				for _, g := range s.Groups {
+					if g.Runner != fw || g.Whole {
+						t.Fatalf("%s: want groups of %s's tests by name:\n%s", tc.branch, fw, selJSON(t, s))
+					}
+				}
+				if s.All != nil || len(s.Groups) == 0 {
+					t.Fatalf("%s: want %s's tests by name:\n%s", tc.branch, fw, selJSON(t, s))
 				}
 				r.git("checkout", "-q", tc.branch)
 				if got := r.runSelected(s, modules); !slices.Equal(got, tc.ran) {
-					t.Errorf("%s: %q ran %q, want %q", tc.branch, s.Groups[0].Command, got, tc.ran)
+					t.Errorf("%s: %q ran %q, want %q", tc.branch, s.Commands(), got, tc.ran)
 				}
 				r.git("checkout", "-q", "base")
 			}
 		})
+	}
+}
+
+// jsProjects is a workspace of JavaScript projects, each found its own
+// way: web by its dependency on vitest, with a config naming a setup file,
+// snapshots and tests whose titles are made at run time; api by its
+// package.json's jest field; lib by .mocharc.yml; tools by its test
+// script (tape); both by dependencies on two runners.
+var jsProjects = map[string]string{
+	"web/package.json":      `{"name": "web", "devDependencies": {"vitest": "3"}}` + "\n",
+	"web/package-lock.json": `{"name": "web", "lockfileVersion": 3}` + "\n",
+	"web/vitest.config.ts":  "export default { test: { setupFiles: ['./test/setup.ts'] } }\n",
+	"web/test/setup.ts":     "export const tz = 'UTC'\n",
+	"web/src/fmt.ts":        "export function fmt(n: number): string { return String(n) }\n\nexport function pad(s: string): string { return s.padStart(4) }\n",
+	"web/test/fmt.test.ts": `import { fmt, pad } from '../src/fmt'
+import { describe, it, test, expect } from 'vitest'
+
+describe('pad', () => {
+  it('pads', () => {
+    expect(pad('1')).toBe('   1')
+  })
+})
+
+describe('fmt', () => {
+  it(` + "`formats ${1}`" + `, () => {
+    expect(fmt(1)).toMatchSnapshot()
+  })
+  test.each([1, 2])('each %s', (n) => {
+    fmt(n)
+  })
+})
+`,
+	"web/test/__snapshots__/fmt.test.ts.snap": "exports[`fmt formats 1 1`] = `\"1\"`;\n",
+	"api/package.json":                        `{"name": "api", "jest": {"testEnvironment": "node"}}` + "\n",
+	"api/src/a.js":                            "function one() { return 1 }\nmodule.exports = { one }\n",
+	"api/src/a.test.js": `const { one } = require('./a')
+
+test('one is 1', () => {
+  expect(one()).toBe(1)
+})
+`,
+	"lib/package.json":   `{"name": "lib"}` + "\n",
+	"lib/.mocharc.yml":   "spec: test/*.js\n",
+	"lib/index.js":       "exports.two = () => 2\n",
+	"lib/test/index.js":  "const { two } = require('../index')\n\ndescribe('two', () => {\n  it('is 2', () => {\n    two()\n  })\n})\n",
+	"tools/package.json": `{"name": "tools", "scripts": {"test": "tape test/*.js"}}` + "\n",
+	"tools/sum.js":       "exports.sum = (a, b) => a + b\n",
+	"tools/test/sum.js":  "const test = require('tape')\nconst { sum } = require('../sum')\n\ntest('sums', (t) => {\n  t.equal(sum(1, 2), 3)\n  t.end()\n})\n",
+	"both/package.json":  `{"name": "both", "devDependencies": {"jest": "30", "vitest": "3"}}` + "\n",
+	"both/x.js":          "exports.x = () => 1\n",
+	"both/x.test.js":     "const { x } = require('./x')\n\ntest('x', () => {\n  x()\n})\n",
+}
+
+// TestJSSelectWhereTheGraphCannotSee pins each runner's detection and
+// command, and the whole files and projects selected where a test's
+// title, a snapshot, a setup file, the configuration, package.json or a
+// lockfile decide what runs.
+func TestJSSelectWhereTheGraphCannotSee(t *testing.T) {
+	r := newRepoOf(t, jsProjects)
+	for _, tc := range []struct {
+		branch string
+		change func()
+		want   []string // the commands, one a line
+		whys   []string // in all's why, or in the groups'
+	}{
+		{"by-name", func() { r.edit("web/src/fmt.ts", "padStart(4)", "padStart(4, ' ')") },
+			[]string{`cd web && npx vitest run 'test/fmt.test.ts' -t 'pad pads$'`}, []string{"reached via pad <- "}},
+		{"dynamic-titles", func() { r.edit("web/src/fmt.ts", "String(n)", "`${n}`") },
+			[]string{`cd web && npx vitest run 'test/fmt.test.ts'`}, []string{"is made when the tests run"}},
+		{"snapshot", func() { r.edit("web/test/__snapshots__/fmt.test.ts.snap", `"1"`, `"01"`) },
+			[]string{`cd web && npx vitest run 'test/fmt.test.ts'`}, []string{"the snapshots of web/test/fmt.test.ts"}},
+		{"setup-file", func() { r.edit("web/test/setup.ts", "UTC", "CET") },
+			[]string{`cd web && npx vitest run`}, []string{"the project's test configuration names it"}},
+		{"config", func() { r.edit("web/vitest.config.ts", "setupFiles", "globals: true, setupFiles") },
+			[]string{`cd web && npx vitest run`}, []string{"web/vitest.config.ts changed"}},
+		{"lockfile", func() { r.edit("web/package-lock.json", "3}", "3, \"packages\": {}}") },
+			[]string{`cd web && npx vitest run`}, []string{"web/package-lock.json changed"}},
+		{"jest-field", func() { r.edit("api/src/a.js", "return 1", "return 2 - 1") },
+			[]string{`cd api && npx jest 'src/a.test.js' -t 'one is 1$'`}, nil},
+		{"package-json", func() { r.edit("api/package.json", `"node"`, `"jsdom"`) },
+			[]string{`cd api && npx jest`}, []string{"api/package.json changed"}},
+		{"mocharc", func() { r.edit("lib/index.js", "2", "1 + 1") },
+			[]string{`cd lib && npx mocha 'test/index.js' --grep 'two is 2$'`}, nil},
+		{"tape", func() { r.edit("tools/sum.js", "a + b", "b + a") },
+			[]string{`cd tools && node 'test/sum.js'`}, []string{"tape runs whole files"}},
+		{"two-runners", func() { r.edit("both/x.js", "1", "2") },
+			nil, []string{"both/package.json: it depends on jest and vitest, and cchub cannot tell which runs which file"}},
+	} {
+		t.Run(tc.branch, func(t *testing.T) {
+			s := r.selectOn(tc.branch, tc.change)
+			got := strings.Split(strings.TrimSuffix(commandsOf(t, s), "\n"), "\n")
+			if s.All != nil {
+				got = nil
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("commands:\n%s\nwant:\n%s\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"), selJSON(t, s))
+			}
+			why := ""
+			if s.All != nil {
+				why = s.All.Why
+			}
+			for _, g := range s.Groups {
+				why += "\n" + g.Why
+			}
+			for _, w := range tc.whys {
+				if !strings.Contains(why, w) {
+					t.Errorf("no why has %q:\n%s", w, selJSON(t, s))
+				}
+			}
+		})
+	}
+}
+
+// TestScanJSTests reads the titles and nesting of test blocks as the
+// runners name them, and marks the titles made at run time.
+func TestScanJSTests(t *testing.T) {
+	src := "describe('a \\'q\\'', () => {\n" + // 1
+		"  it(\"b\\u0041\", async function () { const re = /[)]/; })\n" + // 2
+		"  it(`c ${x}`, () => {})\n" + // 3
+		"  test.each([[1, 2]])('d %s', (n) => {})\n" + // 4
+		"  it.each`\n  a | b\n  ${1} | ${2}\n`('e $a', () => {})\n" + // 5-8
+		"  describe.skip(`f`, () => { it('g', () => {}) })\n" + // 9
+		"})\n" +
+		"foo.it('not a test', () => {})\n" +
+		"test(name, () => {})\n"
+	blocks, ok := scanJSTests([]byte(src))
+	if !ok {
+		t.Fatal("the scan did not read the file")
+	}
+	type got struct {
+		fn, title     string
+		start, parent int
+		dynamic       bool
+	}
+	var gs []got
+	for _, b := range blocks {
+		gs = append(gs, got{b.fn, b.title, b.start, b.parent, b.dynamic})
+	}
+	want := []got{
+		{"describe", "a 'q'", 1, -1, false},
+		{"it", "bA", 2, 0, false},
+		{"it", "", 3, 0, true},
+		{"test", "d %s", 4, 0, true},
+		{"it", "e $a", 5, 0, true},
+		{"describe", "f", 9, 0, false},
+		{"it", "g", 9, 5, false},
+		{"test", "", 12, -1, true},
+	}
+	if !slices.Equal(gs, want) {
+		t.Errorf("blocks:\n%+v\nwant:\n%+v", gs, want)
+	}
+	if _, ok := scanJSTests([]byte("describe('x', () => {\n")); ok {
+		t.Error("unbalanced brackets read as a file")
 	}
 }

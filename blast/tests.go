@@ -355,11 +355,16 @@ func (s *selector) radius(ctx context.Context) {
 	all, sureKeys := s.blast(ctx, names)
 	for _, re := range all.Reached {
 		d := re.Def
-		if !d.Test {
-			continue
-		}
 		sure := sureKeys[d.Path+"\x00"+d.Qual()]
 		why := fmt.Sprintf("reached via %s [%s]", strings.Join(re.Via, " <- "), re.Confidence)
+		if !d.Test {
+			for _, r := range s.of(lang.Family(d.Language)) {
+				if v, ok := r.(valueUser); ok {
+					v.values(s, d, sure, why)
+				}
+			}
+			continue
+		}
 		rs := s.of(lang.Family(d.Language))
 		if len(rs) == 0 {
 			s.everything(fmt.Sprintf("the change reaches %s, a %s test (%s); cchub selects %s tests", d.Qual(), d.Language, d.Path, s.selects()))
