@@ -76,7 +76,8 @@ type jsProject struct {
 	dir    string
 	fw     *jsFramework // nil: none, or several, found (why)
 	why    string
-	config string // the texts of package.json and the config files: where setup files are named
+	config string          // the texts of package.json and the config files: where setup files are named
+	named  map[string]bool // the paths config names, relative to dir; made on first need
 }
 
 // jsScan is a test file's blocks, or why they cannot be named.
@@ -414,13 +415,33 @@ func (j *jsTests) file(s *selector, at fileStep, f changedFile) bool {
 	return false
 }
 
-// setupFile says whether the project's configuration names the file at
-// p (by its name without extension): a setup file, a global setup, a
-// test environment, a file mocha requires.
+// setupFile says whether the project's configuration (package.json, its
+// scripts, the runners' config files) names the file at p as a path
+// relative to the project ('./test/setup.ts', '<rootDir>/jest.setup.js',
+// --require test/hooks.js, an import of './vite.shared'), with or
+// without its extension: a setup file, a global setup, a test
+// environment, what a config file imports.
 func (j *jsTests) setupFile(pr *jsProject, p string) bool {
-	stem := strings.TrimSuffix(path.Base(p), path.Ext(p))
-	return stem != "" && stem != "index" && regexp.MustCompile(`['"/]`+regexp.QuoteMeta(stem)+`(\.[a-z]+)?['"]`).MatchString(pr.config)
+	if pr.named == nil {
+		pr.named = map[string]bool{}
+		for _, m := range jsQuoted.FindAllStringSubmatch(pr.config, -1) {
+			for _, word := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ' ' || r == '=' || r == ',' }) {
+				word = strings.TrimPrefix(word, "<rootDir>/")
+				if w := path.Clean(word); w != "." && !strings.HasPrefix(w, "../") {
+					pr.named[w] = true
+				}
+			}
+		}
+	}
+	rel := p
+	if pr.dir != "." {
+		rel = strings.TrimPrefix(p, pr.dir+"/")
+	}
+	return pr.named[rel] || pr.named[strings.TrimSuffix(rel, path.Ext(rel))]
 }
+
+// jsQuoted is a string in a config file or package.json.
+var jsQuoted = regexp.MustCompile(`['"` + "`" + `]([^'"` + "`" + `\n]+)['"` + "`" + `]`)
 
 // jsImportLine is an import of names that runs nothing new by itself.
 var jsImportLine = regexp.MustCompile(`^import\s+(type\s+)?[\w${},*\s]+\s+from\s+['"][^'"]+['"];?$`)
