@@ -89,17 +89,28 @@ type jsScan struct {
 func newJSTests(head, _ files, read func(string) ([]byte, error)) runner {
 	j := &jsTests{head: head, read: read, testFiles: map[string]bool{}, projects: map[string]*jsProject{}, dirs: map[string]string{}, scans: map[string]*jsScan{}}
 	for p, f := range head {
-		if lang.Family(f.Language) != lang.JavaScript || !lang.IsTestFile(p) {
-			continue
-		}
-		for _, d := range f.Defs {
-			if d.Test {
-				j.testFiles[p] = true
-				break
-			}
+		if lang.Family(f.Language) == lang.JavaScript && lang.IsTestFile(p) && jsDefinesTests(f) {
+			j.testFiles[p] = true
 		}
 	}
 	return j
+}
+
+// jsDefinesTests says whether the file defines tests: a test the graph
+// knows, or a call of a test function it does not make one of (a title
+// in a variable, options before the callback: test('x', {timeout}, fn)).
+func jsDefinesTests(f *codegraph.File) bool {
+	for _, d := range f.Defs {
+		if d.Test {
+			return true
+		}
+	}
+	for _, c := range f.Calls {
+		if jsTestFns[c.Name] || jsTestFns[c.Qualifier] {
+			return true
+		}
+	}
+	return false
 }
 
 func (j *jsTests) name() string           { return "javascript" }

@@ -213,6 +213,8 @@ test('one is 1', () => {
   expect(one()).toBe(1)
 })
 `,
+	"api/src/b.js":       "function b() { return 'b' }\nmodule.exports = { b }\n",
+	"api/src/b.test.js":  "const { b } = require('./b')\n\ntest('with options', { timeout: 5 }, () => {\n  b()\n})\n",
 	"lib/package.json":   `{"name": "lib"}` + "\n",
 	"lib/.mocharc.yml":   "spec: test/*.js\n",
 	"lib/index.js":       "exports.two = () => 2\n",
@@ -255,6 +257,10 @@ func TestJSSelectWhereTheGraphCannotSee(t *testing.T) {
 			[]string{`cd web && npx vitest run`}, []string{"web/package-lock.json changed"}},
 		{"jest-field", func() { r.edit("api/src/a.js", "return 1", "return 2 - 1") },
 			[]string{`cd api && npx jest 'src/a.test.js' -t 'one is 1$'`}, nil},
+		// A test the graph does not make one of (options before its
+		// callback): its calls are at the file's top level.
+		{"unknown-test", func() { r.edit("api/src/b.js", "'b'", "'B'") },
+			[]string{`cd api && npx jest 'src/b.test.js'`}, []string{"calls b at the top level"}},
 		{"package-json", func() { r.edit("api/package.json", `"node"`, `"jsdom"`) },
 			[]string{`cd api && npx jest`}, []string{"api/package.json changed"}},
 		{"mocharc", func() { r.edit("lib/index.js", "2", "1 + 1") },

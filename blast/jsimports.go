@@ -64,14 +64,18 @@ func jsImporters(head files) map[string][]string {
 					targets = []string{t}
 				}
 			} else {
-				// @/utils/math, ~/lib/x, src/lib/x: every file whose path
-				// ends so.
+				// @/utils/math, ~/lib/x, src/lib/x, the package itself
+				// (zod/v3): every file whose path ends as the specifier
+				// does, or as the longest of its tails that one does.
 				tail := spec
 				if lang.FamilyOf(spec) == lang.JavaScript {
 					tail = strings.TrimSuffix(tail, path.Ext(tail))
 				}
 				tail = strings.TrimLeft(tail, "@~#/")
-				targets = byTail[tail]
+				for tail != "" && len(targets) == 0 {
+					targets = byTail[tail]
+					_, tail, _ = strings.Cut(tail, "/")
+				}
 			}
 			for _, t := range targets {
 				if t != p && !seen[t] {
