@@ -69,6 +69,7 @@ type jsTests struct {
 	// (jsvalues.go); valuesDone: the definitions (path\x00name) looked up.
 	wordIndex  map[string]map[string][]int
 	valuesDone map[string]bool
+	lines      map[string][]string // a file's lines, for the heads of its methods
 }
 
 // jsProject is one package.json's directory and what runs its tests.

@@ -213,18 +213,20 @@ test('one is 1', () => {
   expect(one()).toBe(1)
 })
 `,
-	"api/src/b.js":       "function b() { return 'b' }\nmodule.exports = { b }\n",
-	"api/src/b.test.js":  "const { b } = require('./b')\n\ntest('with options', { timeout: 5 }, () => {\n  b()\n})\n",
-	"lib/package.json":   `{"name": "lib"}` + "\n",
-	"lib/.mocharc.yml":   "spec: test/*.js\n",
-	"lib/index.js":       "exports.two = () => 2\n",
-	"lib/test/index.js":  "const { two } = require('../index')\n\ndescribe('two', () => {\n  it('is 2', () => {\n    two()\n  })\n})\n",
-	"tools/package.json": `{"name": "tools", "scripts": {"test": "tape test/*.js"}}` + "\n",
-	"tools/sum.js":       "exports.sum = (a, b) => a + b\n",
-	"tools/test/sum.js":  "const test = require('tape')\nconst { sum } = require('../sum')\n\ntest('sums', (t) => {\n  t.equal(sum(1, 2), 3)\n  t.end()\n})\n",
-	"both/package.json":  `{"name": "both", "devDependencies": {"jest": "30", "vitest": "3"}}` + "\n",
-	"both/x.js":          "exports.x = () => 1\n",
-	"both/x.test.js":     "const { x } = require('./x')\n\ntest('x', () => {\n  x()\n})\n",
+	"api/src/b.js":        "function b() { return 'b' }\nmodule.exports = { b }\n",
+	"api/src/b.test.js":   "const { b } = require('./b')\n\ntest('with options', { timeout: 5 }, () => {\n  b()\n})\n",
+	"api/src/box.js":      "class Box {\n  constructor(v) {\n    this.v = v\n  }\n\n  get size() {\n    return 1\n  }\n}\n\nmodule.exports = { Box }\n",
+	"api/src/box.test.js": "const { Box } = require('./box')\n\ntest('size', () => {\n  expect(new Box(1).size).toBe(1)\n})\n",
+	"lib/package.json":    `{"name": "lib"}` + "\n",
+	"lib/.mocharc.yml":    "spec: test/*.js\n",
+	"lib/index.js":        "exports.two = () => 2\n",
+	"lib/test/index.js":   "const { two } = require('../index')\n\ndescribe('two', () => {\n  it('is 2', () => {\n    two()\n  })\n})\n",
+	"tools/package.json":  `{"name": "tools", "scripts": {"test": "tape test/*.js"}}` + "\n",
+	"tools/sum.js":        "exports.sum = (a, b) => a + b\n",
+	"tools/test/sum.js":   "const test = require('tape')\nconst { sum } = require('../sum')\n\ntest('sums', (t) => {\n  t.equal(sum(1, 2), 3)\n  t.end()\n})\n",
+	"both/package.json":   `{"name": "both", "devDependencies": {"jest": "30", "vitest": "3"}}` + "\n",
+	"both/x.js":           "exports.x = () => 1\n",
+	"both/x.test.js":      "const { x } = require('./x')\n\ntest('x', () => {\n  x()\n})\n",
 }
 
 // TestJSSelectWhereTheGraphCannotSee pins each runner's detection and
@@ -261,6 +263,10 @@ func TestJSSelectWhereTheGraphCannotSee(t *testing.T) {
 		// callback): its calls are at the file's top level.
 		{"unknown-test", func() { r.edit("api/src/b.js", "'b'", "'B'") },
 			[]string{`cd api && npx jest 'src/b.test.js'`}, []string{"calls b at the top level"}},
+		{"getter", func() { r.edit("api/src/box.js", "return 1", "return 2 - 1") },
+			[]string{`cd api && npx jest 'src/box.test.js'`}, []string{"Box.size (api/src/box.js:6-8) is a constructor, getter or setter"}},
+		{"constructor", func() { r.edit("api/src/box.js", "this.v = v", "this.v = v + 0") },
+			[]string{`cd api && npx jest 'src/box.test.js'`}, []string{"is a constructor, getter or setter"}},
 		{"package-json", func() { r.edit("api/package.json", `"node"`, `"jsdom"`) },
 			[]string{`cd api && npx jest`}, []string{"api/package.json changed"}},
 		{"mocharc", func() { r.edit("lib/index.js", "2", "1 + 1") },

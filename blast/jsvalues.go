@@ -72,9 +72,12 @@ func (j *jsTests) words(p string) map[string][]int {
 // as a value (checks('sum', add), [1].map(add)) is not one to it. A test
 // naming it is selected (cautiously: the name alone says it); a name
 // outside every test (a helper, the file's top level) selects the file.
-func (j *jsTests) values(s *selector, d codegraph.Def, _ bool, why string) {
+func (j *jsTests) values(s *selector, d codegraph.Def, sure bool, why string) {
 	if lang.Family(d.Language) != lang.JavaScript || d.Test || !isFunc(d) || d.Name == "" {
 		return
+	}
+	if j.unseenUses(d) {
+		s.wide(d.Path, sure, fmt.Sprintf("%s (%s) is a constructor, getter or setter, used where the code graph sees no call: %s", d.Qual(), place(d), why))
 	}
 	if j.valuesDone[d.Path+"\x00"+d.Name] {
 		return
@@ -108,4 +111,31 @@ func innermost(f *codegraph.File, line int) *codegraph.Def {
 		}
 	}
 	return best
+}
+
+// jsAccessor is the head of a getter or setter.
+var jsAccessor = regexp.MustCompile(`^\s*(?:(?:public|private|protected|static|override|readonly)\s+)*(?:get|set)\s+[\p{L}_$#][\p{L}\p{N}_$]*\s*\(`)
+
+// unseenUses says whether d is used where the graph sees no call of it:
+// a class's constructor (new X(), super()), a getter or setter (x.p).
+func (j *jsTests) unseenUses(d codegraph.Def) bool {
+	if d.Kind != "method" {
+		return false
+	}
+	if d.Name == "constructor" {
+		return true
+	}
+	lines, ok := j.lines[d.Path]
+	if !ok {
+		src, err := j.read(d.Path)
+		if err != nil {
+			return true
+		}
+		lines = strings.Split(string(src), "\n")
+		if j.lines == nil {
+			j.lines = map[string][]string{}
+		}
+		j.lines[d.Path] = lines
+	}
+	return d.Start >= 1 && d.Start <= len(lines) && jsAccessor.MatchString(lines[d.Start-1])
 }
