@@ -156,7 +156,7 @@ $(TOOLS)/npm/node_modules/.bin/ast-grep:
 
 tools-bench: $(BIN)/rg $(BIN)/hyperfine $(BIN)/ctags $(TOOLS)/npm/node_modules/.bin/ast-grep
 
-bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv $(LSP_STAMP)
+bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv $(LSP_STAMP) $(JS_RUNNERS_STAMP)
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./locate/ ./outline/ ./textedit/ ./structsearch/
 	$(GO) test -run '^$$' -bench EditDiagnostics -benchtime 20x ./lspmux/
 	$(GO) test -run '^$$' -bench 'Dlv|TTL' -benchtime 10x ./dapsession/
@@ -168,7 +168,7 @@ bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv $(LSP_STAMP
 	bash bench/context-bytes.sh
 	bash bench/mistakes.sh
 	$(GO) run ./bench/diagtruth -cchub $(BIN)/cchub
-	$(GO) run ./bench/testsel -cchub $(BIN)/cchub
+	$(GO) run ./bench/testsel -lang go,py,js -cchub $(BIN)/cchub
 	$(GO) run ./bench/blastoracle
 	$(GO) run ./bench/sharedindex -cchub $(BIN)/cchub
 	PATH=$(BIN):$$PATH $(GO) run ./bench/answerbytes -cchub $(BIN)/cchub
