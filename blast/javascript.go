@@ -67,9 +67,12 @@ type jsTests struct {
 	imports   map[string][]string // a JavaScript file → the files importing it; made on first need
 	// wordIndex: a test file → its identifiers → the lines naming them
 	// (jsvalues.go); valuesDone: the definitions (path\x00name) looked up.
-	wordIndex  map[string]map[string][]int
+	wordIndex  map[string]map[string][]jsMention
 	valuesDone map[string]bool
-	lines      map[string][]string // a file's lines, for the heads of its methods
+	lines      map[string][]string // a file's lines, for the heads of its methods and classes
+	// classes and methods index head's classes by name, its methods by
+	// Type.Name (jsoverrides.go); made on first need.
+	classes, methods map[string][]codegraph.Def
 }
 
 // jsProject is one package.json's directory and what runs its tests.

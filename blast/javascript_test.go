@@ -213,20 +213,24 @@ test('one is 1', () => {
   expect(one()).toBe(1)
 })
 `,
-	"api/src/b.js":        "function b() { return 'b' }\nmodule.exports = { b }\n",
-	"api/src/b.test.js":   "const { b } = require('./b')\n\ntest('with options', { timeout: 5 }, () => {\n  b()\n})\n",
-	"api/src/box.js":      "class Box {\n  constructor(v) {\n    this.v = v\n  }\n\n  get size() {\n    return 1\n  }\n}\n\nmodule.exports = { Box }\n",
-	"api/src/box.test.js": "const { Box } = require('./box')\n\ntest('size', () => {\n  expect(new Box(1).size).toBe(1)\n})\n",
-	"lib/package.json":    `{"name": "lib"}` + "\n",
-	"lib/.mocharc.yml":    "spec: test/*.js\n",
-	"lib/index.js":        "exports.two = () => 2\n",
-	"lib/test/index.js":   "const { two } = require('../index')\n\ndescribe('two', () => {\n  it('is 2', () => {\n    two()\n  })\n})\n",
-	"tools/package.json":  `{"name": "tools", "scripts": {"test": "tape test/*.js"}}` + "\n",
-	"tools/sum.js":        "exports.sum = (a, b) => a + b\n",
-	"tools/test/sum.js":   "const test = require('tape')\nconst { sum } = require('../sum')\n\ntest('sums', (t) => {\n  t.equal(sum(1, 2), 3)\n  t.end()\n})\n",
-	"both/package.json":   `{"name": "both", "devDependencies": {"jest": "30", "vitest": "3"}}` + "\n",
-	"both/x.js":           "exports.x = () => 1\n",
-	"both/x.test.js":      "const { x } = require('./x')\n\ntest('x', () => {\n  x()\n})\n",
+	"api/src/b.js":          "function b() { return 'b' }\nmodule.exports = { b }\n",
+	"api/src/b.test.js":     "const { b } = require('./b')\n\ntest('with options', { timeout: 5 }, () => {\n  b()\n})\n",
+	"api/src/box.js":        "class Box {\n  constructor(v) {\n    this.v = v\n  }\n\n  get size() {\n    return 1\n  }\n}\n\nmodule.exports = { Box }\n",
+	"api/src/box.test.js":   "const { Box } = require('./box')\n\ntest('size', () => {\n  expect(new Box(1).size).toBe(1)\n})\n",
+	"api/src/shape.js":      "class Shape {\n  describe() {\n    return 'area ' + this.area()\n  }\n\n  area() {\n    return 0\n  }\n}\n\nclass Square extends Shape {\n  area() {\n    return 4\n  }\n}\n\nmodule.exports = { Square }\n",
+	"api/src/shape.test.js": "const { Square } = require('./shape')\n\ntest('describes a square', () => {\n  expect(new Square().describe()).toBe('area 4')\n})\n",
+	"api/src/alias.js":      "function make() {\n  return 1\n}\n\nconst build = make\n\nmodule.exports = { build }\n",
+	"api/src/alias.test.js": "const { build } = require('./alias')\n\ntest('builds', () => {\n  expect(build()).toBe(1)\n})\n",
+	"lib/package.json":      `{"name": "lib"}` + "\n",
+	"lib/.mocharc.yml":      "spec: test/*.js\n",
+	"lib/index.js":          "exports.two = () => 2\n",
+	"lib/test/index.js":     "const { two } = require('../index')\n\ndescribe('two', () => {\n  it('is 2', () => {\n    two()\n  })\n})\n",
+	"tools/package.json":    `{"name": "tools", "scripts": {"test": "tape test/*.js"}}` + "\n",
+	"tools/sum.js":          "exports.sum = (a, b) => a + b\n",
+	"tools/test/sum.js":     "const test = require('tape')\nconst { sum } = require('../sum')\n\ntest('sums', (t) => {\n  t.equal(sum(1, 2), 3)\n  t.end()\n})\n",
+	"both/package.json":     `{"name": "both", "devDependencies": {"jest": "30", "vitest": "3"}}` + "\n",
+	"both/x.js":             "exports.x = () => 1\n",
+	"both/x.test.js":        "const { x } = require('./x')\n\ntest('x', () => {\n  x()\n})\n",
 }
 
 // TestJSSelectWhereTheGraphCannotSee pins each runner's detection and
@@ -267,6 +271,13 @@ func TestJSSelectWhereTheGraphCannotSee(t *testing.T) {
 			[]string{`cd api && npx jest 'src/box.test.js'`}, []string{"Box.size (api/src/box.js:6-8) is a constructor, getter or setter"}},
 		{"constructor", func() { r.edit("api/src/box.js", "this.v = v", "this.v = v + 0") },
 			[]string{`cd api && npx jest 'src/box.test.js'`}, []string{"is a constructor, getter or setter"}},
+		// this.area() in Shape runs Square's area, which the graph does
+		// not link: what reaches Shape.area reaches it, cautiously.
+		{"override", func() { r.edit("api/src/shape.js", "return 4", "return 2 * 2") },
+			[]string{`cd api && npx jest 'src/shape.test.js' -t 'describes a square$'`}, []string{"Square.area overrides <- Shape.area <- Shape.describe"}},
+		// make is called as build, a name given at the top level.
+		{"alias", func() { r.edit("api/src/alias.js", "return 1", "return 2 - 1") },
+			[]string{`cd api && npx jest 'src/alias.test.js'`}, []string{"api/src/alias.js:5 names make"}},
 		{"package-json", func() { r.edit("api/package.json", `"node"`, `"jsdom"`) },
 			[]string{`cd api && npx jest`}, []string{"api/package.json changed"}},
 		{"mocharc", func() { r.edit("lib/index.js", "2", "1 + 1") },

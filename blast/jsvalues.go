@@ -24,15 +24,22 @@ var jsWord = regexp.MustCompile(`[\p{L}_$][\p{L}\p{N}_$]*`)
 // uses.
 var jsImportText = regexp.MustCompile(`^\s*(import\b|export\s.*\bfrom\b|(const|let|var)\s+[\w${},:\s]+=\s*require\()|^\s*[\w$]+\s*,?\s*$|^\s*}\s*(from\s|=\s*require\()`)
 
-// words is the lines of the test file p where each identifier is
-// written outside strings and comments, import lines aside; read once.
-func (j *jsTests) words(p string) map[string][]int {
+// jsMention is where a file names an identifier: its line, and the
+// tokens around it ("" none).
+type jsMention struct {
+	line       int
+	prev, next string
+}
+
+// words is where the file p names each identifier outside strings and
+// comments, import lines aside; read once.
+func (j *jsTests) words(p string) map[string][]jsMention {
 	if w, ok := j.wordIndex[p]; ok {
 		return w
 	}
-	w := map[string][]int{}
+	w := map[string][]jsMention{}
 	if j.wordIndex == nil {
-		j.wordIndex = map[string]map[string][]int{}
+		j.wordIndex = map[string]map[string][]jsMention{}
 	}
 	j.wordIndex[p] = w
 	src, err := j.read(p)
@@ -40,38 +47,65 @@ func (j *jsTests) words(p string) map[string][]int {
 		return nil
 	}
 	lines := strings.Split(string(src), "\n")
-	add := func(word string, line int) {
-		if line < 1 || line > len(lines) || jsImportText.MatchString(lines[line-1]) {
+	add := func(word string, m jsMention) {
+		if m.line < 1 || m.line > len(lines) || jsImportText.MatchString(lines[m.line-1]) {
 			return
 		}
-		if ls := w[word]; len(ls) == 0 || ls[len(ls)-1] != line {
-			w[word] = append(w[word], line)
-		}
+		w[word] = append(w[word], m)
 	}
 	toks, ok := jsTokens(string(src))
 	if !ok {
 		// Every word, in strings and comments too.
 		for i, line := range lines {
 			for _, word := range jsWord.FindAllString(line, -1) {
-				add(word, i+1)
+				add(word, jsMention{line: i + 1})
 			}
 		}
 		return w
 	}
-	for _, t := range toks {
-		if t.kind == 'n' {
-			add(t.text, t.line)
+	exported := jsExported(toks)
+	for i, t := range toks {
+		if t.kind != 'n' || exported[i] {
+			continue
 		}
+		m := jsMention{line: t.line}
+		if i > 0 {
+			m.prev = toks[i-1].text
+			if m.prev == "." && i > 1 {
+				m.prev = toks[i-2].text + "."
+			}
+		}
+		if i+1 < len(toks) {
+			m.next = toks[i+1].text
+		}
+		add(t.text, m)
 	}
 	return w
 }
 
+// aliases says whether a mention in code outside every function may give
+// d another name or hand it on: d itself not called (d, not d(), not a
+// key d:), or, for a method, written after its class (Type.create).
+func aliases(d codegraph.Def, m jsMention) bool {
+	if m.next == "(" || m.next == ":" || m.next == "?." {
+		return false
+	}
+	if strings.HasSuffix(m.prev, ".") {
+		return d.Type != "" && m.prev == d.Type+"."
+	}
+	return true
+}
+
 // values selects, for a JavaScript function or method the change reaches
-// or changes, the tests that name it in the test files importing its
-// file, directly or not: the graph follows calls, and a function passed
-// as a value (checks('sum', add), [1].map(add)) is not one to it. A test
-// naming it is selected (cautiously: the name alone says it); a name
-// outside every test (a helper, the file's top level) selects the file.
+// or changes, the tests that name it in the files importing its file,
+// directly or not, and in its own: the graph follows calls, and a
+// function passed as a value (checks('sum', add), [1].map(add)) or
+// given another name (const string = ZodString.create) is not one to it.
+// In a test file, a test naming it is selected (cautiously: the name
+// alone says it), and a name outside every test (a helper, the top
+// level) selects the file; in another file, a name outside every
+// function selects what can use that file, as a changed top-level line
+// does.
 func (j *jsTests) values(s *selector, d codegraph.Def, sure bool, why string) {
 	if lang.Family(d.Language) != lang.JavaScript || d.Test || !isFunc(d) || d.Name == "" {
 		return
@@ -87,14 +121,25 @@ func (j *jsTests) values(s *selector, d codegraph.Def, sure bool, why string) {
 	}
 	j.valuesDone[d.Path+"\x00"+d.Name] = true
 	for _, t := range append([]string{d.Path}, j.importers(d.Path)...) {
-		if !j.testFiles[t] {
+		f := j.head[t]
+		if f == nil {
 			continue
 		}
-		for _, line := range j.words(t)[d.Name] {
+		for _, m := range j.words(t)[d.Name] {
+			line := m.line
 			by := fmt.Sprintf("%s:%d names %s, which the change reaches (%s), not only in calls the graph follows", t, line, d.Qual(), why)
-			if in := innermost(j.head[t], line); in != nil && in.Test {
+			in := innermost(f, line)
+			switch {
+			case !j.testFiles[t]:
+				// Named outside every function (const parse = Schema.create,
+				// a table of handlers): what uses the file may call it by
+				// another name.
+				if (in == nil || !isFunc(*in)) && aliases(d, m) {
+					s.wide(t, false, by)
+				}
+			case in != nil && in.Test:
 				j.add(s, *in, false, by)
-			} else {
+			default:
 				j.whole(s, t, false, by)
 			}
 		}
@@ -125,17 +170,75 @@ func (j *jsTests) unseenUses(d codegraph.Def) bool {
 	if d.Name == "constructor" {
 		return true
 	}
-	lines, ok := j.lines[d.Path]
+	lines := j.fileLines(d.Path)
+	if lines == nil {
+		return true
+	}
+	return d.Start >= 1 && d.Start <= len(lines) && jsAccessor.MatchString(lines[d.Start-1])
+}
+
+// fileLines is the lines of the head file p, read once; nil when it
+// cannot be read.
+func (j *jsTests) fileLines(p string) []string {
+	lines, ok := j.lines[p]
 	if !ok {
-		src, err := j.read(d.Path)
-		if err != nil {
-			return true
+		if src, err := j.read(p); err == nil {
+			lines = strings.Split(string(src), "\n")
 		}
-		lines = strings.Split(string(src), "\n")
 		if j.lines == nil {
 			j.lines = map[string][]string{}
 		}
-		j.lines[d.Path] = lines
+		j.lines[p] = lines
 	}
-	return d.Start >= 1 && d.Start <= len(lines) && jsAccessor.MatchString(lines[d.Start-1])
+	return lines
+}
+
+// jsExported marks the tokens of export statements (export { a, b },
+// export default a, module.exports = { a }, exports.a = a): an export
+// hands a name on under its own, which the graph follows through the
+// importers' imports.
+func jsExported(toks []jsToken) map[int]bool {
+	out := map[int]bool{}
+	text := func(i int) string {
+		if i < len(toks) {
+			return toks[i].text
+		}
+		return ""
+	}
+	for i := 0; i < len(toks); i++ {
+		start := -1
+		switch {
+		case text(i) == "export" && (text(i+1) == "{" || text(i+1) == "default"):
+			start = i + 1
+		case text(i) == "module" && text(i+1) == "." && text(i+2) == "exports" && text(i+3) == "=":
+			start = i + 4
+		case text(i) == "exports" && text(i+1) == "." && text(i+3) == "=" && (i == 0 || text(i-1) != "."):
+			start = i + 4
+		}
+		if start < 0 || start >= len(toks) {
+			continue
+		}
+		end := start
+		if text(start) == "{" {
+			depth := 0
+			for end = start; end < len(toks); end++ {
+				if text(end) == "{" {
+					depth++
+				} else if text(end) == "}" {
+					if depth--; depth == 0 {
+						break
+					}
+				}
+			}
+		} else {
+			for end < len(toks)-1 && toks[end+1].line == toks[start].line && text(end+1) != ";" {
+				end++
+			}
+		}
+		for k := i; k <= end && k < len(toks); k++ {
+			out[k] = true
+		}
+		i = end
+	}
+	return out
 }

@@ -353,6 +353,7 @@ func (s *selector) radius(ctx context.Context) {
 		return
 	}
 	all, sureKeys := s.blast(ctx, names)
+	s.followOverrides(ctx, all, seen)
 	for _, re := range all.Reached {
 		d := re.Def
 		sure := sureKeys[d.Path+"\x00"+d.Qual()]
@@ -383,6 +384,67 @@ func (s *selector) radius(ctx context.Context) {
 		}
 		s.wide(e.Path, codegraph.Rank(e.Confidence) <= codegraph.Rank(codegraph.Imported),
 			fmt.Sprintf("%s:%d calls %s at the top level [%s]: it runs when the package or module loads", e.Path, e.Line, callee, e.Confidence))
+	}
+}
+
+// followOverrides adds to all, cautiously, what reaches the methods that
+// the changed and reached methods override, as their runners (an
+// overrider) name them: a call the graph links to the method overridden
+// may run the override. It follows overrides of what that reaches in
+// turn, a few rounds deep; seen holds the names already followed.
+func (s *selector) followOverrides(ctx context.Context, all *codegraph.BlastAnswer, seen map[string]bool) {
+	var defs []codegraph.Def
+	for _, c := range s.in.cs {
+		if c.Status != StatusRemoved {
+			defs = append(defs, c.Def)
+		}
+	}
+	known := map[string]bool{}
+	for _, re := range all.Reached {
+		defs = append(defs, re.Def)
+		known[re.Def.Path+"\x00"+re.Def.Qual()] = true
+	}
+	for round := 0; round < 4 && len(defs) > 0; round++ {
+		var more []string
+		by := map[string]string{} // an overridden method's qualified name → the override
+		for _, d := range defs {
+			for _, r := range s.of(lang.Family(d.Language)) {
+				o, ok := r.(overrider)
+				if !ok {
+					continue
+				}
+				for _, n := range o.overridden(d) {
+					if !seen[n] {
+						seen[n] = true
+						more = append(more, n)
+						_, qual, _ := strings.Cut(n, ":")
+						by[qual] = d.Qual()
+					}
+				}
+			}
+		}
+		if len(more) == 0 {
+			return
+		}
+		a, _ := s.blast(ctx, more)
+		defs = nil
+		for _, re := range a.Reached {
+			k := re.Def.Path + "\x00" + re.Def.Qual()
+			if known[k] {
+				continue
+			}
+			known[k] = true
+			if len(re.Via) > 0 && by[re.Via[0]] != "" {
+				re.Via = append([]string{by[re.Via[0]] + " overrides"}, re.Via...)
+			}
+			re.Confidence = codegraph.NameOnly
+			all.Reached = append(all.Reached, re)
+			defs = append(defs, re.Def)
+		}
+		for _, e := range a.TopLevel {
+			e.Confidence = codegraph.NameOnly
+			all.TopLevel = append(all.TopLevel, e)
+		}
 	}
 }
 
