@@ -85,13 +85,16 @@ func (j *jsTests) words(p string) map[string][]jsMention {
 
 // aliases says whether a mention in code outside every function may give
 // d another name or hand it on: d itself not called (d, not d(), not a
-// key d:), or, for a method, written after its class (Type.create).
+// key d:), or, for a method, written after its class (Type.create) or
+// this (a class field).
 func aliases(d codegraph.Def, m jsMention) bool {
 	if m.next == "(" || m.next == ":" || m.next == "?." {
 		return false
 	}
 	if strings.HasSuffix(m.prev, ".") {
-		return d.Type != "" && m.prev == d.Type+"."
+		// Type.create, or a class field naming a method of its own
+		// (spa = this.safeParseAsync).
+		return d.Type != "" && (m.prev == d.Type+"." || m.prev == "this.")
 	}
 	return true
 }
