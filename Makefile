@@ -78,6 +78,17 @@ $(LSP_STAMP): $(LSP_SERVERS)/package-lock.json $(LSP_SERVERS)/package.json | che
 $(BIN)/tsc: $(LSP_STAMP)
 	ln -sf ../lsp/node_modules/.bin/tsc $(BIN)/tsc
 
+# vitest, jest, mocha and tape, the JavaScript test runners blast's tests
+# run the commands they select with, pinned by
+# scripts/js-runners/package-lock.json, installed into .tools/jsrunners.
+JS_RUNNERS := scripts/js-runners
+JS_RUNNERS_STAMP := $(TOOLS)/jsrunners/node_modules/.package-lock.json
+$(JS_RUNNERS_STAMP): $(JS_RUNNERS)/package-lock.json $(JS_RUNNERS)/package.json | check-peers
+	mkdir -p $(TOOLS)/jsrunners
+	cp $(JS_RUNNERS)/package.json $(JS_RUNNERS)/package-lock.json $(TOOLS)/jsrunners/
+	cd $(TOOLS)/jsrunners && npm ci --no-audit --no-fund
+	touch $@
+
 # The linter make test runs, pinned: the code stays staticcheck-clean,
 # tests included.
 STATICCHECK_VERSION := v0.8.2
@@ -120,7 +131,7 @@ debugpy:
 	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-debugpy=$(DEBUGPY_VERSION) && \
 	(cd / && /usr/bin/python3 -c 'import debugpy') || { echo "python3-debugpy=$(DEBUGPY_VERSION) was installed, yet /usr/bin/python3 cannot import debugpy" >&2; exit 1; }
 
-tools-test: check-peers $(MCP_CLIENT_STAMP) $(BIN)/gopls $(LSP_STAMP) $(BIN)/tsc $(BIN)/dlv $(BIN)/staticcheck $(BIN)/rsync postgres-server debugpy
+tools-test: check-peers $(MCP_CLIENT_STAMP) $(BIN)/gopls $(LSP_STAMP) $(BIN)/tsc $(JS_RUNNERS_STAMP) $(BIN)/dlv $(BIN)/staticcheck $(BIN)/rsync postgres-server debugpy
 
 test: tools-test
 	$(GO) vet ./...
@@ -148,7 +159,7 @@ tools-bench: $(BIN)/rg $(BIN)/hyperfine $(BIN)/ctags $(TOOLS)/npm/node_modules/.
 # Benchmarks measure a session in its own process unless they say otherwise
 # (bench/sessions compares the two).
 bench: export CCHUB_NO_SHARE := 1
-bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv $(LSP_STAMP)
+bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv $(LSP_STAMP) $(JS_RUNNERS_STAMP)
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./locate/ ./outline/ ./textedit/ ./structsearch/
 	$(GO) test -run '^$$' -bench EditDiagnostics -benchtime 20x ./lspmux/
 	$(GO) test -run '^$$' -bench 'Dlv|TTL' -benchtime 10x ./dapsession/
@@ -160,7 +171,7 @@ bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv $(LSP_STAMP
 	bash bench/context-bytes.sh
 	bash bench/mistakes.sh
 	$(GO) run ./bench/diagtruth -cchub $(BIN)/cchub
-	$(GO) run ./bench/testsel -cchub $(BIN)/cchub
+	$(GO) run ./bench/testsel -lang go,py,js -cchub $(BIN)/cchub
 	$(GO) run ./bench/blastoracle
 	$(GO) run ./bench/tscallers -confirm
 	$(GO) run ./bench/sharedindex -cchub $(BIN)/cchub

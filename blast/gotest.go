@@ -26,7 +26,7 @@ type goTest struct {
 	imports  *goImports      // made on first need
 }
 
-func newGoTest(head, base files) runner {
+func newGoTest(head, base files, _ func(string) ([]byte, error)) runner {
 	g := &goTest{head: head, pkgs: map[string]bool{}, testDirs: map[string]bool{}}
 	for p, f := range head {
 		if f.Language == lang.Go {

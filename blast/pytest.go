@@ -31,7 +31,7 @@ type pytest struct {
 // directory.
 var pyConfig = map[string]bool{"conftest.py": true, "pytest.ini": true, "setup.cfg": true, "pyproject.toml": true, "tox.ini": true}
 
-func newPytest(head, _ files) runner {
+func newPytest(head, _ files, _ func(string) ([]byte, error)) runner {
 	py := &pytest{head: head, dirs: map[string]bool{}, testFiles: map[string]bool{}}
 	for p, f := range head {
 		if f.Language == lang.Python {

@@ -130,7 +130,10 @@ type repo struct {
 	dir string
 }
 
-func newRepo(t *testing.T) *repo {
+func newRepo(t *testing.T) *repo { return newRepoOf(t, baseFiles_) }
+
+// newRepoOf is newRepo with files as its base.
+func newRepoOf(t *testing.T, files map[string]string) *repo {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		if os.Getenv("CCHUB_REQUIRE_PEERS") == "1" {
@@ -145,7 +148,7 @@ func newRepo(t *testing.T) *repo {
 	t.Setenv("HOME", dir)
 	r := &repo{t: t, dir: dir}
 	r.git("init", "-q", "-b", "main")
-	r.write(baseFiles_)
+	r.write(files)
 	r.commit("base")
 	r.git("tag", "base")
 	return r

@@ -104,23 +104,26 @@ type built struct {
 // makers and namers are what the runners' files register; newRunners
 // makes a selection's runners from them.
 var (
-	makers []func(head, base files) runner
+	makers []func(head, base files, read func(string) ([]byte, error)) runner
 	namers []namer
 )
 
 // register adds a runner to every selection: newRunner makes it from the head
-// and base graphs of the files. Runners are asked in the order of their
+// and base graphs of the files and a reader of any file of head (a
+// package.json, a config file). Runners are asked in the order of their
 // families in the language table (lang.All), then in the order they were
 // registered (their files' init order).
-func register(newRunner func(head, base files) runner) { makers = append(makers, newRunner) }
+func register(newRunner func(head, base files, read func(string) ([]byte, error)) runner) {
+	makers = append(makers, newRunner)
+}
 
 // registerNamer adds a namer to every selection.
 func registerNamer(n namer) { namers = append(namers, n) }
 
-func newRunners(head, base files) []runner {
+func newRunners(head, base files, read func(string) ([]byte, error)) []runner {
 	rs := make([]runner, len(makers))
 	for i, m := range makers {
-		rs[i] = m(head, base)
+		rs[i] = m(head, base, read)
 	}
 	slices.SortStableFunc(rs, func(a, b runner) int { return familyRank(a.family()) - familyRank(b.family()) })
 	return rs
@@ -142,7 +145,9 @@ func languages(rs []runner, last string) string {
 	var ts []string
 	for _, r := range rs {
 		t := r.family()
-		t = strings.ToUpper(t[:1]) + t[1:]
+		if l := lang.ByName(t); l != nil {
+			t = l.Title
+		}
 		if !slices.Contains(ts, t) {
 			ts = append(ts, t)
 		}

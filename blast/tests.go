@@ -58,7 +58,13 @@ type selector struct {
 // of any evidence, and, where the graph cannot see what a change does,
 // whole packages, files or directories, or the whole suite, each with why.
 func selectTests(ctx context.Context, in selectIn) *Selection {
-	s := &selector{in: in, runners: newRunners(in.head, in.base), tests: map[string]*pick{}, whole: map[scope]*pick{}}
+	readHead := func(p string) ([]byte, error) {
+		if in.read == nil {
+			return nil, fmt.Errorf("%s: no reader of the workspace's files", p)
+		}
+		return in.read(p, unidiff.File{})
+	}
+	s := &selector{in: in, runners: newRunners(in.head, in.base, readHead), tests: map[string]*pick{}, whole: map[scope]*pick{}}
 	suite := 0
 	for _, f := range in.head {
 		for _, d := range f.Defs {
@@ -158,9 +164,15 @@ func (s *selector) fileRule(f changedFile) {
 		}
 		return
 	}
-	if rs := s.of(lang.FamilyOf(p)); len(rs) > 0 {
-		for _, r := range rs {
+	if family := lang.FamilyOf(p); len(s.of(family)) > 0 {
+		for _, r := range s.of(family) {
 			r.file(s, stepCode, f)
+		}
+		// To the runners of other languages it is a file beside or
+		// below their packages: a Go package may embed a script, a
+		// test read it.
+		if !s.askOthers(family, stepBeside, f) {
+			s.askOthers(family, stepBelow, f)
 		}
 		return
 	}
@@ -182,6 +194,16 @@ func (s *selector) fileRule(f changedFile) {
 func (s *selector) ask(at fileStep, f changedFile) bool {
 	for _, r := range s.runners {
 		if r.file(s, at, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// askOthers is ask with the runners of the families other than family.
+func (s *selector) askOthers(family string, at fileStep, f changedFile) bool {
+	for _, r := range s.runners {
+		if r.family() != family && r.file(s, at, f) {
 			return true
 		}
 	}
@@ -331,13 +353,19 @@ func (s *selector) radius(ctx context.Context) {
 		return
 	}
 	all, sureKeys := s.blast(ctx, names)
+	s.followOverrides(ctx, all, seen)
 	for _, re := range all.Reached {
 		d := re.Def
-		if !d.Test {
-			continue
-		}
 		sure := sureKeys[d.Path+"\x00"+d.Qual()]
 		why := fmt.Sprintf("reached via %s [%s]", strings.Join(re.Via, " <- "), re.Confidence)
+		if !d.Test {
+			for _, r := range s.of(lang.Family(d.Language)) {
+				if v, ok := r.(valueUser); ok {
+					v.values(s, d, sure, why)
+				}
+			}
+			continue
+		}
 		rs := s.of(lang.Family(d.Language))
 		if len(rs) == 0 {
 			s.everything(fmt.Sprintf("the change reaches %s, a %s test (%s); cchub selects %s tests", d.Qual(), d.Language, d.Path, s.selects()))
@@ -356,6 +384,67 @@ func (s *selector) radius(ctx context.Context) {
 		}
 		s.wide(e.Path, codegraph.Rank(e.Confidence) <= codegraph.Rank(codegraph.Imported),
 			fmt.Sprintf("%s:%d calls %s at the top level [%s]: it runs when the package or module loads", e.Path, e.Line, callee, e.Confidence))
+	}
+}
+
+// followOverrides adds to all, cautiously, what reaches the methods that
+// the changed and reached methods override, as their runners (an
+// overrider) name them: a call the graph links to the method overridden
+// may run the override. It follows overrides of what that reaches in
+// turn, a few rounds deep; seen holds the names already followed.
+func (s *selector) followOverrides(ctx context.Context, all *codegraph.BlastAnswer, seen map[string]bool) {
+	var defs []codegraph.Def
+	for _, c := range s.in.cs {
+		if c.Status != StatusRemoved {
+			defs = append(defs, c.Def)
+		}
+	}
+	known := map[string]bool{}
+	for _, re := range all.Reached {
+		defs = append(defs, re.Def)
+		known[re.Def.Path+"\x00"+re.Def.Qual()] = true
+	}
+	for round := 0; round < 4 && len(defs) > 0; round++ {
+		var more []string
+		by := map[string]string{} // an overridden method's qualified name → the override
+		for _, d := range defs {
+			for _, r := range s.of(lang.Family(d.Language)) {
+				o, ok := r.(overrider)
+				if !ok {
+					continue
+				}
+				for _, n := range o.overridden(d) {
+					if !seen[n] {
+						seen[n] = true
+						more = append(more, n)
+						_, qual, _ := strings.Cut(n, ":")
+						by[qual] = d.Qual()
+					}
+				}
+			}
+		}
+		if len(more) == 0 {
+			return
+		}
+		a, _ := s.blast(ctx, more)
+		defs = nil
+		for _, re := range a.Reached {
+			k := re.Def.Path + "\x00" + re.Def.Qual()
+			if known[k] {
+				continue
+			}
+			known[k] = true
+			if len(re.Via) > 0 && by[re.Via[0]] != "" {
+				re.Via = append([]string{by[re.Via[0]] + " overrides"}, re.Via...)
+			}
+			re.Confidence = codegraph.NameOnly
+			all.Reached = append(all.Reached, re)
+			defs = append(defs, re.Def)
+		}
+		for _, e := range a.TopLevel {
+			e.Confidence = codegraph.NameOnly
+			all.TopLevel = append(all.TopLevel, e)
+		}
 	}
 }
 
@@ -396,8 +485,9 @@ func (s *selector) blast(ctx context.Context, names []string) (*codegraph.BlastA
 // (Name, Type.Name or path:Name) can break, in the workspace's graph x,
 // as --tests does for a diff but without one: through calls, at any
 // distance, and whole packages where a definition's uses are not calls
-// (a type, a Go init, a test file's helper).
-func SelectFor(ctx context.Context, x *codegraph.Index, names []string) (*Selection, error) {
+// (a type, a Go init, a test file's helper). read reads a workspace
+// file (a package.json, a test file's titles).
+func SelectFor(ctx context.Context, x *codegraph.Index, names []string, read func(string) ([]byte, error)) (*Selection, error) {
 	a, err := x.BlastWith(ctx, names, codegraph.BlastOptions{Depth: 1})
 	if err != nil {
 		return nil, err
@@ -410,7 +500,7 @@ func SelectFor(ctx context.Context, x *codegraph.Index, names []string) (*Select
 	for _, f := range fs {
 		head[f.Path] = f
 	}
-	in := selectIn{base: files{}, head: head, x: x}
+	in := selectIn{base: files{}, head: head, x: x, read: func(p string, _ unidiff.File) ([]byte, error) { return read(p) }}
 	for _, d := range a.Starts {
 		in.cs = append(in.cs, Change{Def: d, Status: "named"})
 		in.names = append(in.names, d.Path+":"+d.Qual())

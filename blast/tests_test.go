@@ -408,8 +408,8 @@ func TestSelectJSONShape(t *testing.T) {
 }
 
 // TestSelectOtherFiles pins what files the code graph cannot follow
-// select, and that a test of a language no runner runs (JavaScript,
-// TypeScript), reached or changed, selects everything.
+// select, and that a JavaScript or TypeScript test no package.json says
+// how to run, reached or changed, selects everything.
 func TestSelectOtherFiles(t *testing.T) {
 	r := newTestsRepo(t)
 	r.write(map[string]string{
@@ -428,27 +428,26 @@ func TestSelectOtherFiles(t *testing.T) {
 	}{
 		{"js-changed", func() { r.edit("web/app.js", "a + b", "b + a") },
 			[]string{"go test ./...", "python -m pytest"},
-			[]string{"web/app.js changed: cchub selects Go and Python tests, and cannot follow what a js file breaks",
-				"a javascript test (web/app.test.js); cchub selects Go and Python tests"}},
+			[]string{`test("adds") (web/app.test.js) is a JavaScript test to run, and no package.json above it says what runs it`}},
 		{"js-test-changed", func() { r.edit("web/app.test.js", "add(1, 2)", "add(2, 1)") },
 			[]string{"go test ./...", "python -m pytest"},
-			[]string{"web/app.test.js changed: cchub selects Go and Python tests", ": a javascript test; cchub selects Go and Python tests"}},
+			[]string{`test("adds") (web/app.test.js) is a JavaScript test to run, and no package.json`}},
 		{"ts-changed", func() { r.edit("ui/calc.ts", "n * 2", "2 * n") },
 			[]string{"go test ./...", "python -m pytest"},
-			[]string{"a typescript test (ui/calc.spec.ts); cchub selects Go and Python tests"}},
+			[]string{`it("doubles") (ui/calc.spec.ts) is a JavaScript test to run, and no package.json`}},
 		{"js-beside-go", func() { r.write(map[string]string{"store/widget.js": "export const w = 1\n"}) },
 			[]string{"go test ./store"}, []string{"store/widget.js changed in the directory of a Go package"}},
 		{"doc-beside-go", func() { r.write(map[string]string{"store/README.md": "# store\n"}) },
 			[]string{"go test ./store"}, []string{"store/README.md changed in the directory of a Go package"}},
 		{"proto", func() { r.write(map[string]string{"api/shop.proto": "syntax = \"proto3\";\n"}) },
-			[]string{"go test ./...", "python -m pytest"}, []string{"api/shop.proto changed: cchub selects Go and Python tests, and cannot follow what a proto file breaks"}},
+			[]string{"go test ./...", "python -m pytest"}, []string{"api/shop.proto changed: cchub selects Go, Python and JavaScript tests, and cannot follow what a proto file breaks"}},
 		{"license", func() { r.write(map[string]string{"LICENSE.txt": "MIT\n", "docs/LICENSE": "MIT\n"}) }, nil, nil},
 		{"data-below-go", func() { r.write(map[string]string{"store/assets/seed.json": "{}\n"}) },
 			[]string{"go test ./store"}, []string{"store/assets/seed.json changed below a Go package"}},
 		// The nearest package above is Go's, at the root, which has no test.
 		{"data-in-python", func() { r.write(map[string]string{"tools/data/table.csv": "a,1\n"}) }, nil, nil},
 		{"testdata-of-none", func() { r.write(map[string]string{"fixtures/testdata/x.txt": "x\n"}) },
-			[]string{"go test ./...", "python -m pytest"}, []string{"no Go or Python package owns its testdata directory"}},
+			[]string{"go test ./...", "python -m pytest"}, []string{"no Go, Python or JavaScript package owns its testdata directory"}},
 		{"testdata-of-python", func() { r.write(map[string]string{"tools/testdata/x.txt": "x\n"}) },
 			[]string{"python -m pytest 'tools'"}, []string{"the tests under tools may read it"}},
 		{"pyi", func() { r.write(map[string]string{"tools/stats.pyi": "def mean(xs: list) -> float: ...\n"}) },

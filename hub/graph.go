@@ -10,6 +10,7 @@ import (
 	"cchub/codegraph"
 	"cchub/store"
 	"cchub/tokenindex"
+	"cchub/workspace"
 )
 
 // GraphQuery is one question for the code graph.
@@ -208,7 +209,7 @@ func (h *Hub) Graph(ctx context.Context, q GraphQuery) (*GraphResult, error) {
 			return nil, errors.New("tests needs name (or names): the definitions that change")
 		}
 		var err error
-		if res.Tests, err = blast.SelectFor(ctx, x, names); err != nil {
+		if res.Tests, err = blast.SelectFor(ctx, x, names, func(p string) ([]byte, error) { return h.Root.ReadInto(p, nil, workspace.MaxFileBytes) }); err != nil {
 			return nil, err
 		}
 	default:

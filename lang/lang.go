@@ -24,6 +24,8 @@ const (
 type Language struct {
 	// Name is the canonical name, as users type it (`-l go`).
 	Name string
+	// Title is the name as prose writes it ("JavaScript").
+	Title string
 	// Aliases are other names people type for it ("golang", "py").
 	Aliases []string
 	// Extensions select it, lower case, with the dot; the first is its
@@ -43,16 +45,16 @@ type Language struct {
 }
 
 var languages = []*Language{
-	{Name: Go, Aliases: []string{"golang"}, Extensions: []string{".go"}, LineComment: "//", testFile: goTestFile},
-	{Name: Python, Aliases: []string{"py"}, Extensions: []string{".py", ".pyi", ".pyw"}, LineComment: "#", testFile: pyTestFile},
-	{Name: JavaScript, Aliases: []string{"js"}, Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, LineComment: "//", testFile: jsTestFile},
-	{Name: TypeScript, Aliases: []string{"ts"}, Extensions: []string{".ts", ".mts", ".cts"}, Family: JavaScript, LineComment: "//", testFile: jsTestFile},
-	{Name: TSX, Extensions: []string{".tsx"}, Family: JavaScript, LineComment: "//", LSPID: "typescriptreact", testFile: jsTestFile},
-	{Name: Rust, Aliases: []string{"rs"}, Extensions: []string{".rs"}, LineComment: "//"},
-	{Name: Java, Extensions: []string{".java"}, LineComment: "//"},
-	{Name: C, Extensions: []string{".c", ".h"}, LineComment: "//"},
-	{Name: Cpp, Aliases: []string{"c++"}, Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp"}, Family: C, LineComment: "//"},
-	{Name: Ruby, Aliases: []string{"rb"}, Extensions: []string{".rb"}, LineComment: "#"},
+	{Name: Go, Title: "Go", Aliases: []string{"golang"}, Extensions: []string{".go"}, LineComment: "//", testFile: goTestFile},
+	{Name: Python, Title: "Python", Aliases: []string{"py"}, Extensions: []string{".py", ".pyi", ".pyw"}, LineComment: "#", testFile: pyTestFile},
+	{Name: JavaScript, Title: "JavaScript", Aliases: []string{"js"}, Extensions: []string{".js", ".jsx", ".mjs", ".cjs"}, LineComment: "//", testFile: jsTestFile},
+	{Name: TypeScript, Title: "TypeScript", Aliases: []string{"ts"}, Extensions: []string{".ts", ".mts", ".cts"}, Family: JavaScript, LineComment: "//", testFile: jsTestFile},
+	{Name: TSX, Title: "TSX", Extensions: []string{".tsx"}, Family: JavaScript, LineComment: "//", LSPID: "typescriptreact", testFile: jsTestFile},
+	{Name: Rust, Title: "Rust", Aliases: []string{"rs"}, Extensions: []string{".rs"}, LineComment: "//"},
+	{Name: Java, Title: "Java", Extensions: []string{".java"}, LineComment: "//"},
+	{Name: C, Title: "C", Extensions: []string{".c", ".h"}, LineComment: "//"},
+	{Name: Cpp, Title: "C++", Aliases: []string{"c++"}, Extensions: []string{".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp"}, Family: C, LineComment: "//"},
+	{Name: Ruby, Title: "Ruby", Aliases: []string{"rb"}, Extensions: []string{".rb"}, LineComment: "#"},
 }
 
 // headers are the C and C++ files that are included, not compiled.
@@ -183,8 +185,10 @@ func IsSource(p string) bool { return Of(p) != nil }
 
 // IsTestFile says the test frameworks of the file's language collect the
 // file at rel (slash-separated) by default: Go's *_test.go; pytest's
-// test_*.py and *_test.py; for JavaScript and TypeScript, Jest's, Vitest's
-// and Mocha's *.test.* and *.spec.* and files under __tests__/.
+// test_*.py and *_test.py; for JavaScript and TypeScript, Jest's and
+// Vitest's *.test.*, *.spec.* and files under __tests__/, and what Mocha
+// and node --test take: files under test/ or tests/ and node's test-*,
+// *-test, *_test and test.* names.
 func IsTestFile(rel string) bool {
 	l := Of(rel)
 	return l != nil && l.testFile != nil && l.testFile(rel)
@@ -212,6 +216,14 @@ func pyTestFile(rel string) bool {
 func jsTestFile(rel string) bool {
 	b := path.Base(rel)
 	stem := strings.TrimSuffix(b, path.Ext(b))
-	return strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec") ||
-		strings.HasPrefix(rel, "__tests__/") || strings.Contains(rel, "/__tests__/")
+	if strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec") ||
+		stem == "test" || strings.HasPrefix(stem, "test-") || strings.HasSuffix(stem, "-test") || strings.HasSuffix(stem, "_test") {
+		return true
+	}
+	for _, dir := range []string{"__tests__", "test", "tests"} {
+		if strings.HasPrefix(rel, dir+"/") || strings.Contains(rel, "/"+dir+"/") {
+			return true
+		}
+	}
+	return false
 }

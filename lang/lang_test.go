@@ -3,6 +3,7 @@ package lang
 import (
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -71,6 +72,14 @@ func TestTestFiles(t *testing.T) {
 		"src/a.ts":                false,
 		"src/latest.ts":           false,
 		"src/__tests__/README.md": false,
+		"test/parse.js":           true,
+		"pkg/tests/deep/a.cjs":    true,
+		"lib/test-utils.js":       true,
+		"lib/parse-test.mjs":      true,
+		"lib/parse_test.ts":       true,
+		"test.js":                 true,
+		"src/testing.js":          false,
+		"src/contest/a.js":        false,
 		"a_test.rs":               false,
 	} {
 		if got := IsTestFile(rel); got != want {
@@ -117,6 +126,16 @@ func TestCodeAndDocuments(t *testing.T) {
 	for e := range otherCode {
 		if Of(e) != nil {
 			t.Errorf("%s is in the table and among the other code", e)
+		}
+	}
+}
+
+// TestTitles: every language has the name prose writes, its own name
+// but for case and sign (JavaScript, C++).
+func TestTitles(t *testing.T) {
+	for _, l := range All() {
+		if l.Title == "" || !strings.EqualFold(strings.ReplaceAll(l.Title, "+", "p"), l.Name) {
+			t.Errorf("%s: title %q", l.Name, l.Title)
 		}
 	}
 }

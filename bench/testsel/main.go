@@ -5,18 +5,21 @@
 // It copies real projects into git repositories of their own (cobra and
 // pflag from the module cache; json, html, fractions, shlex, graphlib,
 // configparser and colorsys of Python's standard library with their
-// unittest suites) and makes mutants: one function or method at a time
-// gets panic("mutant") (Go) or raise RuntimeError("mutant") (Python) as
-// its first statement. For each mutant the whole suite is the ground
-// truth (Go: each test binary, run again past a panic until every test
-// has a result; Python: unittest, a result per test function), and the
+// unittest suites; zod 3's v3 TypeScript sources with their vitest
+// suite, from npm pack) and makes mutants: one function or method at a
+// time gets panic("mutant") (Go), raise RuntimeError("mutant") (Python)
+// or throw new Error("mutant") (TypeScript) as its first statement. For
+// each mutant the whole suite is the ground truth (Go: each test binary,
+// run again past a panic until every test has a result; Python:
+// unittest, a result per test function; TypeScript: vitest, a result per
+// test by its file and full name), and the
 // selector (`cchub blast --tests --tests-format json --base HEAD`) is
 // run on the mutated working tree. A failing test that the selection
 // does not run (sure and cautious groups, whole packages, or all) is a
 // miss; there must be none. Tests that fail before any mutation are
 // left out of the suite.
 //
-//	go run ./bench/testsel [-lang go,py] [-n N] [-seed S] [-json] [-v]
+//	go run ./bench/testsel [-lang go,py,js] [-n N] [-seed S] [-json] [-v]
 //	    [-selector CMD] [-cchub PATH] [-python PY] [-keep] [-from FILE]
 package main
 
@@ -110,8 +113,8 @@ type report struct {
 }
 
 func main() {
-	langs := flag.String("lang", "go,py", "languages, comma-separated: go (cobra, pflag), py (Python standard library modules)")
-	n := flag.Int("n", 0, "mutants per language (default 120 for Go, 100 for Python)")
+	langs := flag.String("lang", "go,py", "languages, comma-separated: go (cobra, pflag), py (Python standard library modules), js (zod 3's v3 sources and vitest suite)")
+	n := flag.Int("n", 0, "mutants per language (default 120 for Go, 100 for Python, 30 for JavaScript)")
 	seed := flag.Int64("seed", 1, "seed of the choice of mutants")
 	asJSON := flag.Bool("json", false, "print every mutant's record and the summaries as JSON instead of the tables")
 	verbose := flag.Bool("v", false, "print each mutant's outcome to stderr")
@@ -215,12 +218,18 @@ func mainErr(ctx context.Context, langs []string, n int, seed int64, verbose boo
 				return nil, err
 			}
 			cs = append(cs, c)
+		case "js":
+			c, err := setupJS(ctx, tools, filepath.Join(tmp, jsCorpus), env, timeout)
+			if err != nil {
+				return nil, err
+			}
+			cs = append(cs, c)
 		default:
-			return nil, fmt.Errorf("-lang %s: one of go, py", lang)
+			return nil, fmt.Errorf("-lang %s: one of go, py, js", lang)
 		}
 		limit := n
 		if limit <= 0 {
-			limit = map[string]int{"go": 120, "py": 100}[lang]
+			limit = map[string]int{"go": 120, "py": 100, "js": 30}[lang]
 		}
 		// The mutants: a seeded sample of each corpus's functions, taken
 		// in turn from each corpus so that they share the limit.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -119,6 +120,9 @@ func (g *group) matches(t testID) bool {
 	if g.Runner == "go" {
 		return false
 	}
+	if jsRunners[g.Runner] {
+		return g.jsMatches(t)
+	}
 	if g.File != "" {
 		if path.Clean(g.File) != t.File {
 			return false
@@ -164,4 +168,109 @@ func (s *selection) describe(t testID) string {
 		return fmt.Sprintf("no group for %s (%d group(s) in all)", where, len(s.Groups))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// jsRunners are the runners of JavaScript groups.
+var jsRunners = map[string]bool{"vitest": true, "jest": true, "mocha": true, "node": true, "tape": true, "npm": true}
+
+// jsMatches: a JavaScript group runs t when it is its file's, or its
+// project's, whole, or when the name pattern of its command matches t's
+// full name as the runner matches it: vitest, jest and mocha the full
+// name; node a test's title or full name, and a suite that matches runs
+// its tests (so a name's prefixes are tried too). A command whose
+// pattern cannot be read falls back to the group's names (a suite's
+// stands for the tests under it).
+func (g *group) jsMatches(t testID) bool {
+	if g.File == "" {
+		d := cleanDir(g.Dir)
+		return g.Whole && (d == "." || strings.HasPrefix(t.File, d+"/"))
+	}
+	if path.Clean(g.File) != t.File {
+		return false
+	}
+	if g.Whole {
+		return true
+	}
+	if re := jsPattern(g.Command); re != nil {
+		names := []string{t.Name}
+		if g.Runner == "node" {
+			words := strings.Split(t.Name, " ")
+			for i := 1; i < len(words); i++ {
+				names = append(names, strings.Join(words[:i], " "))
+			}
+		}
+		for _, n := range names {
+			if re.MatchString(n) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, name := range g.Tests {
+		if t.Name == name || strings.HasPrefix(t.Name, name+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// jsPattern is the name pattern of a JavaScript runner's command (-t,
+// --grep, --test-name-pattern), unquoted as sh would; nil when it has
+// none or it cannot be read.
+func jsPattern(command string) *regexp.Regexp {
+	words, ok := shellWords(command)
+	if !ok {
+		return nil
+	}
+	for i, w := range words {
+		if (w == "-t" || w == "--grep" || w == "--test-name-pattern") && i+1 < len(words) {
+			re, err := regexp.Compile(words[i+1])
+			if err != nil {
+				return nil
+			}
+			return re
+		}
+	}
+	return nil
+}
+
+// shellWords splits what cchub writes, words of plain characters and
+// single-quoted parts; ok is false for anything else.
+func shellWords(s string) ([]string, bool) {
+	var words []string
+	var b strings.Builder
+	in, started := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case in && c == '\'':
+			in = false
+		case in:
+			b.WriteByte(c)
+		case c == '\'':
+			in, started = true, true
+		case c == '\\' && i+1 < len(s):
+			i++
+			b.WriteByte(s[i])
+			started = true
+		case c == ' ':
+			if started {
+				words = append(words, b.String())
+				b.Reset()
+				started = false
+			}
+		case c == '$' || c == '"' || c == '`':
+			return nil, false
+		default:
+			b.WriteByte(c)
+			started = true
+		}
+	}
+	if in {
+		return nil, false
+	}
+	if started {
+		words = append(words, b.String())
+	}
+	return words, true
 }

@@ -25,7 +25,13 @@ const example = `{
      "tests": ["tests/test_a.py::TestX::test_y", "tests/test_a.py::test_z"],
      "unittest": ["tests.test_a.TestX.test_y"], "whole": false, "cautious": true, "why": "…",
      "command": "python -m pytest 'tests/test_a.py::TestX::test_y' 'tests/test_a.py::test_z'"},
-    {"runner": "pytest", "dir": "tests", "file": "tests/test_b.py", "tests": ["tests/test_b.py::TestQ::test_r"], "whole": false, "cautious": false, "why": "exact"}
+    {"runner": "pytest", "dir": "tests", "file": "tests/test_b.py", "tests": ["tests/test_b.py::TestQ::test_r"], "whole": false, "cautious": false, "why": "exact"},
+    {"runner": "vitest", "dir": "web/test", "file": "web/test/a.test.ts", "tests": ["math adds", "parse"], "whole": false, "cautious": false, "why": "import",
+     "command": "npx vitest run 'web/test/a.test.ts' -t 'math adds$|parse(?: |$)'"},
+    {"runner": "node", "dir": "n", "file": "n/a.test.js", "tests": ["s it's"], "whole": false, "cautious": false, "why": "import",
+     "command": "cd n && node --test --test-name-pattern '^(?:s it'\\''s|it'\\''s)$|^(?:suite)$' 'a.test.js'"},
+    {"runner": "jest", "dir": "api/test", "file": "api/test/b.test.js", "tests": [], "whole": true, "cautious": true, "why": "dynamic title"},
+    {"runner": "mocha", "dir": "lib", "tests": [], "whole": true, "cautious": false, "why": "lib/.mocharc.yml changed"}
   ],
   "counts": {"selected": 3, "cautious": 2, "suite": 140}
 }`
@@ -49,6 +55,16 @@ func TestCovers(t *testing.T) {
 		{testID{File: "tests/test_a.py", Name: "tests.test_a.TestX.test_other"}, false, false},
 		{testID{File: "tests/test_b.py", Name: "tests.test_b.TestQ.test_r"}, true, true}, // node id only
 		{testID{File: "tests/test_c.py", Name: "tests.test_c.TestQ.test_r"}, false, false},
+		{testID{File: "web/test/a.test.ts", Name: "math adds"}, true, true},
+		{testID{File: "web/test/a.test.ts", Name: "parse nested reads"}, true, true}, // a suite holds it
+		{testID{File: "web/test/a.test.ts", Name: "parser"}, false, false},
+		{testID{File: "web/test/a.test.ts", Name: "math adds more"}, false, false},
+		{testID{File: "n/a.test.js", Name: "s it's"}, true, true},
+		{testID{File: "n/a.test.js", Name: "suite inner"}, true, true}, // node runs a matching suite's tests
+		{testID{File: "n/a.test.js", Name: "s its"}, false, false},
+		{testID{File: "api/test/b.test.js", Name: "anything"}, false, true},
+		{testID{File: "lib/test/c.js", Name: "anything"}, true, true},
+		{testID{File: "library/test/c.js", Name: "anything"}, false, false},
 	} {
 		if got := s.covers(c.t, true); got != c.sure {
 			t.Errorf("covers(%v, sure only) = %v, want %v", c.t, got, c.sure)
