@@ -39,29 +39,49 @@ const maxRestarts = 3
 // other way (in this process), and says why.
 func (f *Front) Join(ctx context.Context, hello Hello) (*net.UnixConn, *bufio.Reader, error) {
 	fs := hubFiles(f.Dir, f.ID)
-	c, err := dialHub(fs.socket)
-	if err != nil {
-		c, err = f.startHub(ctx, fs)
-		if err != nil {
-			return nil, nil, err
+	var last error
+	for attempt := range joinAttempts {
+		if attempt > 0 {
+			// The hub that was dialled ended before it answered (it
+			// was killed, or reached its idle time): the next dial
+			// finds it gone and starts another.
+			select {
+			case <-ctx.Done():
+				return nil, nil, ctx.Err()
+			case <-time.After(time.Duration(attempt) * 100 * time.Millisecond):
+			}
 		}
+		c, err := dialHub(fs.socket)
+		if err != nil {
+			c, err = f.startHub(ctx, fs)
+			if err != nil {
+				return nil, nil, err
+			}
+		}
+		r := bufio.NewReaderSize(c, 64<<10)
+		if err := writeLine(c, hello); err != nil {
+			c.Close()
+			last = fmt.Errorf("saying hello to the hub: %w", err)
+			continue
+		}
+		var rep reply
+		if err := readLine(c, r, &rep); err != nil {
+			c.Close()
+			last = fmt.Errorf("the hub's answer to hello: %w", err)
+			continue
+		}
+		if rep.Error != "" {
+			c.Close()
+			return nil, nil, fmt.Errorf("the hub refused the session: %s", rep.Error)
+		}
+		return c, r, nil
 	}
-	r := bufio.NewReaderSize(c, 64<<10)
-	if err := writeLine(c, hello); err != nil {
-		c.Close()
-		return nil, nil, fmt.Errorf("saying hello to the hub: %w", err)
-	}
-	var rep reply
-	if err := readLine(c, r, &rep); err != nil {
-		c.Close()
-		return nil, nil, fmt.Errorf("the hub's answer to hello: %w", err)
-	}
-	if rep.Error != "" {
-		c.Close()
-		return nil, nil, fmt.Errorf("the hub refused the session: %s", rep.Error)
-	}
-	return c, r, nil
+	return nil, nil, last
 }
+
+// joinAttempts bounds how often Join dials a hub that ends before it
+// answers hello.
+const joinAttempts = 4
 
 // dialHub connects to socket and checks that the hub is this user's.
 func dialHub(socket string) (*net.UnixConn, error) {
@@ -222,9 +242,12 @@ func (f *Front) Carry(ctx context.Context, hello Hello, c *net.UnixConn, r *bufi
 	defer stop()
 	err := cr.toClient(ctx, r, out, inDone)
 	cr.closeConn()
-	if ctx.Err() == nil {
+	if err == nil && ctx.Err() == nil {
 		<-inDone // the client closed its end: the reader has returned
 	}
+	// On an error the client may still be waiting for answers: the
+	// caller ends the process, which closes its output and ends the
+	// reader.
 	return err
 }
 

@@ -112,8 +112,16 @@ var ErrRunning = errors.New("a hub already answers on this socket")
 
 // Run accepts fronts until the hub has had no session for its idle time
 // or ctx ends; then it stops accepting, ends the sessions (ctx's end
-// reaches them) and returns once they have.
-func (h *Hub) Run(ctx context.Context) error {
+// reaches them) and returns once they have. A hub that ends well takes
+// its socket and its log with it (the empty start lock stays: a lock
+// file removed while another front waits on it would let two hubs
+// start).
+func (h *Hub) Run(ctx context.Context) (err error) {
+	defer func() {
+		if err == nil {
+			h.removeLog()
+		}
+	}()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -143,6 +151,25 @@ func (h *Hub) Run(ctx context.Context) error {
 			h.serve(ctx, c)
 		}()
 	}
+}
+
+// removeLog removes the hub's log, unless a hub started since (under
+// the start lock, which a starting front holds) may be writing to it.
+func (h *Hub) removeLog() {
+	fh, err := os.OpenFile(h.files.lock, os.O_RDWR, 0)
+	if err != nil {
+		return
+	}
+	defer fh.Close()
+	if syscall.Flock(int(fh.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		return // a front is starting a hub: the log is its
+	}
+	defer syscall.Flock(int(fh.Fd()), syscall.LOCK_UN)
+	if c, err := net.DialTimeout("unix", h.files.socket, time.Second); err == nil {
+		c.Close()
+		return // a hub started since answers: the log is its
+	}
+	os.Remove(h.files.log)
 }
 
 // watchIdle returns when ctx ends or the hub has been without a session
