@@ -61,6 +61,7 @@ type Hub struct {
 	// them as it closes).
 	rejectedSaid int64
 	diagWait     time.Duration // Options.DiagnosticsTimeout
+	pool         *lspmux.Pool  // Options.Servers
 	shared       store.Shared  // the shared store, opened with the graph
 
 	disk diskWatch // the watcher of the workspace, started with the Mux (watch.go)
@@ -106,6 +107,11 @@ type Options struct {
 	// where these go (the CLI: stderr; cchub mcp: where it sends its own
 	// notes).
 	Warn func(msg string)
+	// Servers, when set, is the pool of language servers the hubs of
+	// this process share: a git worktree of a repository another hub
+	// serves is served by the same server process, as a workspace
+	// folder of its own (the shared hub sets it).
+	Servers *lspmux.Pool
 }
 
 // New opens the hub for the workspace rooted at dir, with default options.
@@ -124,7 +130,7 @@ func Open(dir string, o Options) (*Hub, error) {
 	if o.Warn == nil {
 		o.Warn = func(string) {}
 	}
-	h := &Hub{Root: root, Parses: parses, oneShot: o.OneShot, approval: o.Approval, storeSpec: o.Store, storeOpt: store.SharedOptions{Key: o.StoreKey, Mode: o.StoreMode}, diagWait: o.DiagnosticsTimeout, warn: o.Warn}
+	h := &Hub{Root: root, Parses: parses, oneShot: o.OneShot, approval: o.Approval, storeSpec: o.Store, storeOpt: store.SharedOptions{Key: o.StoreKey, Mode: o.StoreMode}, diagWait: o.DiagnosticsTimeout, warn: o.Warn, pool: o.Servers}
 	h.bgCtx, h.bgCancel = context.WithCancel(context.Background())
 	h.files = textedit.NewFiles(root).WithParseCache(parses)
 	h.openState()

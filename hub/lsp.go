@@ -225,7 +225,7 @@ func (a *LSPAnswer) text() string {
 // itself), or why there is none (.cchub.json does not read).
 func (h *Hub) servers() (*lspmux.Mux, error) {
 	h.lspOnce.Do(func() {
-		h.lsp, h.lspErr = lspmux.New(h.Root, lspmux.Options{TimeoutOverride: h.diagWait, OnCrash: h.tellCrash})
+		h.lsp, h.lspErr = lspmux.New(h.Root, lspmux.Options{TimeoutOverride: h.diagWait, OnCrash: h.tellCrash, Pool: h.pool})
 		h.lspMade.Store(true)
 		if h.lspErr == nil {
 			h.watchDisk() // before any server starts: none misses a change

@@ -342,7 +342,7 @@ func (m *Mux) runJob(j *job) {
 	case !m.stillSettled(j.own.key(), s):
 		s.settleAll(ctx, s.own.spec.quiet())
 	}
-	before := s.snapshot()
+	before := s.snapshot(m)
 	j.res.before = m.settled(s, before, old)
 
 	told := map[uri.URI]told{}
@@ -387,7 +387,7 @@ func (m *Mux) runJob(j *job) {
 			j.res.notes = append(j.res.notes, fmt.Sprintf("diagnostics: %s had not settled %v after the change; what it had said by then is shown, and may be incomplete", j.own.spec.Name, jobLimit))
 		}
 	}
-	m.compare(j, before, s.snapshot(), told)
+	m.compare(j, before, s.snapshot(m), told)
 	if j.res.settled {
 		s.mu.Lock()
 		seq, idle := s.seq, len(s.active) == 0
@@ -465,12 +465,14 @@ func (m *Mux) turn(ctx context.Context, key string) (done func(), err error) {
 // snapshot is a copy of every diagnostic s has published, by document.
 type snapshot map[uri.URI][]protocol.Diagnostic
 
-func (s *server) snapshot() snapshot {
+func (s *server) snapshot(m *Mux) snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make(snapshot, len(s.diags))
 	for u, p := range s.diags {
-		out[u] = p.items
+		if !s.foreignLocked(u, m) { // another worktree's are not m's news
+			out[u] = p.items
+		}
 	}
 	return out
 }

@@ -45,6 +45,10 @@ type Options struct {
 	// LookPath finds a server's binary (tests); the default looks on
 	// PATH and beside cchub (never in the workspace).
 	LookPath func(string) (string, error)
+	// Pool, when set, is shared by the Muxes of the other workspaces of
+	// this process: a git worktree of a repository another one serves
+	// shares its server's process, as a workspace folder (pool.go).
+	Pool *Pool
 }
 
 // defaultOrganizeLimit is Options.OrganizeTimeout's default.
@@ -64,6 +68,7 @@ type Mux struct {
 	lookPath    func(string) (string, error)
 	skipped     string // what an untrusted ConfigFile named to run, in words
 	trusted     bool   // a person trusted the workspace's ConfigFile
+	pool        *Pool  // Options.Pool
 
 	mu       sync.Mutex
 	servers  map[string]*server
@@ -145,7 +150,7 @@ func New(root *workspace.Root, opts Options) (*Mux, error) {
 	startCtx, abort := context.WithCancel(context.Background())
 	return &Mux{
 		life: life, endLife: endLife, lastJob: map[string]*job{}, settledAt: map[string]settledMark{},
-		root: root, specs: opts.Specs, idle: opts.Idle, timeout: opts.Timeout, startLim: opts.StartLimit, organizeLim: opts.OrganizeTimeout, onCrash: opts.OnCrash, lookPath: opts.LookPath, skipped: skipped, trusted: trusted,
+		root: root, specs: opts.Specs, idle: opts.Idle, timeout: opts.Timeout, startLim: opts.StartLimit, organizeLim: opts.OrganizeTimeout, onCrash: opts.OnCrash, lookPath: opts.LookPath, skipped: skipped, trusted: trusted, pool: opts.Pool,
 		servers: map[string]*server{}, starting: map[string]*startCall{}, crashes: map[string]*crash{}, failures: map[string]*failure{},
 		stop: make(chan struct{}), startCtx: startCtx, abort: abort,
 	}, nil
@@ -243,7 +248,7 @@ func (m *Mux) collect(s *server, docs map[uri.URI]told, rep *Report) {
 	var all []found
 	for u, p := range s.diags {
 		_, isTold := docs[u]
-		if !isTold && p.seq <= first {
+		if !isTold && p.seq <= first || s.foreignLocked(u, m) {
 			continue
 		}
 		rel := m.root.Rel(u.Filename())
@@ -535,7 +540,14 @@ func (m *Mux) startFor(call *startCall, key string, o *owner) {
 		dir = path.Join(dir, o.dir)
 	}
 	ctx, cancel := context.WithTimeout(m.startCtx, m.startLim)
-	s, err := start(ctx, o, dir)
+	run := func() (*server, error) { return start(ctx, o, dir) }
+	var s *server
+	var err error
+	if pk := poolKey(o, dir); m.pool != nil && pk != "" {
+		s, err = m.pool.acquire(ctx, m, pk, dir, run)
+	} else {
+		s, err = run()
+	}
 	cancel()
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -545,7 +557,7 @@ func (m *Mux) startFor(call *startCall, key string, o *owner) {
 			// Close has begun and waits for this start: it is reaped
 			// here, outside the lock.
 			m.mu.Unlock()
-			s.stop(time.Second)
+			m.let(s, time.Second)
 			m.mu.Lock()
 		}
 		call.err = errStopped
@@ -632,9 +644,19 @@ func (m *Mux) sweep() {
 		}
 		m.mu.Unlock()
 		for _, s := range idle {
-			s.stop(2 * time.Second)
+			m.let(s, 2*time.Second)
 		}
 	}
+}
+
+// let stops s, or, when the worktrees of a repository share it, lets
+// this Mux's use of it go (the last one stops it).
+func (m *Mux) let(s *server, grace time.Duration) {
+	if m.pool != nil {
+		m.pool.release(m, s, grace)
+		return
+	}
+	s.stop(grace)
 }
 
 // Running names the servers running now ("gopls@" and their root), sorted.
@@ -690,7 +712,7 @@ func (m *Mux) Close() error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s.stop(2 * time.Second)
+			m.let(s, 2*time.Second)
 		}()
 	}
 	wg.Wait()

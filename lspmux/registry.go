@@ -52,6 +52,10 @@ type Spec struct {
 	// for every file of the project instead, and the last answer is the
 	// settled state (project.go).
 	ChecksProject bool `json:"-"`
+	// Folders: the server keeps a view of its own for each workspace
+	// folder (gopls, pyright), so that the git worktrees of one
+	// repository can share its process in a shared hub (Pool).
+	Folders bool `json:"-"`
 	// Disabled turns a built-in server off.
 	Disabled bool `json:"disabled,omitempty"`
 	// ProgressSettles says the server reports each diagnostic pass as
@@ -120,6 +124,7 @@ func Builtin() []Spec {
 			Install:         "go install golang.org/x/tools/gopls@v0.23.0 (it lands in $(go env GOPATH)/bin: put that on PATH, or beside cchub)",
 			ProgressSettles: true,
 			AnalyzesOpen:    true,
+			Folders:         true,
 		},
 		{
 			Name: "pyright", Command: "pyright-langserver", Args: []string{"--stdio"},
@@ -140,6 +145,7 @@ func Builtin() []Spec {
 			// up to about 400 ms after the file itself, and its progress
 			// does not cover that: the quiet spans it.
 			QuietMS: 750,
+			Folders: true,
 		},
 		{
 			Name: "typescript-language-server", Command: "typescript-language-server", Args: []string{"--stdio"},

@@ -59,6 +59,12 @@ type server struct {
 	// held is the SHA-256 of what each open document was last given
 	// (watched.go); s.mu guards it.
 	held map[uri.URI][sha256.Size]byte
+
+	// pool is s's entry in a Pool when the worktrees of a repository
+	// share it, and users each Mux using it with its folder (absolute);
+	// both nil for a server of one Mux (pool.go). s.mu guards them.
+	pool  *pooled
+	users map[*Mux]string
 }
 
 // published is what the server last said of one document.
@@ -257,8 +263,10 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			out[i] = s.own.spec.setting(item.Section)
 		}
 		return reply(ctx, out, nil)
+	case "workspace/workspaceFolders":
+		return reply(ctx, s.folderList(), nil)
 	case "window/workDoneProgress/create", "client/registerCapability", "client/unregisterCapability",
-		"window/showMessageRequest", "window/showDocument", "workspace/workspaceFolders":
+		"window/showMessageRequest", "window/showDocument":
 		return reply(ctx, nil, nil)
 	case "workspace/applyEdit":
 		return reply(ctx, map[string]any{"applied": false, "failureReason": "cchub applies no edits from a server"}, nil)

@@ -75,7 +75,7 @@ func (m *Mux) DiskChanged(ctx context.Context, changes []workspace.Change) (*Dis
 			s.settleAll(sctx, s.own.spec.quiet())
 			cancel()
 		}
-		before := s.snapshot()
+		before := s.snapshot(m)
 		j := &job{own: s.own, done: make(chan struct{})}
 		toldAt := time.Now()
 		s.mu.Lock()
@@ -130,7 +130,7 @@ func (m *Mux) measureDisk(j *job, s *server, before snapshot, told map[uri.URI]t
 	if !j.res.settled && !s.alive() {
 		j.res.notes = append(j.res.notes, s.failed("diagnostics", errStopped).Error())
 	}
-	m.compare(j, before, s.snapshot(), told)
+	m.compare(j, before, s.snapshot(m), told)
 	if j.res.settled {
 		s.mu.Lock()
 		seq, idle := s.seq, len(s.active) == 0

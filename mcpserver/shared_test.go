@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"cchub/workspace/wstest"
 )
 
 // sharing is a test's own shared-hub directory and the environment that
@@ -28,10 +30,13 @@ type sharing struct {
 
 func newSharing(t *testing.T, bin, idle string) *sharing {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.Chmod(dir, 0o700); err != nil { // t.TempDir's are 0755
+	// Not t.TempDir: a long test name would make a socket path longer
+	// than a unix socket's.
+	dir, err := os.MkdirTemp("", "hub")
+	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "CCHUB_NO_SHARE=") && !strings.HasPrefix(kv, "CCHUB_HUB_") {
@@ -331,6 +336,27 @@ func TestSharingRefusedOrOff(t *testing.T) {
 		t.Errorf("a hub listened in a directory others may enter: %v", left)
 	}
 
+	// A directory whose socket path would be too long: said at once.
+	long := newSharing(t, bin, "1m")
+	deep := filepath.Join(long.dir, strings.Repeat("d", 60), strings.Repeat("e", 60))
+	if err := os.MkdirAll(deep, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	long.env = append(long.env, "CCHUB_HUB_DIR="+deep)
+	stderr.Reset()
+	began := time.Now()
+	cs = long.connect(bin, ws, &stderr)
+	if text := call(t, cs, "read", map[string]any{"path": "a.go"}); !strings.Contains(text, "func F") {
+		t.Fatalf("read: %s", text)
+	}
+	cs.Close()
+	if !strings.Contains(stderr.String(), "serving this session in its own process") || !strings.Contains(stderr.String(), "set CCHUB_HUB_DIR to a shorter directory") {
+		t.Errorf("no note of the socket path too long on stderr: %q", stderr.String())
+	}
+	if d := time.Since(began); d > 15*time.Second {
+		t.Errorf("the session waited %v for a hub that cannot listen", d.Round(time.Second))
+	}
+
 	// Another build: the same binary with bytes appended (it still runs).
 	s2 := newSharing(t, bin, "1m")
 	other := filepath.Join(t.TempDir(), "cchub-other")
@@ -404,5 +430,45 @@ func TestSharedFrontEndsOnSignal(t *testing.T) {
 	}
 	if text := call(t, other, "read", map[string]any{"path": "a.go"}); !strings.Contains(text, "func F") {
 		t.Fatalf("the other session after one front ended: %s", text)
+	}
+}
+
+// Sessions on two git worktrees of one repository share the hub's one
+// gopls, each worktree a workspace folder of its own: each session's
+// edits are told to it alone, as they are in a server of its own.
+func TestWorktreesShareTheHubsGopls(t *testing.T) {
+	requireGopls(t)
+	bin := buildCchub(t)
+	s := newSharing(t, bin, "3s")
+	repo, wts := wstest.GitWorktrees(t, map[string]string{"go.mod": "module m\n\ngo 1.22\n", "a.go": sharedCallee, "b.go": sharedCaller}, "wt")
+	var aErr, wErr strings.Builder
+	a := s.connect(bin, repo, &aErr)
+	w := s.connect(bin, wts[0], &wErr)
+	breakF := map[string]any{"path": "a.go", "old_string": "func F(x int) int { return x }", "new_string": "func F(x, y int) int { return x + y }"}
+	if text := call(t, a, "edit", breakF); !strings.Contains(text, "new error in b.go") {
+		t.Fatalf("the repository's session is not told what its change caused:\n%s", text)
+	}
+	text := call(t, w, "edit", map[string]any{"path": "b.go", "old_string": "func G()", "new_string": "// G calls F.\nfunc G()"})
+	if !strings.Contains(text, "Edited b.go") || strings.Contains(text, "error") || strings.Contains(text, "another cchub session") {
+		t.Fatalf("the worktree's session is told of the repository's change:\n%s", text)
+	}
+	st := s.status(bin)
+	if len(st) != 1 || len(st[0].Workspaces) != 2 {
+		t.Fatalf("one hub serving 2 workspaces, got %+v\nthe sessions' stderr:\n%s\n%s\nthe hubs' logs:\n%s", st, &aErr, &wErr, s.logs())
+	}
+	var pids []int
+	for _, ws := range st[0].Workspaces {
+		for _, srv := range ws.Servers {
+			pids = append(pids, srv.PID)
+		}
+	}
+	if len(pids) != 2 || pids[0] != pids[1] {
+		t.Fatalf("two worktrees, want one gopls serving both: %+v", st[0].Workspaces)
+	}
+	if text := call(t, w, "edit", breakF); !strings.Contains(text, "new error in b.go") {
+		t.Fatalf("the worktree's session is not told what its change caused:\n%s", text)
+	}
+	if text := call(t, a, "diagnostics", map[string]any{"severity": "error"}); !strings.Contains(text, "b.go") || strings.Contains(text, "..") {
+		t.Fatalf("the repository's diagnostics:\n%s", text)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"io"
 	"net"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -20,8 +22,9 @@ type Front struct {
 	// (Identity()).
 	Dir, ID string
 	// Start starts the hub process, detached, to listen on Dir as ID; it
-	// returns once the process runs (the front waits for the socket).
-	Start func() error
+	// returns once the process runs (the front waits for the socket),
+	// with a channel closed should the process end.
+	Start func() (exited <-chan struct{}, err error)
 	// Warn says what the client is not told (a restarted hub).
 	Warn func(string)
 }
@@ -39,6 +42,9 @@ const maxRestarts = 3
 // other way (in this process), and says why.
 func (f *Front) Join(ctx context.Context, hello Hello) (*net.UnixConn, *bufio.Reader, error) {
 	fs := hubFiles(f.Dir, f.ID)
+	if len(fs.socket) > maxSocketPath {
+		return nil, nil, fmt.Errorf("the hub's socket path %s is %d bytes, more than a unix socket's %d: set %s to a shorter directory", fs.socket, len(fs.socket), maxSocketPath, EnvDir)
+	}
 	var last error
 	for attempt := range joinAttempts {
 		if attempt > 0 {
@@ -107,7 +113,8 @@ func (f *Front) startHub(ctx context.Context, fs files) (*net.UnixConn, error) {
 	if c, err := dialHub(fs.socket); err == nil {
 		return c, nil // another front started it meanwhile
 	}
-	if err := f.Start(); err != nil {
+	exited, err := f.Start()
+	if err != nil {
 		return nil, fmt.Errorf("starting the hub: %w", err)
 	}
 	deadline := time.Now().Add(startWait)
@@ -122,9 +129,33 @@ func (f *Front) startHub(ctx context.Context, fs files) (*net.UnixConn, error) {
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
+		case <-exited:
+			if c, err := dialHub(fs.socket); err == nil {
+				return c, nil // it found another hub answering, and left
+			}
+			return nil, fmt.Errorf("the hub started exited at once (%s; its log: %s)", lastLine(fs.log), fs.log)
 		case <-time.After(wait):
 		}
 	}
+}
+
+// maxSocketPath is the longest path a unix socket can have (Linux's
+// sun_path holds 108 bytes with the final NUL; other systems 104).
+const maxSocketPath = 103
+
+// lastLine is the last line of the file name (a hub's log), bounded and
+// with control characters escaped, or "no log" when it has none.
+func lastLine(name string) string {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return "no log"
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	line := lines[len(lines)-1]
+	if len(line) > 300 {
+		line = line[:300] + "…"
+	}
+	return strconv.Quote(line)
 }
 
 // lockFile takes an exclusive lock on path (made 0600), waiting for it

@@ -77,6 +77,7 @@ func main() {
 		fail(err)
 	}
 	fmt.Printf("%d sessions on cobra (%d on the checkout, 2 on worktrees), each editing args.go; resident memory of cchub and its language servers\n", len(roots), *n)
+	var alone int64 // one in-process session's memory, the mean of the seven
 	for _, shared := range []bool{false, true} {
 		rss, procs, lat, err := measure(ctx, abs, roots, hubDir, shared)
 		if err != nil {
@@ -87,6 +88,13 @@ func main() {
 			mode = "shared hub"
 		}
 		fmt.Printf("  %-24s %5d MB in %2d processes (%s); first edit p50 %v, max %v\n", mode, rss>>20, len(procs), summary(procs), pct(lat, 50), pct(lat, 100))
+		if !shared {
+			alone = rss / int64(len(roots))
+			continue
+		}
+		if alone > 0 {
+			fmt.Printf("  shared hub / one session alone (%d MB): %.2f× (target ≤ 1.6×)\n", alone>>20, float64(rss)/float64(alone))
+		}
 	}
 }
 

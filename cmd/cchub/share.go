@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"cchub/hub"
+	"cchub/lspmux"
 	"cchub/mcpserver"
 	"cchub/proc"
 	"cchub/sharedhub"
@@ -112,7 +113,7 @@ func sharing(noShare bool) (f *sharedhub.Front, why string) {
 	if err != nil {
 		return nil, "the shared hub's name: " + err.Error()
 	}
-	return &sharedhub.Front{Dir: dir, ID: id, Start: func() error { return startHub(dir, id) }, Warn: mcpserver.Warn}, ""
+	return &sharedhub.Front{Dir: dir, ID: id, Start: func() (<-chan struct{}, error) { return startHub(dir, id) }, Warn: mcpserver.Warn}, ""
 }
 
 // serveShared serves the session through the shared hub: ok is false
@@ -142,14 +143,14 @@ func serveShared(ctx context.Context, f *sharedhub.Front, root string, s mcpSett
 // startHub starts `cchub hub-serve` detached: its own session (no
 // terminal, no signal of this one), the working directory /, its output
 // to its log in dir. This process reaps it if it ends first.
-func startHub(dir, id string) error {
+func startHub(dir, id string) (<-chan struct{}, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	log, err := os.OpenFile(filepath.Join(dir, "hub-"+id+".log"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer log.Close()
 	cmd := exec.Command(exe, "hub-serve", "--id", id)
@@ -157,10 +158,14 @@ func startHub(dir, id string) error {
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
-		return err
+		return nil, err
 	}
-	go cmd.Wait() // owned by this process: reaps the hub should it end first
-	return nil
+	exited := make(chan struct{})
+	go func() { // owned by this process: reaps the hub should it end first
+		cmd.Wait()
+		close(exited)
+	}()
+	return exited, nil
 }
 
 func hubServeCmd(g *globals) *cobra.Command {
@@ -189,7 +194,7 @@ func hubServeCmd(g *globals) *cobra.Command {
 			// What a killed hub or session left in its run directory goes
 			// first, as at an in-process cchub mcp's start.
 			proc.Sweep()
-			ws := &workspaces{idle: idle, m: map[string]*sharedWorkspace{}}
+			ws := &workspaces{idle: idle, pool: lspmux.NewPool(), m: map[string]*sharedWorkspace{}}
 			defer ws.closeAll()
 			h, err := sharedhub.Listen(dir, id, idle, ws, mcpserver.Warn)
 			if errors.Is(err, sharedhub.ErrRunning) {
@@ -214,6 +219,7 @@ func hubServeCmd(g *globals) *cobra.Command {
 // has had none for the idle time.
 type workspaces struct {
 	idle time.Duration
+	pool *lspmux.Pool // the language servers the worktrees of a repository share
 	mu   sync.Mutex
 	m    map[string]*sharedWorkspace
 }
@@ -246,6 +252,7 @@ func (ws *workspaces) Open(ctx context.Context, hello sharedhub.Hello) (sharedhu
 		if err != nil {
 			return nil, err
 		}
+		o.Servers = ws.pool
 		h, err := hub.Open(hello.Root, o)
 		if err != nil {
 			return nil, err
