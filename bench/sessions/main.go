@@ -4,10 +4,13 @@
 // language server runs, first each in its own process (`cchub mcp
 // --no-share`, how every peer works) and then through one shared hub. It
 // reports the resident memory of every cchub process and language server
-// the sessions made, and each session's first-edit latency. It is a
-// benchmark, run by `make bench`; it asserts nothing.
+// the sessions made, and each session's first-edit latency. Then it
+// churns: many sessions opening and closing at random on the checkout
+// and its worktrees, clients killed mid-call and the hub killed once
+// mid-edit, and says what was lost and what was left running (churn.go).
+// It is a benchmark, run by `make bench`; it asserts nothing.
 //
-//	go run ./bench/sessions [-cchub .tools/bin/cchub] [-sessions 5]
+//	go run ./bench/sessions [-cchub .tools/bin/cchub] [-sessions 5] [-churn 2m] [-churn-sessions 20]
 package main
 
 import (
@@ -33,8 +36,10 @@ const cobraVersion = "github.com/spf13/cobra@v1.8.1"
 func main() {
 	bin := flag.String("cchub", ".tools/bin/cchub", "the cchub binary to measure")
 	n := flag.Int("sessions", 5, "sessions on the checkout (two more run on worktrees)")
+	churnFor := flag.Duration("churn", 2*time.Minute, "then, sessions opening and closing at random through the shared hub for this long (0: not)")
+	workers := flag.Int("churn-sessions", 20, "sessions at once in the churn")
 	flag.Parse()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute+*churnFor)
 	defer cancel()
 	abs, err := filepath.Abs(*bin)
 	if err != nil {
@@ -95,6 +100,9 @@ func main() {
 		if alone > 0 {
 			fmt.Printf("  shared hub / one session alone (%d MB): %.2f× (target ≤ 1.6×)\n", alone>>20, float64(rss)/float64(alone))
 		}
+	}
+	if *churnFor > 0 {
+		churn(ctx, abs, []string{roots[0], roots[len(roots)-2], roots[len(roots)-1]}, hubDir, *workers, *churnFor)
 	}
 }
 
