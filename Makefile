@@ -89,6 +89,15 @@ $(JS_RUNNERS_STAMP): $(JS_RUNNERS)/package-lock.json $(JS_RUNNERS)/package.json 
 	cd $(TOOLS)/jsrunners && npm ci --no-audit --no-fund
 	touch $@
 
+# The Go suite frameworks the test selection's tests run (check.v1,
+# testify), pinned by the fixture's go.sum, in the module cache.
+GO_SUITES        := blast/testdata/gosuites
+GO_SUITES_STAMP  := $(TOOLS)/gosuites.stamp
+$(GO_SUITES_STAMP): $(GO_SUITES)/go.mod $(GO_SUITES)/go.sum
+	mkdir -p $(TOOLS)
+	cd $(GO_SUITES) && GOWORK=off GOFLAGS=-mod=mod $(GO) mod download
+	touch $@
+
 # The linter make test runs, pinned: the code stays staticcheck-clean,
 # tests included.
 STATICCHECK_VERSION := v0.8.2
@@ -131,7 +140,7 @@ debugpy:
 	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-debugpy=$(DEBUGPY_VERSION) && \
 	(cd / && /usr/bin/python3 -c 'import debugpy') || { echo "python3-debugpy=$(DEBUGPY_VERSION) was installed, yet /usr/bin/python3 cannot import debugpy" >&2; exit 1; }
 
-tools-test: check-peers $(MCP_CLIENT_STAMP) $(BIN)/gopls $(LSP_STAMP) $(BIN)/tsc $(JS_RUNNERS_STAMP) $(BIN)/dlv $(BIN)/staticcheck $(BIN)/rsync postgres-server debugpy
+tools-test: check-peers $(MCP_CLIENT_STAMP) $(BIN)/gopls $(LSP_STAMP) $(BIN)/tsc $(JS_RUNNERS_STAMP) $(GO_SUITES_STAMP) $(BIN)/dlv $(BIN)/staticcheck $(BIN)/rsync postgres-server debugpy
 
 test: tools-test
 	$(GO) vet ./...

@@ -21,13 +21,15 @@ func init() { register(newGoTest) }
 // the directories holding Go files.
 type goTest struct {
 	head     files
-	pkgs     map[string]bool // directories holding Go files, in head or (deleted ones) base
-	testDirs map[string]bool // directories holding _test.go files in head
-	imports  *goImports      // made on first need
+	read     func(string) ([]byte, error) // a head file's content
+	pkgs     map[string]bool              // directories holding Go files, in head or (deleted ones) base
+	testDirs map[string]bool              // directories holding _test.go files in head
+	imports  *goImports                   // made on first need
+	suites   map[string]*goSuites         // each package's test suites, read on first need (gosuite.go)
 }
 
-func newGoTest(head, base files, _ func(string) ([]byte, error)) runner {
-	g := &goTest{head: head, pkgs: map[string]bool{}, testDirs: map[string]bool{}}
+func newGoTest(head, base files, read func(string) ([]byte, error)) runner {
+	g := &goTest{head: head, read: read, pkgs: map[string]bool{}, testDirs: map[string]bool{}, suites: map[string]*goSuites{}}
 	for p, f := range head {
 		if f.Language == lang.Go {
 			g.pkgs[path.Dir(p)] = true
@@ -122,6 +124,9 @@ func (g *goTest) changed(s *selector, c Change, why string) {
 		return
 	case d.Test:
 		return
+	case c.Status != StatusRemoved && g.suiteMethod(d):
+		g.suiteReached(s, d, true, c.Status)
+		return
 	}
 	if s.isTestFile(d.Path) || c.Status == StatusRemoved && s.isTestFile(c.placeIn) {
 		g.whole(s, path.Dir(c.file()), true, why+": a helper of the package's tests")
@@ -137,10 +142,24 @@ func (g *goTest) reached(s *selector, d codegraph.Def, sure bool, why string) bo
 		g.whole(s, path.Dir(d.Path), sure, "TestMain "+why)
 	case g.runs(d):
 		s.addTest(g, d, sure, why)
+	case g.suiteMethod(d):
+		g.suiteReached(s, d, sure, why)
 	default:
 		return false
 	}
 	return true
+}
+
+// suiteReached selects what runs suite method d: its suite's entry
+// tests, filtered to it, or the package whole when its tests do not say
+// which test runs the suite.
+func (g *goTest) suiteReached(s *selector, d codegraph.Def, sure bool, why string) {
+	dir := path.Dir(d.Path)
+	if _, entries := g.suitesOf(dir).entriesOf(d.Type); len(entries) == 0 {
+		g.whole(s, dir, sure, d.Qual()+" "+why+": a method of a test suite, and no test of the package is seen to run "+d.Type)
+		return
+	}
+	s.addTest(g, d, sure, why)
 }
 
 func (g *goTest) wide(s *selector, p string, sure bool, why string) {
@@ -170,12 +189,19 @@ func (g *goTest) groups(s *selector) []built {
 	// Tests one by one: a group per package, and per sureness.
 	for _, u := range s.units(g, func(d codegraph.Def) scope { return scope{runner: g.name(), target: path.Dir(d.Path)} }, nil) {
 		var names []string
+		var f suiteFilters
 		for _, d := range u.tests {
+			if d.Type != "" {
+				f.add(g.suitesOf(u.target), d)
+				continue
+			}
 			names = append(names, d.Name)
 		}
+		names = append(names, f.entries...)
 		sort.Strings(names)
 		names = dedupe(names)
 		pkg, cmd := g.command(u.target, names)
+		cmd += f.flags()
 		out = append(out, built{TestGroup: TestGroup{Runner: g.name(), Dir: u.target, Package: pkg, Tests: names,
 			Cautious: !u.sure, Why: u.why, Command: cmd}, known: len(names), tests: u.tests})
 	}
@@ -190,7 +216,7 @@ func (g *goTest) known(dir string) int {
 			continue
 		}
 		for _, d := range f.Defs {
-			if g.runs(d) {
+			if g.runs(d) || goSuiteTest(d.Name) && g.suiteMethod(d) {
 				n++
 			}
 		}

@@ -363,6 +363,11 @@ func (s *selector) radius(ctx context.Context) {
 				if v, ok := r.(valueUser); ok {
 					v.values(s, d, sure, why)
 				}
+				// A suite's method is run by reflection from the suite's
+				// entry test: nothing calls it.
+				if h, ok := r.(suiteHolder); ok && h.suiteMethod(d) {
+					r.reached(s, d, sure, why)
+				}
 			}
 			continue
 		}

@@ -1,0 +1,103 @@
+package blast
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cchub/workspace/wstest"
+)
+
+// Suite frameworks: a function broken under check.v1 (gocheck) and
+// testify suites selects the suite's entry test with the framework's
+// filter naming the reached methods; each test go test sees fail is
+// selected, and the selected commands fail as the whole suite does.
+func TestSelectionCoversGoSuites(t *testing.T) {
+	files := map[string]string{}
+	root := filepath.Join("testdata", "gosuites")
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(root, p)
+		files[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	goEnv, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	caches := strings.Fields(string(goEnv))
+	r := newRepoOf(t, files)
+	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOTELEMETRY=off", "GOCACHE="+caches[0], "GOMODCACHE="+caches[1], "HOME="+t.TempDir())
+	run := func(command string) (string, error) {
+		cmd := exec.Command("sh", "-c", command)
+		cmd.Dir, cmd.Env = r.dir, env
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := run("go test ./..."); err != nil {
+		wstest.RequirePeer(t, "check.v1 and testify in the module cache (make test downloads them): "+out, false)
+	}
+	mutants := []struct {
+		file, at string
+		want     string // the selected commands
+	}{
+		{"conf/conf.go", "func (r *Remote) Validate() error {", "go test ./conf -run '^(Test)$' -check.f '^(ConfigSuite\\.TestValidate|ConfigSuite\\.TestValidateMissingName)$'\n"},
+		{"conf/conf.go", "func Normalize(url string) string {", "go test ./conf -run '^(Test)$' -check.f '^(URLSuite\\.TestNormalize)$'\n"},
+		{"repo/repo.go", "func (r *Repo) Branch(name string) {", "go test ./repo -run '^(TestRepoSuite)$' -testify.m '^(TestBranch)$'\n"},
+		{"repo/repo.go", "func Head() string {", "go test ./repo -run '^(TestHeadSuite|TestPlain)$' -testify.m '^(TestHead)$'\n"},
+	}
+	for i, m := range mutants {
+		branch := fmt.Sprintf("suite-mutant%d", i)
+		s := r.selectOn(branch, func() { r.edit(m.file, m.at, m.at+"\n\tpanic(\"mutant\")") })
+		if got := commandsOf(t, s); got != m.want {
+			t.Errorf("%s %s: commands\n%s\nwant\n%s", m.file, m.at, got, m.want)
+		}
+		r.git("checkout", "-q", branch)
+		out, _ := run("go test -count=1 -json ./...")
+		failing := 0
+		for _, line := range bytes.Split([]byte(out), []byte("\n")) {
+			var ev struct{ Action, Package, Test string }
+			if json.Unmarshal(line, &ev) != nil || ev.Action != "fail" || ev.Test == "" || strings.Contains(ev.Test, "/") {
+				continue
+			}
+			failing++
+			if dir := strings.TrimPrefix(ev.Package, "example.com/suites/"); !selects(s, dir, ev.Test) {
+				t.Errorf("%s %s: failing %s in %s is not selected:\n%s", m.file, m.at, ev.Test, dir, selJSON(t, s))
+			}
+		}
+		if failing == 0 {
+			t.Fatalf("%s %s: no test fails; the mutant measures nothing:\n%s", m.file, m.at, out)
+		}
+		for _, g := range s.Groups {
+			if out, err := run(g.Command + " -count=1"); err == nil {
+				t.Errorf("%s %s: the selected %q passes where the suite fails:\n%s", m.file, m.at, g.Command, out)
+			}
+		}
+		r.git("checkout", "-q", "base")
+	}
+
+	// A suite's fixture selects its suite whole; a fixture of a type the
+	// package's tests do not register selects the package whole.
+	s := r.selectOn("fixture", func() {
+		r.edit("conf/conf_test.go", `s.r = &Remote{Name: "origin", URL: "https://x/"}`, `s.r = &Remote{Name: "origin", URL: "https://y/"}`)
+	})
+	if got, want := commandsOf(t, s), "go test ./conf -run '^(Test)$' -check.f '^(ConfigSuite)$'\n"; got != want {
+		t.Errorf("a changed SetUpTest: %q, want %q", got, want)
+	}
+	s = r.selectOn("testify-fixture", func() { r.edit("repo/repo_test.go", "s.r = &Repo{}", "s.r = new(Repo)") })
+	if got, want := commandsOf(t, s), "go test ./repo -run '^(TestRepoSuite)$'\n"; got != want {
+		t.Errorf("a changed SetupTest: %q, want %q", got, want)
+	}
+}
