@@ -17,7 +17,11 @@ import (
 // holds the cautious ones), named by the namers of their family, in one
 // order, and counted.
 func (s *selector) assemble(suite int) *Selection {
-	sel := &Selection{Version: TestsVersion, Groups: []TestGroup{}, Counts: SelectionCounts{Suite: suite}}
+	sel := &Selection{Version: TestsVersion, Groups: []TestGroup{}, Counts: SelectionCounts{Suite: suite}, Platform: s.in.platform.String()}
+	for p := range s.notBuilt {
+		sel.NotBuilt = append(sel.NotBuilt, p)
+	}
+	sort.Strings(sel.NotBuilt)
 	for _, r := range s.runners {
 		sel.Suite = append(sel.Suite, r.suite()...)
 	}

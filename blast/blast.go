@@ -41,6 +41,9 @@ type Options struct {
 	// ConfirmBudget is how long the confirmation may take (0: the
 	// confirmer's own default); for whoever makes Deps.Confirm.
 	ConfirmBudget time.Duration
+	// Platform is the target the tests are selected for (the zero value:
+	// the one cchub runs on, no tags).
+	Platform Platform
 }
 
 // Deps is what the caller lends a run, apart from what the user chose:
@@ -170,7 +173,7 @@ func Run(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, o 
 			}
 			return git.run(ctx, workspace.MaxFileBytes, "cat-file", "blob", obj)
 		}
-		rep.Selection = selectTests(ctx, selectIn{diffs: diffs, base: old, head: now, cs: cs, x: x, names: names, read: read, confirm: confirm})
+		rep.Selection = selectTests(ctx, selectIn{diffs: diffs, base: old, head: now, cs: cs, x: x, names: names, read: read, confirm: confirm, platform: o.Platform})
 	}
 	if deps.Shared != nil {
 		// The head graph, kept once measured (nothing is written when it

@@ -88,6 +88,8 @@ func (g *goTest) file(s *selector, at fileStep, f changedFile) bool {
 			s.wide(p, true, p+" deleted or renamed")
 		case s.in.head[p] == nil:
 			g.whole(s, dir, true, p+" changed and the code graph could not read it")
+		case !s.builds(p):
+			// The target does not build it: no test there sees it.
 		case goBuildConstrained(p, f.diff, s.in.read):
 			g.whole(s, dir, true, p+" changed and has build constraints: the graph sees one build of the package")
 		}

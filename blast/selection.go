@@ -43,6 +43,11 @@ type Selection struct {
 	All     *AllTests       `json:"all"`
 	Groups  []TestGroup     `json:"groups"`
 	Counts  SelectionCounts `json:"counts"`
+	// Platform is the target the selection is for (GOOS/GOARCH, tags),
+	// and NotBuilt the Go files the change touched or reached that it
+	// does not build: they select nothing.
+	Platform string   `json:"platform"`
+	NotBuilt []string `json:"not_built,omitempty"`
 	// Suite is the commands that run every test the graph knows of (one
 	// go test ./... per Go module, pytest when there are Python tests):
 	// what to run when All is set.
@@ -141,6 +146,9 @@ func (s *Selection) WriteText(w io.Writer, title string) error {
 				fmt.Fprintf(&b, "  %s\n    why: %s\n", g.Command, g.Why)
 			}
 		}
+	}
+	if len(s.NotBuilt) > 0 {
+		fmt.Fprintf(&b, "not built for %s, so left out: %s\n", s.Platform, strings.Join(s.NotBuilt, ", "))
 	}
 	fmt.Fprintf(&b, "summary: %d of %d known tests selected (%d cautious)\n", s.Counts.Selected, s.Counts.Suite, s.Counts.Cautious)
 	_, err := io.WriteString(w, b.String())

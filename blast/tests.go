@@ -22,6 +22,7 @@ type selectIn struct {
 	names      []string
 	read       func(path string, d unidiff.File) ([]byte, error)
 	confirm    codegraph.Confirmer // nil: edges stay unconfirmed
+	platform   Platform            // the target go test builds for
 }
 
 // pick is why something is selected, and how surely: a test by itself
@@ -51,6 +52,31 @@ type selector struct {
 	tests   map[string]*pick // path\x00qual → a test selected by itself
 	whole   map[scope]*pick
 	widened map[string]bool // the files wide was asked about ("?" before one asked cautiously)
+	// notBuilt are the Go files the target platform does not build that
+	// the change touched or reached: left out of the selection.
+	notBuilt map[string]bool
+	built    map[string]bool // builds' answers
+}
+
+// builds says whether the target platform builds file p (anything but a
+// Go file builds; a file that does not read counts as built).
+func (s *selector) builds(p string) bool {
+	if lang.NameOf(p) != lang.Go {
+		return true
+	}
+	if b, ok := s.built[p]; ok {
+		return b
+	}
+	src, err := s.in.read(p, unidiff.File{})
+	b := err != nil || s.in.platform.goBuilds(p, src)
+	if s.built == nil {
+		s.built, s.notBuilt = map[string]bool{}, map[string]bool{}
+	}
+	s.built[p] = b
+	if !b {
+		s.notBuilt[p] = true
+	}
+	return b
 }
 
 // selectTests chooses the tests the change can break: the tests among
@@ -352,7 +378,7 @@ func (s *selector) radius(ctx context.Context) {
 	if len(names) == 0 {
 		return
 	}
-	all, sureKeys := s.blast(ctx, names)
+	all, sureKeys, sureTop := s.blast(ctx, names)
 	s.followOverrides(ctx, all, seen)
 	for _, re := range all.Reached {
 		d := re.Def
@@ -383,14 +409,24 @@ func (s *selector) radius(ctx context.Context) {
 		}
 	}
 	for _, e := range all.TopLevel {
+		if !s.builds(e.Path) {
+			continue // no test on the target runs it
+		}
 		callee := e.Name
 		if e.Callee != nil {
 			callee = e.Callee.Qual()
 		}
-		s.wide(e.Path, codegraph.Rank(e.Confidence) <= codegraph.Rank(codegraph.Imported),
-			fmt.Sprintf("%s:%d calls %s at the top level [%s]: it runs when the package or module loads", e.Path, e.Line, callee, e.Confidence))
+		why := fmt.Sprintf("%s:%d calls %s at the top level [%s]: it runs when the package or module loads", e.Path, e.Line, callee, e.Confidence)
+		sure := codegraph.Rank(e.Confidence) <= codegraph.Rank(codegraph.Imported)
+		if sure && !sureTop[topKey(e.Path, e.Line)] {
+			sure = false
+			why += "; the change reaches " + callee + " only through name-only or possible calls"
+		}
+		s.wide(e.Path, sure, why)
 	}
 }
+
+func topKey(p string, line int) string { return fmt.Sprintf("%s:%d", p, line) }
 
 // followOverrides adds to all, cautiously, what reaches the methods that
 // the changed and reached methods override, as their runners (an
@@ -431,7 +467,7 @@ func (s *selector) followOverrides(ctx context.Context, all *codegraph.BlastAnsw
 		if len(more) == 0 {
 			return
 		}
-		a, _ := s.blast(ctx, more)
+		a, _, _ := s.blast(ctx, more)
 		defs = nil
 		for _, re := range a.Reached {
 			k := re.Def.Path + "\x00" + re.Def.Qual()
@@ -456,7 +492,7 @@ func (s *selector) followOverrides(ctx context.Context, all *codegraph.BlastAnsw
 // blast is the radius of names through every call, and the keys
 // (path\x00qual) of the definitions reached through sure calls only. A
 // name the graph cannot follow selects what could use its file.
-func (s *selector) blast(ctx context.Context, names []string) (*codegraph.BlastAnswer, map[string]bool) {
+func (s *selector) blast(ctx context.Context, names []string) (*codegraph.BlastAnswer, map[string]bool, map[string]bool) {
 	ask := func(ns []string, min string) (*codegraph.BlastAnswer, error) {
 		return s.in.x.BlastWith(ctx, ns, codegraph.BlastOptions{Depth: -1, MinEvidence: min, AllPossible: true, Confirm: s.in.confirm})
 	}
@@ -474,16 +510,19 @@ func (s *selector) blast(ctx context.Context, names []string) (*codegraph.BlastA
 		}
 		names = ok
 		if all, err = ask(names, ""); err != nil || len(names) == 0 {
-			return &codegraph.BlastAnswer{}, nil
+			return &codegraph.BlastAnswer{}, nil, nil
 		}
 	}
-	sure := map[string]bool{}
+	sure, sureTop := map[string]bool{}, map[string]bool{}
 	if a, err := ask(names, codegraph.Imported); err == nil {
 		for _, re := range a.Reached {
 			sure[re.Def.Path+"\x00"+re.Def.Qual()] = true
 		}
+		for _, e := range a.TopLevel {
+			sureTop[topKey(e.Path, e.Line)] = true
+		}
 	}
-	return all, sure
+	return all, sure, sureTop
 }
 
 // SelectFor selects the tests that changes to the named definitions

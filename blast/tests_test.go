@@ -3,6 +3,7 @@ package blast
 import (
 	"bytes"
 	"encoding/json"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -218,10 +219,11 @@ func TestSelectTests(t *testing.T) {
 		// A struct's field: whatever imports the package.
 		{"type", func() { r.edit("store/store.go", "items map[string]int\n", "items map[string]int\n\tname  string\n") },
 			[]string{"go test ./report", "go test ./store"}, "modified Store (store/store.go:4-7): the code graph does not follow its uses", false},
+		// A file only another platform builds selects nothing here
+		// (TestSelectionForAPlatform selects for that platform).
 		{"goos-file", func() {
-			r.write(map[string]string{"store/store_windows.go": "package store\n\nfunc sep() string { return `\\` }\n"})
-		},
-			[]string{"go test ./store"}, "build constraints", false},
+			r.write(map[string]string{"store/store_" + otherGOOS() + ".go": "package store\n\nfunc sep() string { return `\\` }\n"})
+		}, nil, "", false},
 		{"go.sum", func() { r.write(map[string]string{"go.sum": "example.com/x v1.0.0 h1:abc=\n"}) },
 			[]string{"go test ./...", "python -m pytest"}, "go.sum changed", true},
 		{"pyproject", func() { r.write(map[string]string{"pyproject.toml": "[tool.pytest.ini_options]\n"}) },
@@ -363,6 +365,8 @@ func TestSelectJSONShape(t *testing.T) {
 		Counts  struct {
 			Selected, Cautious, Suite *int
 		} `json:"counts"`
+		Platform string   `json:"platform"`
+		NotBuilt []string `json:"not_built"`
 	}
 	r := newTestsRepo(t)
 	for _, branch := range []string{"some", "everything"} {
@@ -476,4 +480,12 @@ func TestSelectOtherFiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+// otherGOOS is a GOOS the tests do not run on.
+func otherGOOS() string {
+	if runtime.GOOS == "windows" {
+		return "linux"
+	}
+	return "windows"
 }

@@ -79,6 +79,9 @@ stderr.`,
 					return badInput(fmt.Errorf("--tests-format %q: one of text, json, commands", testsFormat))
 				}
 			}
+			if err := o.Platform.Check(); err != nil {
+				return badInput(fmt.Errorf("--goos/--goarch: %w", err))
+			}
 			o.Confirm = o.Confirm || c.Flags().Changed("confirm-budget")
 			return withHub(g, func(h *hub.Hub) error {
 				r, err := h.Blast(c.Context(), o)
@@ -116,6 +119,9 @@ stderr.`,
 	c.Flags().StringVar(&testsFormat, "tests-format", "text", "with --tests: text, json or commands")
 	c.Flags().IntVar(&failAbove, "fail-above", -1, "exit 1 when more than N definitions are reached (default: never)")
 	c.Flags().IntVar(&limit, "limit", blast.DefaultLimit, "text and step summary: most entries of each list (0: all)")
+	c.Flags().StringVar(&o.Platform.GOOS, "goos", "", "with --tests: the GOOS go test builds for (default: this machine's); files it does not build select nothing")
+	c.Flags().StringVar(&o.Platform.GOARCH, "goarch", "", "with --tests: the GOARCH go test builds for (default: this machine's)")
+	c.Flags().StringSliceVar(&o.Platform.Tags, "tags", nil, "with --tests: the build tags go test builds with (comma-separated)")
 	c.MarkFlagRequired("base")
 	jsonFlag(c, g)
 	return c

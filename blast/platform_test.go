@@ -1,0 +1,89 @@
+package blast
+
+import (
+	"strings"
+	"testing"
+)
+
+// go build's rules, by file name and constraint line, for a target.
+func TestGoBuilds(t *testing.T) {
+	linux := Platform{GOOS: "linux", GOARCH: "amd64"}
+	windows := Platform{GOOS: "windows", GOARCH: "arm64"}
+	android := Platform{GOOS: "android", GOARCH: "arm64", Tags: []string{"integration"}}
+	cases := []struct {
+		name, src               string
+		linux, windows, android bool
+	}{
+		{"a.go", "package a\n", true, true, true},
+		{"a_windows.go", "package a\n", false, true, false},
+		{"a_linux_test.go", "package a\n", true, false, true},
+		{"a_linux.go", "package a\n", true, false, true}, // android builds _linux files
+		{"a_windows_arm64.go", "package a\n", false, true, false},
+		{"a_arm64.go", "package a\n", false, true, true},
+		{"linux.go", "package a\n", true, true, true}, // no underscore: no rule
+		{"u.go", "//go:build unix\n\npackage a\n", true, false, true},
+		{"w.go", "// Copyright\n\n//go:build windows || darwin\n\npackage a\n", false, true, false},
+		{"p.go", "// +build !windows\n\npackage a\n", true, false, true},
+		{"i.go", "//go:build integration\n\npackage a\n", false, false, true},
+		{"c.go", "//go:build !cgo\n\npackage a\n", true, true, true}, // cgo may be off: built either way
+		{"c2.go", "//go:build cgo && windows\n\npackage a\n", false, true, false},
+		{"late.go", "package a\n\n//go:build windows\n", true, true, true}, // after the package clause: a comment
+	}
+	for _, c := range cases {
+		for _, want := range []struct {
+			p    Platform
+			want bool
+		}{{linux, c.linux}, {windows, c.windows}, {android, c.android}} {
+			if got := want.p.goBuilds("pkg/"+c.name, []byte(c.src)); got != want.want {
+				t.Errorf("%s for %s: builds %v, want %v", c.name, want.p, got, want.want)
+			}
+		}
+	}
+	if err := (Platform{GOOS: "linx"}).Check(); err == nil || !strings.Contains(err.Error(), "linux") {
+		t.Errorf("an unknown GOOS: %v", err)
+	}
+}
+
+// A top-level call in a file the target does not build selects nothing
+// for that target, and everything its package's importers have for one
+// that builds it; a top-level call that reaches the change only through
+// a name-only call makes a cautious group, not a sure one, and says
+// which evidence (the weakest call of the chain) made it.
+func TestSelectionForAPlatform(t *testing.T) {
+	r := newRepoOf(t, map[string]string{
+		"go.mod":          "module example.com/plat\n\ngo 1.22\n",
+		"p/p.go":          "package p\n\nfunc Limit() int {\n\treturn 1\n}\n",
+		"p/win.go":        "//go:build windows\n\npackage p\n\nvar winLimit = Limit()\n",
+		"p/p_test.go":     "package p\n\nimport \"testing\"\n\nfunc TestLimit(t *testing.T) { _ = Limit() }\n\nfunc TestOther(t *testing.T) {}\n",
+		"app/app.go":      "package app\n\nimport \"example.com/plat/p\"\n\nfunc Run() int { return p.Limit() }\n",
+		"app/app_test.go": "package app\n\nimport \"testing\"\n\nfunc TestApp(t *testing.T) {}\n",
+		"n/n.go":          "package n\n\ntype Sizer interface{ Size() int }\n\ntype T struct{}\n\nfunc (T) Size() int {\n\treturn 1\n}\n\nfunc pick() Sizer { return T{} }\n\nfunc Total() int { return pick().Size() }\n",
+		"m/m.go":          "package m\n\nimport \"example.com/plat/n\"\n\nvar start = n.Total()\n",
+		"m/m_test.go":     "package m\n\nimport \"testing\"\n\nfunc TestM(t *testing.T) {}\n",
+	})
+	r.git("checkout", "-q", "-b", "limit", "base")
+	r.edit("p/p.go", "return 1", "return 2")
+	r.commit("limit")
+	r.git("checkout", "-q", "base")
+	forOS := func(goos string) *Selection {
+		return r.run(Options{Base: "base", Head: "limit", Tests: true, Platform: Platform{GOOS: goos, GOARCH: "amd64"}}).Selection
+	}
+	s := forOS("linux")
+	if got, want := commandsOf(t, s), "go test ./p -run '^(TestLimit)$'\n"; got != want {
+		t.Errorf("for linux: %q, want %q\n%s", got, want, selJSON(t, s))
+	}
+	if s.Platform != "linux/amd64" || len(s.NotBuilt) != 1 || s.NotBuilt[0] != "p/win.go" {
+		t.Errorf("for linux: platform %q, not built %q", s.Platform, s.NotBuilt)
+	}
+	s = forOS("windows")
+	if got, want := commandsOf(t, s), "go test ./app\ngo test ./p\n"; got != want {
+		t.Errorf("for windows: %q, want %q\n%s", got, want, selJSON(t, s))
+	}
+
+	// T.Size reaches n.Total only through pick().Size(), a name-only
+	// call; m calls n.Total at its top level, an imported call.
+	s = r.selectOn("size", func() { r.edit("n/n.go", "return 1\n}\n\nfunc pick", "return 2\n}\n\nfunc pick") })
+	if len(s.Groups) != 1 || s.Groups[0].Dir != "m" || !s.Groups[0].Whole || !s.Groups[0].Cautious || !strings.Contains(s.Groups[0].Why, "at the top level [name-only]") {
+		t.Errorf("a top-level call reached only through a name-only call: %s", selJSON(t, s))
+	}
+}
