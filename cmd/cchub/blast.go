@@ -59,16 +59,16 @@ stderr.`,
 				format = "json"
 			}
 			switch format {
-			case "text", "json", "github", "sarif":
+			case "text", "json", "github", "sarif", "markdown", "dot":
 			default:
-				return badInput(fmt.Errorf("--format %q: one of text, json, github, sarif", format))
+				return badInput(fmt.Errorf("--format %q: one of text, json, github, sarif, markdown, dot", format))
 			}
 			if c.Flags().Changed("tests-format") && !o.Tests {
 				return badInput(fmt.Errorf("--tests-format needs --tests"))
 			}
 			if o.Tests {
-				if c.Flags().Changed("format") {
-					return badInput(fmt.Errorf("--format does not apply with --tests; give --tests-format text, json or commands"))
+				if c.Flags().Changed("format") && format != "markdown" {
+					return badInput(fmt.Errorf("--format %s does not apply with --tests; give --tests-format text, json or commands (or --format markdown: the picture, the tests and the tables)", format))
 				}
 				if g.asJSON {
 					testsFormat = "json"
@@ -88,7 +88,7 @@ stderr.`,
 				if err != nil {
 					return badInput(err)
 				}
-				if o.Tests {
+				if o.Tests && format != "markdown" {
 					err = writeTests(c, r, testsFormat)
 				} else {
 					err = writeBlast(c, r, format, limit)
@@ -114,7 +114,7 @@ stderr.`,
 	c.Flags().StringVar(&o.MinConfidence, "min-confidence", "", "leave out edges less sure than this: exact, import, name-only or possible (default: every edge)")
 	c.Flags().BoolVar(&o.Confirm, "confirm", false, "ask the language server about name-only and possible edges: confirmed or refuted (left out); the working tree only")
 	c.Flags().DurationVar(&o.ConfirmBudget, "confirm-budget", 20*time.Second, "with --confirm: how long the language server may take (a cold server on a large repository needs more)")
-	c.Flags().StringVar(&format, "format", "text", "text, json, github or sarif")
+	c.Flags().StringVar(&format, "format", "text", "text, json, github, sarif, markdown (a Mermaid picture, the tests with --tests, the tables: for a PR comment or $GITHUB_STEP_SUMMARY) or dot (Graphviz)")
 	c.Flags().BoolVar(&o.Tests, "tests", false, "answer the tests the change can break, and the commands that run them")
 	c.Flags().StringVar(&testsFormat, "tests-format", "text", "with --tests: text, json or commands")
 	c.Flags().IntVar(&failAbove, "fail-above", -1, "exit 1 when more than N definitions are reached (default: never)")
@@ -149,6 +149,13 @@ func writeBlast(c *cobra.Command, r *blast.Report, format string, limit int) err
 	switch format {
 	case "json":
 		return writeJSON(c, r.WriteJSON)
+	case "markdown":
+		// Everything in it is already made visible (mdText, mdCode,
+		// mermaidText): written as it is, for a comment or a summary.
+		_, err := io.WriteString(w, r.Markdown(limit))
+		return err
+	case "dot":
+		return r.WriteDot(w)
 	case "sarif":
 		return writeJSON(c, r.WriteSARIF)
 	case "github":
