@@ -186,7 +186,7 @@ func (g *goTest) groups(s *selector) []built {
 		}
 		pkg, cmd := g.command(sc.target, nil)
 		out = append(out, built{TestGroup: TestGroup{Runner: g.name(), Dir: sc.target, Package: pkg, Tests: []string{},
-			Whole: true, Cautious: !w.sure, Why: w.why, Command: cmd}, known: g.known(sc.target)})
+			Whole: true, Cautious: !w.sure, Why: w.why, Command: cmd, importPath: g.importPath(sc.target)}, known: g.known(sc.target)})
 	}
 	// Tests one by one: a group per package, and per sureness.
 	for _, u := range s.units(g, func(d codegraph.Def) scope { return scope{runner: g.name(), target: path.Dir(d.Path)} }, nil) {
@@ -205,9 +205,37 @@ func (g *goTest) groups(s *selector) []built {
 		pkg, cmd := g.command(u.target, names)
 		cmd += f.flags()
 		out = append(out, built{TestGroup: TestGroup{Runner: g.name(), Dir: u.target, Package: pkg, Tests: names,
-			Cautious: !u.sure, Why: u.why, Command: cmd}, known: len(names), tests: u.tests})
+			Cautious: !u.sure, Why: u.why, Command: cmd, importPath: g.importPath(u.target)}, known: len(names), tests: u.tests})
 	}
 	return out
+}
+
+// importPath is the import path of the package in dir: its module's
+// path (its go.mod's module line) and dir below it; "" when go.mod
+// does not say.
+func (g *goTest) importPath(dir string) string {
+	mod := goModuleOf(g.head, dir)
+	if g.read == nil {
+		return ""
+	}
+	src, err := g.read(path.Join(mod, "go.mod"))
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(src), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
+			p := strings.Trim(strings.TrimSpace(rest), `"`)
+			rel := dir
+			if mod != "." {
+				rel = strings.TrimPrefix(strings.TrimPrefix(dir, mod), "/")
+			}
+			if rel == "" || rel == "." {
+				return p
+			}
+			return p + "/" + rel
+		}
+	}
+	return ""
 }
 
 // known counts the tests go test runs in the package in dir.

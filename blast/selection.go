@@ -48,6 +48,8 @@ type Selection struct {
 	// does not build: they select nothing.
 	Platform string   `json:"platform"`
 	NotBuilt []string `json:"not_built,omitempty"`
+	// Time is the expected time, with --durations.
+	Time *SelectionTime `json:"time,omitempty"`
 	// Suite is the commands that run every test the graph knows of (one
 	// go test ./... per Go module, pytest when there are Python tests):
 	// what to run when All is set.
@@ -72,6 +74,18 @@ type TestGroup struct {
 	Cautious bool     `json:"cautious"`
 	Why      string   `json:"why"`
 	Command  string   `json:"command"`
+	// Seconds is how long the group's tests took in the run --durations
+	// recorded; absent without one, or when it has none of them.
+	Seconds *float64 `json:"seconds,omitempty"`
+
+	importPath string // go: the package's import path (durations)
+}
+
+// SelectionTime is the selection's expected time, from --durations.
+type SelectionTime struct {
+	Selected float64 `json:"selected_seconds"` // the groups' (the suite's under all)
+	Suite    float64 `json:"suite_seconds"`    // the whole recorded run's
+	Unknown  int     `json:"groups_without_record"`
 }
 
 // SelectionCounts counts the tests selected.
@@ -151,6 +165,17 @@ func (s *Selection) WriteText(w io.Writer, title string) error {
 		fmt.Fprintf(&b, "not built for %s, so left out: %s\n", s.Platform, strings.Join(s.NotBuilt, ", "))
 	}
 	fmt.Fprintf(&b, "summary: %d of %d known tests selected (%d cautious)\n", s.Counts.Selected, s.Counts.Suite, s.Counts.Cautious)
+	if t := s.Time; t != nil {
+		share := ""
+		if t.Suite > 0 {
+			share = fmt.Sprintf(" (%.0f%%)", 100*t.Selected/t.Suite)
+		}
+		fmt.Fprintf(&b, "expected time: %.1fs of the suite's %.1fs%s", t.Selected, t.Suite, share)
+		if t.Unknown > 0 {
+			fmt.Fprintf(&b, "; %d group(s) not in the record", t.Unknown)
+		}
+		b.WriteString("\n")
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -14,7 +14,7 @@ import (
 
 func blastCmd(g *globals) *cobra.Command {
 	var o blast.Options
-	var format, testsFormat string
+	var format, testsFormat, durations string
 	var failAbove, limit int
 	c := &cobra.Command{
 		Use:   "blast --base REF [--head REF]",
@@ -79,6 +79,9 @@ stderr.`,
 					return badInput(fmt.Errorf("--tests-format %q: one of text, json, commands", testsFormat))
 				}
 			}
+			if durations != "" && !o.Tests {
+				return badInput(fmt.Errorf("--durations needs --tests"))
+			}
 			if err := o.Platform.Check(); err != nil {
 				return badInput(fmt.Errorf("--goos/--goarch: %w", err))
 			}
@@ -87,6 +90,20 @@ stderr.`,
 				r, err := h.Blast(c.Context(), o)
 				if err != nil {
 					return badInput(err)
+				}
+				if durations != "" {
+					if r.Selection == nil {
+						return badInput(fmt.Errorf("--durations needs --tests"))
+					}
+					data, err := os.ReadFile(durations)
+					if err != nil {
+						return badInput(fmt.Errorf("--durations: %w", err))
+					}
+					d, err := blast.ParseDurations(data)
+					if err != nil {
+						return badInput(fmt.Errorf("--durations %s: %w", durations, err))
+					}
+					r.Selection.ApplyDurations(d)
 				}
 				if o.Tests && format != "markdown" {
 					err = writeTests(c, r, testsFormat)
@@ -119,6 +136,7 @@ stderr.`,
 	c.Flags().StringVar(&testsFormat, "tests-format", "text", "with --tests: text, json or commands")
 	c.Flags().IntVar(&failAbove, "fail-above", -1, "exit 1 when more than N definitions are reached (default: never)")
 	c.Flags().IntVar(&limit, "limit", blast.DefaultLimit, "text and step summary: most entries of each list (0: all)")
+	c.Flags().StringVar(&durations, "durations", "", "with --tests: a record of an earlier run (go test -json output, or a JUnit XML report) that gives each group, and the selection, its expected time")
 	c.Flags().StringVar(&o.Platform.GOOS, "goos", "", "with --tests: the GOOS go test builds for (default: this machine's); files it does not build select nothing")
 	c.Flags().StringVar(&o.Platform.GOARCH, "goarch", "", "with --tests: the GOARCH go test builds for (default: this machine's)")
 	c.Flags().StringSliceVar(&o.Platform.Tags, "tags", nil, "with --tests: the build tags go test builds with (comma-separated)")
