@@ -74,6 +74,12 @@ func (py *pytest) file(s *selector, at fileStep, f changedFile) bool {
 		if !pyConfig[base] {
 			return false
 		}
+		if base == "conftest.py" && !f.gone {
+			if names, ok := py.fixturesChanged(s, f); ok {
+				py.fixtureUsers(s, dir, p, names)
+				return true
+			}
+		}
 		if dir == "." {
 			s.everything(p + " changed: it configures every test under the root")
 		} else {
@@ -125,7 +131,9 @@ func (py *pytest) changed(s *selector, c Change, why string) {
 		return
 	}
 	p := c.file()
-	if (s.isTestFile(d.Path) || c.Status == StatusRemoved && s.isTestFile(c.placeIn)) && py.head[p] != nil {
+	switch {
+	case c.Status == StatusModified && py.classFixture(s, d, why):
+	case (s.isTestFile(d.Path) || c.Status == StatusRemoved && s.isTestFile(c.placeIn)) && py.head[p] != nil:
 		py.fileWhole(s, p, true, why+": a helper of the file's tests")
 	}
 	if isFunc(d) && !s.isTestFile(d.Path) {
@@ -149,6 +157,36 @@ func (py *pytest) changed(s *selector, c Change, why string) {
 	if !isFunc(d) {
 		s.wide(p, true, why+": the code graph does not follow its uses")
 	}
+}
+
+// pyClassFixtures are the methods a test class runs around its own
+// tests: unittest's and pytest's.
+var pyClassFixtures = map[string]bool{
+	"setUp": true, "tearDown": true, "setUpClass": true, "tearDownClass": true,
+	"setup_method": true, "teardown_method": true, "setup_class": true, "teardown_class": true,
+	"setup": true, "teardown": true, "asyncSetUp": true, "asyncTearDown": true,
+}
+
+// classFixture selects, for a modified set-up or tear-down method d of a
+// test class, that class's tests (the node id path::Class) and the test
+// files of classes deriving from it, whole; false when d is no such
+// method.
+func (py *pytest) classFixture(s *selector, d codegraph.Def, why string) bool {
+	if d.Type == "" || !pyClassFixtures[d.Name] || !py.testFile(d.Path) {
+		return false
+	}
+	outer, class := "", d.Type
+	if i := strings.LastIndex(d.Type, "."); i >= 0 {
+		outer, class = d.Type[:i], d.Type[i+1:]
+	}
+	why += ": it sets up or tears down the tests of " + d.Type
+	s.addTest(py, codegraph.Def{Name: class, Type: outer, Kind: "class", Path: d.Path, Start: d.Start, End: d.End, Test: true, Language: d.Language}, true, why)
+	for _, f := range py.subclassFiles(class) {
+		if f != d.Path {
+			py.fileWhole(s, f, true, fmt.Sprintf("a test class here derives from %s (%s)", d.Type, why))
+		}
+	}
+	return true
 }
 
 func (py *pytest) reached(s *selector, d codegraph.Def, sure bool, why string) bool {
