@@ -21,6 +21,7 @@ import (
 const (
 	frameworkCheck   = "check.v1"
 	frameworkTestify = "testify"
+	frameworkGinkgo  = "ginkgo"
 )
 
 var (
@@ -43,6 +44,7 @@ type goSuites struct {
 	entries    map[string][]string // suite type → the tests that run it
 	checkRuns  []string            // the tests that run every gocheck suite (TestingT)
 	opaque     []string            // tests that run a testify suite not named at the call
+	ginkgoRuns []string            // the tests that run the package's Ginkgo specs (RunSpecs)
 }
 
 // suitesOf reads the suites of the package in dir (made once).
@@ -68,8 +70,8 @@ func (g *goTest) suitesOf(dir string) *goSuites {
 			continue
 		}
 		text := string(src)
-		check, testify := checkImport.MatchString(text), testifyImport.MatchString(text)
-		if !check && !testify {
+		check, testify, ginkgo := checkImport.MatchString(text), testifyImport.MatchString(text), ginkgoImport.MatchString(text)
+		if !check && !testify && !ginkgo {
 			continue
 		}
 		lines := strings.Split(text, "\n")
@@ -91,6 +93,16 @@ func (g *goTest) suitesOf(dir string) *goSuites {
 				if checkEntry.MatchString(line) {
 					if name := enclosing(i + 1); name != "" {
 						st.checkRuns = append(st.checkRuns, name)
+					}
+				}
+			}
+		}
+		if ginkgo {
+			st.frameworks[frameworkGinkgo] = true
+			for i, line := range lines {
+				if ginkgoEntry.MatchString(line) {
+					if name := enclosing(i + 1); name != "" {
+						st.ginkgoRuns = append(st.ginkgoRuns, name)
 					}
 				}
 			}
@@ -125,10 +137,11 @@ type suiteHolder interface{ suiteMethod(codegraph.Def) bool }
 // package whose tests are suites: reached, it is run (or set up) by the
 // suite's entry tests.
 func (g *goTest) suiteMethod(d codegraph.Def) bool {
-	if d.Language != lang.Go || d.Type == "" || !g.testFile(d.Path) {
+	if d.Language != lang.Go || d.Type == "" || d.Type == ginkgoType || !g.testFile(d.Path) {
 		return false
 	}
-	return len(g.suitesOf(path.Dir(d.Path)).frameworks) > 0
+	st := g.suitesOf(path.Dir(d.Path))
+	return st.frameworks[frameworkCheck] || st.frameworks[frameworkTestify]
 }
 
 // entriesOf are the tests that run suite type typ, with its framework;
@@ -159,9 +172,15 @@ type suiteFilters struct {
 	check        []string // -check.f alternatives: Suite.TestMethod, or Suite for all of it
 	testify      []string // -testify.m method names
 	testifyWhole bool     // some testify suite runs whole: no -testify.m
+	ginkgo       []string // -ginkgo.focus alternatives
 }
 
 func (f *suiteFilters) add(st *goSuites, d codegraph.Def) {
+	if d.Type == ginkgoType {
+		f.entries = append(f.entries, st.ginkgoRuns...)
+		f.ginkgo = append(f.ginkgo, d.Name)
+		return
+	}
 	framework, entries := st.entriesOf(d.Type)
 	f.entries = append(f.entries, entries...)
 	switch framework {
@@ -188,6 +207,9 @@ func (f *suiteFilters) flags() string {
 	}
 	if len(f.testify) > 0 && !f.testifyWhole {
 		out += " -testify.m " + quoteAlways("^("+strings.Join(dedupe(sorted(f.testify)), "|")+")$")
+	}
+	if len(f.ginkgo) > 0 {
+		out += " -ginkgo.focus " + quoteAlways(strings.Join(dedupe(sorted(f.ginkgo)), "|"))
 	}
 	return out
 }

@@ -57,6 +57,8 @@ func TestSelectionCoversGoSuites(t *testing.T) {
 		{"conf/conf.go", "func Normalize(url string) string {", "go test ./conf -run '^(Test)$' -check.f '^(URLSuite\\.TestNormalize)$'\n"},
 		{"repo/repo.go", "func (r *Repo) Branch(name string) {", "go test ./repo -run '^(TestRepoSuite)$' -testify.m '^(TestBranch)$'\n"},
 		{"repo/repo.go", "func Head() string {", "go test ./repo -run '^(TestHeadSuite|TestPlain)$' -testify.m '^(TestHead)$'\n"},
+		{"specs/calc.go", "func Double(n int) int {", "go test ./specs -run '^(TestSpecs)$' -ginkgo.focus 'Calc doubling doubles two$'\n"},
+		{"specs/calc.go", "func Negate(n int) int {", "go test ./specs -run '^(TestSpecs)$' -ginkgo.focus 'Calc negates \\(a sign\\)$'\n"},
 	}
 	for i, m := range mutants {
 		branch := fmt.Sprintf("suite-mutant%d", i)
@@ -99,5 +101,16 @@ func TestSelectionCoversGoSuites(t *testing.T) {
 	s = r.selectOn("testify-fixture", func() { r.edit("repo/repo_test.go", "s.r = &Repo{}", "s.r = new(Repo)") })
 	if got, want := commandsOf(t, s), "go test ./repo -run '^(TestRepoSuite)$'\n"; got != want {
 		t.Errorf("a changed SetupTest: %q, want %q", got, want)
+	}
+	// A spec's own line changed: that spec; a container's: its specs.
+	s = r.selectOn("spec-line", func() { r.edit("specs/calc_test.go", "Equal(4)", "Equal(2 * 2)") })
+	if got, want := commandsOf(t, s), "go test ./specs -run '^(TestSpecs)$' -ginkgo.focus 'Calc doubling doubles two$'\n"; got != want {
+		t.Errorf("a changed spec: %q, want %q", got, want)
+	}
+	s = r.selectOn("container-line", func() {
+		r.edit("specs/calc_test.go", "\tContext(\"doubling\", func() {\n", "\tContext(\"doubling\", func() {\n\t\tBeforeEach(func() {})\n")
+	})
+	if got, want := commandsOf(t, s), "go test ./specs -run '^(TestSpecs)$' -ginkgo.focus 'Calc doubling '\n"; got != want {
+		t.Errorf("a changed container: %q, want %q", got, want)
 	}
 }

@@ -274,7 +274,13 @@ func (s *selector) topLevel(d unidiff.File) {
 	for _, h := range d.Hunks {
 		// Each side of the hunk is read in order by its file's runner.
 		inert := map[unidiff.Kind]func(string) bool{}
+		headAt := h.NewStart // the head's line where the hunk's next line is, or would be
 		for _, l := range h.Lines {
+			at := headAt
+			if l.New > 0 {
+				headAt = l.New + 1
+				at = l.New
+			}
 			var f *codegraph.File
 			var line int
 			var p string
@@ -305,7 +311,11 @@ func (s *selector) topLevel(d unidiff.File) {
 			if len(text) > 60 {
 				text = text[:57] + "..."
 			}
-			s.wide(p, true, fmt.Sprintf("%s:%d changed outside every function (%s)", p, line, text))
+			why := fmt.Sprintf("%s:%d changed outside every function (%s)", p, line, text)
+			if d.NewPath != "" && s.claimTop(d.NewPath, at, true, why) {
+				continue // a spec's line (or where a deleted one was): its spec
+			}
+			s.wide(p, true, why)
 			return
 		}
 	}
@@ -422,11 +432,31 @@ func (s *selector) radius(ctx context.Context) {
 			sure = false
 			why += "; the change reaches " + callee + " only through name-only or possible calls"
 		}
+		if s.claimTop(e.Path, e.Line, sure, fmt.Sprintf("%s:%d calls %s in a spec [%s]", e.Path, e.Line, callee, e.Confidence)) {
+			continue
+		}
 		s.wide(e.Path, sure, why)
 	}
 }
 
 func topKey(p string, line int) string { return fmt.Sprintf("%s:%d", p, line) }
+
+// topClaimer is a runner whose tests can be top-level lines of a test
+// file (Ginkgo's specs).
+type topClaimer interface {
+	claimTop(s *selector, p string, line int, sure bool, why string) bool
+}
+
+// claimTop asks p's runners whether the top-level line is in a test of
+// theirs, which they then select.
+func (s *selector) claimTop(p string, line int, sure bool, why string) bool {
+	for _, r := range s.of(lang.FamilyOf(p)) {
+		if c, ok := r.(topClaimer); ok && c.claimTop(s, p, line, sure, why) {
+			return true
+		}
+	}
+	return false
+}
 
 // followOverrides adds to all, cautiously, what reaches the methods that
 // the changed and reached methods override, as their runners (an

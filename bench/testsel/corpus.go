@@ -14,14 +14,18 @@ import (
 	"cchub/proc"
 )
 
-// The corpora, pinned: two Go modules with fast suites from the module
-// cache, and pure-Python modules of the standard library with their
+// The corpora, pinned: four Go modules with fast suites from the module
+// cache (two of them test with suite frameworks), and pure-Python modules of the standard library with their
 // unittest suites (none of them imported by unittest or test.support,
 // so a mutant reaches the tests only through the code under test).
 var (
 	goModules = []struct{ Name, Module string }{
 		{"cobra", "github.com/spf13/cobra@v1.10.2"},
 		{"pflag", "github.com/spf13/pflag@v1.1.0"},
+		// Suites: check.v1 (yaml.v3's tests) and testify (testify's own
+		// suite package runs testify suites).
+		{"yaml.v3", "gopkg.in/yaml.v3@v3.0.1"},
+		{"testify", "github.com/stretchr/testify@v1.11.1"},
 	}
 	pyModules = []string{"json", "html", "fractions.py", "shlex.py", "graphlib.py", "configparser.py", "colorsys.py"}
 	pyTests   = []string{"test_json", "test_html.py", "test_htmlparser.py", "test_fractions.py", "test_shlex.py", "test_graphlib.py", "test_configparser.py", "test_colorsys.py"}

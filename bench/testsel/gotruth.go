@@ -150,13 +150,18 @@ func (c *goCorpus) truth(ctx context.Context, pkg string, timeout time.Duration)
 	}
 	var failing []testID
 	for _, p := range built {
-		failed, err := runGoTests(ctx, c.binary(p), filepath.Join(c.root, p.Dir), c.env, p.tests, c.skip, timeout)
+		failed, subs, err := runGoSuites(ctx, c.binary(p), filepath.Join(c.root, p.Dir), c.env, p.tests, c.skip, timeout)
 		if err != nil {
 			return nil, err
 		}
 		for _, n := range p.tests {
 			if failed[n] {
 				failing = append(failing, testID{Pkg: p.Dir, Name: n})
+				// A suite's failing methods, each of which the selection
+				// must run too (its filter must name it).
+				for _, sub := range dedupeSorted(subs[n]) {
+					failing = append(failing, testID{Pkg: p.Dir, Name: n, Sub: sub})
+				}
 			}
 		}
 	}
@@ -224,7 +229,16 @@ func (c *goCorpus) alone(ctx context.Context, tests []testID, timeout time.Durat
 // every test has a result. A binary that dies before any test (a panic
 // in an init or TestMain) fails all the tests it was given.
 func runGoTests(ctx context.Context, bin, dir string, env []string, tests, skip []string, timeout time.Duration) (map[string]bool, error) {
+	failed, _, err := runGoSuites(ctx, bin, dir, env, tests, skip, timeout)
+	return failed, err
+}
+
+// runGoSuites is runGoTests with, for each failing top-level test that
+// runs a suite, the suite's methods that failed (check.v1's
+// "Suite.Method", testify's "Method").
+func runGoSuites(ctx context.Context, bin, dir string, env []string, tests, skip []string, timeout time.Duration) (map[string]bool, map[string][]string, error) {
 	failed := map[string]bool{}
+	subs := map[string][]string{}
 	remaining := slices.Clone(tests)
 	for len(remaining) > 0 {
 		args := []string{"-test.v", "-test.count=1", "-test.timeout=" + timeout.String(), "-test.run", anchored(remaining)}
@@ -233,9 +247,12 @@ func runGoTests(ctx context.Context, bin, dir string, env []string, tests, skip 
 		}
 		out, _ := corpus.RunOut(ctx, timeout+30*time.Second, dir, env, bin, args...)
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, nil, ctx.Err()
 		}
 		r := parseGoV(out)
+		for top, ms := range r.subFails {
+			subs[top] = append(subs[top], ms...)
+		}
 		progress := false
 		var next []string
 		for _, n := range remaining {
@@ -258,7 +275,7 @@ func runGoTests(ctx context.Context, bin, dir string, env []string, tests, skip 
 		}
 		remaining = next
 	}
-	return failed, nil
+	return failed, subs, nil
 }
 
 // goV is what a test binary's -test.v output says of its top-level tests.
@@ -266,18 +283,39 @@ type goV struct {
 	started  map[string]bool
 	result   map[string]string // PASS, FAIL, SKIP
 	timedOut bool
+	// subFails are, by top-level test, the suite methods that failed:
+	// check.v1's "Suite.Method" (its FAIL:/PANIC:/MISS: lines), testify's
+	// "Method" (the failing subtest).
+	subFails map[string][]string
 }
 
-var goResult = regexp.MustCompile(`^\s*--- (PASS|FAIL|SKIP): (\S+) \(`)
+var (
+	goResult = regexp.MustCompile(`^\s*--- (PASS|FAIL|SKIP): (\S+) \(`)
+	// checkFail is check.v1's line for a method that did not pass.
+	checkFail = regexp.MustCompile(`^(?:FAIL|PANIC|MISS|FIXTURE-PANIC|FIXTURE-FAIL):\s+\S+:\d+:\s+(\w+\.\w+)`)
+)
 
 func parseGoV(out []byte) goV {
-	r := goV{started: map[string]bool{}, result: map[string]string{}}
+	r := goV{started: map[string]bool{}, result: map[string]string{}, subFails: map[string][]string{}}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	current := ""
 	for sc.Scan() {
 		line := sc.Text()
 		if name, ok := strings.CutPrefix(line, "=== RUN   "); ok && !strings.Contains(name, "/") {
-			r.started[strings.TrimSpace(name)] = true
+			current = strings.TrimSpace(name)
+			r.started[current] = true
+		}
+		if m := checkFail.FindStringSubmatch(line); m != nil && current != "" {
+			r.subFails[current] = append(r.subFails[current], m[1])
+		}
+		if i := strings.Index(line, "--- FAIL: "); i >= 0 {
+			if m := goResult.FindStringSubmatch(line[i:]); m != nil {
+				if top, sub, ok := strings.Cut(m[2], "/"); ok {
+					sub, _, _ = strings.Cut(sub, "/")
+					r.subFails[top] = append(r.subFails[top], sub)
+				}
+			}
 		}
 		// Top-level results; with -test.v a result line may follow other
 		// output on the same line when a test wrote no newline.
@@ -389,4 +427,10 @@ func goModule(root string) (string, error) {
 		}
 	}
 	return "", errors.New("go.mod of " + root + " names no module")
+}
+
+func dedupeSorted(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return slices.Compact(s)
 }

@@ -58,11 +58,19 @@ type testID struct {
 	Pkg  string `json:"pkg,omitempty"`
 	File string `json:"file,omitempty"`
 	Name string `json:"name"`
+	// Sub is, for a Go test that runs a suite, one of the suite's
+	// methods that failed: check.v1's "Suite.Method", testify's
+	// "Method". The selection must run it: its group's filter
+	// (-check.f, -testify.m) must match it.
+	Sub string `json:"sub,omitempty"`
 }
 
 func (t testID) String() string {
 	if t.File != "" {
 		return t.Name
+	}
+	if t.Sub != "" {
+		return t.Pkg + " " + t.Name + " " + t.Sub
 	}
 	return t.Pkg + " " + t.Name
 }
@@ -115,7 +123,10 @@ func (g *group) matches(t testID) bool {
 		if cleanDir(pkg) != cleanDir(t.Pkg) {
 			return false
 		}
-		return g.Whole || slices.Contains(g.Tests, t.Name)
+		if g.Whole {
+			return true
+		}
+		return slices.Contains(g.Tests, t.Name) && g.suiteRuns(t.Sub)
 	}
 	if g.Runner == "go" {
 		return false
@@ -135,6 +146,48 @@ func (g *group) matches(t testID) bool {
 		return d == "." || strings.HasPrefix(t.File, d+"/")
 	}
 	return slices.Contains(g.Unittest, t.Name) || slices.Contains(g.Tests, t.nodeID())
+}
+
+// suiteFlag finds a suite framework's filter in a go test command.
+var suiteFlag = regexp.MustCompile(`-(check\.f|testify\.m) '((?:[^']|'\\'')*)'`)
+
+// suiteRuns says whether the group's command runs suite method sub (""
+// is no suite method): with no suite filter, every method runs; with
+// -check.f, check.v1 runs what matches the method's name, its suite's
+// or "Suite.Method"; with -testify.m, testify what matches the method's
+// name.
+func (g *group) suiteRuns(sub string) bool {
+	if sub == "" {
+		return true
+	}
+	ms := suiteFlag.FindAllStringSubmatch(g.Command, -1)
+	if len(ms) == 0 {
+		return true
+	}
+	suite, method, isCheck := strings.Cut(sub, ".")
+	for _, m := range ms {
+		re, err := regexp.Compile(strings.ReplaceAll(m[2], `'\''`, "'"))
+		if err != nil {
+			return true // the bench cannot judge it: not a miss of the filter
+		}
+		switch {
+		case m[1] == "check.f" && isCheck:
+			if re.MatchString(sub) || re.MatchString(suite) || re.MatchString(method) {
+				return true
+			}
+		case m[1] == "testify.m" && !isCheck:
+			if re.MatchString(sub) {
+				return true
+			}
+		}
+	}
+	// A filter of the other framework only: this one's runs whole.
+	for _, m := range ms {
+		if (m[1] == "check.f") == isCheck {
+			return false
+		}
+	}
+	return true
 }
 
 // describe says what the selection holds for t's package or file, for

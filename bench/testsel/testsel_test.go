@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -211,5 +212,36 @@ func write(t *testing.T, dir, rel, text string) {
 	}
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A suite's failing methods are read from check.v1's and testify's
+// output, and a group runs one only when its filter matches it.
+func TestSuiteMethodsAreJudgedByTheFilter(t *testing.T) {
+	out := []byte("=== RUN   Test\n\n----------------------------------------------------------------------\nPANIC: conf_test.go:17: ConfigSuite.TestValidate\n\nFAIL: conf_test.go:21: URLSuite.TestNormalize\n\nOOPS: 1 passed, 1 FAILED, 1 PANICKED\n--- FAIL: Test (0.00s)\n=== RUN   TestRepoSuite\n=== RUN   TestRepoSuite/TestBranch\n    --- FAIL: TestRepoSuite/TestBranch (0.00s)\n--- FAIL: TestRepoSuite (0.00s)\n")
+	r := parseGoV(out)
+	if got := strings.Join(r.subFails["Test"], ","); got != "ConfigSuite.TestValidate,URLSuite.TestNormalize" {
+		t.Errorf("check.v1 methods: %q", got)
+	}
+	if got := strings.Join(r.subFails["TestRepoSuite"], ","); got != "TestBranch" {
+		t.Errorf("testify methods: %q", got)
+	}
+	check := group{Runner: "go", Dir: "conf", Tests: []string{"Test"}, Command: `go test ./conf -run '^(Test)$' -check.f '^(ConfigSuite\.TestValidate|URLSuite)$'`}
+	testify := group{Runner: "go", Dir: "repo", Tests: []string{"TestRepoSuite"}, Command: `go test ./repo -run '^(TestRepoSuite)$' -testify.m '^(TestEmpty)$'`}
+	for _, c := range []struct {
+		g    group
+		t    testID
+		want bool
+	}{
+		{check, testID{Pkg: "conf", Name: "Test", Sub: "ConfigSuite.TestValidate"}, true},
+		{check, testID{Pkg: "conf", Name: "Test", Sub: "URLSuite.TestNormalize"}, true}, // its suite, whole
+		{check, testID{Pkg: "conf", Name: "Test", Sub: "ConfigSuite.TestOther"}, false},
+		{check, testID{Pkg: "conf", Name: "Test"}, true},
+		{testify, testID{Pkg: "repo", Name: "TestRepoSuite", Sub: "TestBranch"}, false},
+		{testify, testID{Pkg: "repo", Name: "TestRepoSuite", Sub: "TestEmpty"}, true},
+	} {
+		if got := c.g.matches(c.t); got != c.want {
+			t.Errorf("%s runs %s: %v, want %v", c.g.Command, c.t, got, c.want)
+		}
 	}
 }
