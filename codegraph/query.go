@@ -47,12 +47,26 @@ func (x *Index) Symbols(pattern string) ([]Def, error) {
 	return out, nil
 }
 
+// sortDefs orders definitions by place, in one order whatever the
+// order they came in: definitions that begin on one line (an interface
+// and its method written on one line) by their end, then by what they
+// are.
 func sortDefs(ds []Def) {
 	sort.Slice(ds, func(i, j int) bool {
-		if ds[i].Path != ds[j].Path {
-			return ds[i].Path < ds[j].Path
+		a, b := ds[i], ds[j]
+		switch {
+		case a.Path != b.Path:
+			return a.Path < b.Path
+		case a.Start != b.Start:
+			return a.Start < b.Start
+		case a.End != b.End:
+			return a.End > b.End // the enclosing one first
+		case a.Type != b.Type:
+			return a.Type < b.Type
+		case a.Name != b.Name:
+			return a.Name < b.Name
 		}
-		return ds[i].Start < ds[j].Start
+		return a.Kind < b.Kind
 	})
 }
 

@@ -141,7 +141,11 @@ func TestSnapshotAnswersAsResolved(t *testing.T) {
 	for _, pat := range []string{"*", "Test*", "*.Update", "Index.*", "encode", "*_*"} {
 		want, got := js(full.Symbols(pat)), js(lazy.Symbols(pat))
 		if want != got {
-			t.Fatalf("symbols %q:\nresolved: %.300s\nsnapshot: %.300s", pat, want, got)
+			i := 0
+			for i < len(want) && i < len(got) && want[i] == got[i] {
+				i++
+			}
+			t.Fatalf("symbols %q differ at %d (len %d/%d):\nresolved: %.400s\nsnapshot: %.400s", pat, i, len(want), len(got), want[max(0, i-200):], got[max(0, i-200):])
 		}
 	}
 	a, err := lazy.BlastWith(ctx, []string{"mod/codegraph/codec.go:decode"}, BlastOptions{Depth: -1, AllPossible: true})
