@@ -46,6 +46,13 @@ func makeGoCorpus(ctx context.Context, modVersion, dir string, env []string) err
 	if out, err := corpus.RunOut(ctx, 5*time.Minute, dir, env, "go", "mod", "download"); err != nil {
 		return fmt.Errorf("go mod download in the copy of %s: %v %s", modVersion, err, out)
 	}
+	// A module published without a go.sum (yaml.v3) gets one, so that
+	// its tests build.
+	if _, err := os.Stat(filepath.Join(dir, "go.sum")); err != nil {
+		if out, err := corpus.RunOut(ctx, 5*time.Minute, dir, env, "go", "mod", "tidy"); err != nil {
+			return fmt.Errorf("go mod tidy in the copy of %s: %v %s", modVersion, err, out)
+		}
+	}
 	return gitInit(ctx, dir)
 }
 

@@ -12,6 +12,7 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -66,16 +67,30 @@ func newGoCorpus(ctx context.Context, root, bin string, env []string) (*goCorpus
 	}
 	names := map[string]bool{}
 	for _, p := range c.pkgs {
-		if names[p.Name] {
-			return nil, fmt.Errorf("two packages of %s are named %s: their test binaries would collide; give the corpus packages of distinct names", root, p.Name)
+		b := testBinary(p.ImportPath)
+		if names[b] {
+			return nil, fmt.Errorf("two packages of %s have test binaries named %s: they would collide; give the corpus packages of distinct names", root, b)
 		}
-		names[p.Name] = true
+		names[b] = true
 	}
 	return c, nil
 }
 
 func (c *goCorpus) binary(p *goPkg) string {
-	return filepath.Join(c.bin, p.Name+".test")
+	return filepath.Join(c.bin, testBinary(p.ImportPath))
+}
+
+// testBinary is the name go test -c -o DIR/ gives a package's test
+// binary: its import path's last element (the one before a major
+// version suffix), then .test.
+func testBinary(importPath string) string {
+	elem := path.Base(importPath)
+	if len(elem) > 1 && elem[0] == 'v' && strings.Trim(elem[1:], "0123456789") == "" {
+		if dir := path.Dir(importPath); dir != "." {
+			elem = path.Base(dir)
+		}
+	}
+	return elem + ".test"
 }
 
 // build compiles the test binary of each package that links pkg (every
