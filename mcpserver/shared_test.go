@@ -465,6 +465,11 @@ func TestWorktreesShareTheHubsGopls(t *testing.T) {
 	if len(pids) != 2 || pids[0] != pids[1] {
 		t.Fatalf("two worktrees, want one gopls serving both: %+v", st[0].Workspaces)
 	}
+	cmd := exec.Command(bin, "status")
+	cmd.Env = s.env
+	if out, err := cmd.Output(); err != nil || !strings.Contains(string(out), "(one process for 2 workspaces)") {
+		t.Errorf("cchub status does not say the server is shared: %v\n%s", err, out)
+	}
 	if text := call(t, w, "edit", breakF); !strings.Contains(text, "new error in b.go") {
 		t.Fatalf("the worktree's session is not told what its change caused:\n%s", text)
 	}

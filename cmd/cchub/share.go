@@ -402,6 +402,15 @@ func statusText(st sharedhub.Status, yours bool) string {
 	}
 	b.WriteString("\n")
 	total := st.RSSBytes
+	// A server the worktrees of a repository share is listed under each,
+	// counted once.
+	uses := map[int]int{}
+	for _, w := range st.Workspaces {
+		for _, s := range w.Servers {
+			uses[s.PID]++
+		}
+	}
+	counted := map[int]bool{}
 	for _, w := range st.Workspaces {
 		fmt.Fprintf(&b, "  %s: %d session%s", w.Root, w.Sessions, plural(w.Sessions))
 		if w.Commands > 0 {
@@ -412,8 +421,15 @@ func statusText(st sharedhub.Status, yours bool) string {
 		}
 		b.WriteString("\n")
 		for _, s := range w.Servers {
-			fmt.Fprintf(&b, "    %s: pid %d, %s\n", s.Name, s.PID, mb(s.RSSBytes))
-			total += s.RSSBytes
+			shared := ""
+			if n := uses[s.PID]; n > 1 {
+				shared = fmt.Sprintf(" (one process for %d workspaces)", n)
+			}
+			fmt.Fprintf(&b, "    %s: pid %d, %s%s\n", s.Name, s.PID, mb(s.RSSBytes), shared)
+			if !counted[s.PID] {
+				counted[s.PID] = true
+				total += s.RSSBytes
+			}
 		}
 	}
 	fmt.Fprintf(&b, "  memory in all: %s\n", mb(total))
