@@ -57,6 +57,12 @@ func (g *goTest) runs(d codegraph.Def) bool {
 	return d.Language == lang.Go && d.Test && d.Type == "" && d.Name != "TestMain"
 }
 
+// runsOnLoad says whether d is an init function, which runs when its
+// package loads.
+func (g *goTest) runsOnLoad(d codegraph.Def) bool {
+	return d.Language == lang.Go && d.Name == "init" && d.Type == "" && isFunc(d)
+}
+
 // testMain says whether d is a package's TestMain, which runs every test
 // of the package.
 func (g *goTest) testMain(d codegraph.Def) bool {

@@ -237,3 +237,26 @@ func selects(s *Selection, dir, name string) bool {
 	}
 	return false
 }
+
+// A reached init runs before every test of its package: a test file's
+// init that reaches the change selects its package whole (cobra's doc
+// tests build their commands in one), a code file's init its package
+// and every package importing it.
+func TestSelectReachedInit(t *testing.T) {
+	r := newRepoOf(t, map[string]string{
+		"go.mod":          "module example.com/ini\n\ngo 1.22\n",
+		"p/p.go":          "package p\n\nfunc Setup() int {\n\treturn 1\n}\n\nfunc Other() int { return 2 }\n",
+		"p/p_test.go":     "package p\n\nimport \"testing\"\n\nfunc TestOther(t *testing.T) { _ = Other() }\n",
+		"doc/doc.go":      "package doc\n\nfunc Render() string { return \"x\" }\n",
+		"doc/doc_test.go": "package doc\n\nimport (\n\t\"testing\"\n\n\t\"example.com/ini/p\"\n)\n\nvar n int\n\nfunc init() { n = p.Setup() }\n\nfunc TestRender(t *testing.T) { _ = Render() }\n",
+		"other/o.go":      "package other\n\nfunc O() int { return 0 }\n",
+		"other/o_test.go": "package other\n\nimport \"testing\"\n\nfunc TestO(t *testing.T) { _ = O() }\n",
+	})
+	s := r.selectOn("setup", func() { r.edit("p/p.go", "return 1", "return 3") })
+	if got, want := commandsOf(t, s), "go test ./doc\n"; got != want {
+		t.Errorf("a test file's init reaching the change: %q, want %q\n%s", got, want, selJSON(t, s))
+	}
+	if len(s.Groups) == 1 && !strings.Contains(s.Groups[0].Why, "it runs when its package loads") {
+		t.Errorf("why: %q", s.Groups[0].Why)
+	}
+}

@@ -404,6 +404,11 @@ func (s *selector) radius(ctx context.Context) {
 				if h, ok := r.(suiteHolder); ok && h.suiteMethod(d) {
 					r.reached(s, d, sure, why)
 				}
+				// What runs when its package loads (a Go init) runs
+				// before every test that loads the package.
+				if l, ok := r.(loadRunner); ok && l.runsOnLoad(d) {
+					s.wide(d.Path, sure, d.Qual()+" "+why+": it runs when its package loads")
+				}
 			}
 			continue
 		}
@@ -440,6 +445,10 @@ func (s *selector) radius(ctx context.Context) {
 }
 
 func topKey(p string, line int) string { return fmt.Sprintf("%s:%d", p, line) }
+
+// loadRunner is a runner some of whose functions run when their package
+// loads, called by no one (Go's init).
+type loadRunner interface{ runsOnLoad(codegraph.Def) bool }
 
 // topClaimer is a runner whose tests can be top-level lines of a test
 // file (Ginkgo's specs).

@@ -503,6 +503,14 @@ func (r *runner) one(ctx context.Context, m *mutant, selector string, env []stri
 		}
 	}
 	for _, t := range failing {
+		if t.Sub != "" {
+			// A suite's failing method: its test stands for it when the
+			// selection leaves the test out (a miss, or one the checks
+			// below excuse); with the test in, the filter must name it.
+			if !sel.covers(testID{Pkg: t.Pkg, Name: t.Name}, false) {
+				continue
+			}
+		}
 		if !sel.covers(t, false) {
 			m.Missed = append(m.Missed, miss{Test: t, Has: sel.describe(t)})
 		}
