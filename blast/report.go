@@ -211,7 +211,7 @@ type Summary struct {
 
 func definition(d codegraph.Def) Definition {
 	return Definition{Name: d.Name, QualifiedName: d.Qual(), Kind: d.Kind, Language: d.Language,
-		Path: d.Path, StartLine: d.Start, EndLine: d.End, Test: d.Test}
+		Path: d.Path, StartLine: d.Start, EndLine: d.End, Test: codegraph.RunsAsTest(d)}
 }
 
 // newReport puts changes and their radius into a report.
@@ -234,7 +234,7 @@ func newReport(base, head Revision, depth int, minConfidence string, cs []Change
 					ch.sureCallers++
 				}
 			}
-			if re.Def.Test {
+			if codegraph.RunsAsTest(re.Def) {
 				ch.TestsReached++
 			}
 		}
@@ -249,7 +249,7 @@ func newReport(base, head Revision, depth int, minConfidence string, cs []Change
 		case StatusMoved:
 			rep.Summary.Moved++
 		}
-		if c.Def.Test && c.Status != StatusRemoved {
+		if codegraph.RunsAsTest(c.Def) && c.Status != StatusRemoved {
 			rep.Tests = append(rep.Tests, Test{Definition: definition(c.Def)})
 		}
 	}
@@ -258,7 +258,7 @@ func newReport(base, head Revision, depth int, minConfidence string, cs []Change
 		rep.Reached = append(rep.Reached, Reached{Definition: definition(re.Def), Distance: re.Distance, Confidence: re.Confidence, Via: re.Via})
 		rep.Evidence[re.Confidence]++
 		files[re.Def.Path] = true
-		if re.Def.Test {
+		if codegraph.RunsAsTest(re.Def) {
 			rep.Tests = append(rep.Tests, Test{Definition: definition(re.Def), Distance: re.Distance})
 		}
 	}

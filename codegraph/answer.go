@@ -358,7 +358,7 @@ func writeBlastHead(b *strings.Builder, q Query, starts []Def, reached []Reached
 		byDist[r.Distance]++
 		files[r.Def.Path] = true
 		dirs[path.Dir(r.Def.Path)]++
-		if r.Def.Test {
+		if RunsAsTest(r.Def) {
 			tests = append(tests, fmt.Sprintf("%s (%s)", r.Def.Qual(), r.Def.Path))
 		}
 	}
@@ -388,7 +388,7 @@ func writeBlastFiles(b *strings.Builder, reached []Reached) {
 	var tests []string
 	for _, r := range reached {
 		files[r.Def.Path] = true
-		if r.Def.Test {
+		if RunsAsTest(r.Def) {
 			tests = append(tests, fmt.Sprintf("%s (%s)", r.Def.Qual(), r.Def.Path))
 		}
 	}

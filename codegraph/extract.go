@@ -662,6 +662,18 @@ func isTest(d Def, s *outline.Symbol, rel string) bool {
 	return strings.HasPrefix(d.Name, "test")
 }
 
+// RunsAsTest says whether d is a test: one the graph marks (Def.Test),
+// or a Go test suite's method — TestXxx on a type in a _test.go file,
+// which check.v1, testify and their kind run by reflection from one
+// test function of the package.
+func RunsAsTest(d Def) bool {
+	if d.Test {
+		return true
+	}
+	return lang.Family(d.Language) == lang.Go && d.Type != "" && d.Kind == "method" &&
+		strings.HasSuffix(d.Path, "_test.go") && strings.HasPrefix(d.Name, "Test") && goTestName(d.Name)
+}
+
 // goTestName says whether a Go function is one go test runs (or, for
 // TestMain, runs the others): Test, Example or Fuzz, alone or followed by
 // anything but a lower-case letter.
