@@ -12,15 +12,10 @@ func TestDurationsFromGoTestJSON(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not on PATH")
 	}
-	goEnv, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	caches := strings.Fields(string(goEnv))
+	env := goRunEnv(t)
 	r := newTestsRepo(t)
 	cmd := exec.Command("go", "test", "-count=1", "-json", "./...")
-	cmd.Dir = r.dir
-	cmd.Env = append(cmd.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOTELEMETRY=off", "GOCACHE="+caches[0], "GOMODCACHE="+caches[1])
+	cmd.Dir, cmd.Env = r.dir, env
 	record, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go test -json: %v\n%s", err, record)

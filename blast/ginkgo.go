@@ -168,9 +168,14 @@ func skipLiteral(s string, i int) int {
 // the innermost container when no spec holds it); ok is false when no
 // node holds the line or a text is not a literal.
 func ginkgoFocus(src []byte, line int) (focus string, ok bool) {
+	return focusOf(ginkgoNodesOf(src), line)
+}
+
+// focusOf is ginkgoFocus over a file's nodes.
+func focusOf(nodes []ginkgoNode, line int) (focus string, ok bool) {
 	var texts []string
 	spec := false
-	for _, n := range ginkgoNodesOf(src) {
+	for _, n := range nodes {
 		if n.start > line || line > n.end || n.end == 0 {
 			continue
 		}
@@ -213,11 +218,14 @@ func (g *goTest) claimTop(s *selector, p string, line int, sure bool, why string
 	if !st.frameworks[frameworkGinkgo] || len(st.ginkgoRuns) == 0 {
 		return false
 	}
-	src, err := g.read(p)
-	if err != nil || !ginkgoImport.Match(src) {
-		return false
+	nodes, ok := g.ginkgo[p]
+	if !ok { // read and scanned once per file, however many lines ask
+		if src, err := g.read(p); err == nil && ginkgoImport.Match(src) {
+			nodes = ginkgoNodesOf(src)
+		}
+		g.ginkgo[p] = nodes
 	}
-	focus, ok := ginkgoFocus(src, line)
+	focus, ok := focusOf(nodes, line)
 	if !ok {
 		return false
 	}

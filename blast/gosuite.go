@@ -3,6 +3,7 @@ package blast
 import (
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -157,13 +158,6 @@ func (st *goSuites) entriesOf(typ string) (framework string, entries []string) {
 	return framework, entries
 }
 
-// goSuiteTest says whether a suite's method is one its framework runs as
-// a test (the rest set up, tear down or help).
-func goSuiteTest(name string) bool {
-	rest, ok := strings.CutPrefix(name, "Test")
-	return ok && (rest == "" || !(rest[0] >= 'a' && rest[0] <= 'z'))
-}
-
 // suiteFilters is what a group's suite methods add to its command: the
 // entry tests to -run, and each framework's filter (nil: none, the
 // suites run whole).
@@ -185,13 +179,13 @@ func (f *suiteFilters) add(st *goSuites, d codegraph.Def) {
 	f.entries = append(f.entries, entries...)
 	switch framework {
 	case frameworkCheck:
-		if goSuiteTest(d.Name) {
+		if codegraph.RunsAsTest(d) {
 			f.check = append(f.check, regexp.QuoteMeta(d.Type)+`\.`+regexp.QuoteMeta(d.Name))
 		} else {
 			f.check = append(f.check, regexp.QuoteMeta(d.Type)) // its fixture or helper: the whole suite
 		}
 	case frameworkTestify:
-		if goSuiteTest(d.Name) && len(st.opaque) == 0 {
+		if codegraph.RunsAsTest(d) && len(st.opaque) == 0 {
 			f.testify = append(f.testify, regexp.QuoteMeta(d.Name))
 		} else {
 			f.testifyWhole = true
@@ -203,19 +197,13 @@ func (f *suiteFilters) add(st *goSuites, d codegraph.Def) {
 func (f *suiteFilters) flags() string {
 	out := ""
 	if len(f.check) > 0 {
-		out += " -check.f " + quoteAlways("^("+strings.Join(dedupe(sorted(f.check)), "|")+")$")
+		out += " -check.f " + quoteAlways("^("+strings.Join(dedupe(slices.Sorted(slices.Values(f.check))), "|")+")$")
 	}
 	if len(f.testify) > 0 && !f.testifyWhole {
-		out += " -testify.m " + quoteAlways("^("+strings.Join(dedupe(sorted(f.testify)), "|")+")$")
+		out += " -testify.m " + quoteAlways("^("+strings.Join(dedupe(slices.Sorted(slices.Values(f.testify))), "|")+")$")
 	}
 	if len(f.ginkgo) > 0 {
-		out += " -ginkgo.focus " + quoteAlways(strings.Join(dedupe(sorted(f.ginkgo)), "|"))
+		out += " -ginkgo.focus " + quoteAlways(strings.Join(dedupe(slices.Sorted(slices.Values(f.ginkgo))), "|"))
 	}
 	return out
-}
-
-func sorted(s []string) []string {
-	s = append([]string(nil), s...)
-	sort.Strings(s)
-	return s
 }

@@ -33,13 +33,9 @@ func TestSelectionCoversGoSuites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	goEnv, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	caches := strings.Fields(string(goEnv))
+	goEnv := goRunEnv(t)
 	r := newRepoOf(t, files)
-	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOTELEMETRY=off", "GOCACHE="+caches[0], "GOMODCACHE="+caches[1], "HOME="+t.TempDir())
+	env := append(goEnv, "GOPROXY=off", "HOME="+t.TempDir())
 	run := func(command string) (string, error) {
 		cmd := exec.Command("sh", "-c", command)
 		cmd.Dir, cmd.Env = r.dir, env

@@ -26,10 +26,11 @@ type goTest struct {
 	testDirs map[string]bool              // directories holding _test.go files in head
 	imports  *goImports                   // made on first need
 	suites   map[string]*goSuites         // each package's test suites, read on first need (gosuite.go)
+	ginkgo   map[string][]ginkgoNode      // each Ginkgo test file's nodes, scanned on first need (ginkgo.go)
 }
 
 func newGoTest(head, base files, read func(string) ([]byte, error)) runner {
-	g := &goTest{head: head, read: read, pkgs: map[string]bool{}, testDirs: map[string]bool{}, suites: map[string]*goSuites{}}
+	g := &goTest{head: head, read: read, pkgs: map[string]bool{}, testDirs: map[string]bool{}, suites: map[string]*goSuites{}, ginkgo: map[string][]ginkgoNode{}}
 	for p, f := range head {
 		if f.Language == lang.Go {
 			g.pkgs[path.Dir(p)] = true
@@ -216,32 +217,12 @@ func (g *goTest) groups(s *selector) []built {
 	return out
 }
 
-// importPath is the import path of the package in dir: its module's
-// path (its go.mod's module line) and dir below it; "" when go.mod
-// does not say.
+// importPath is the import path of the package in dir (goImports.pathOf).
 func (g *goTest) importPath(dir string) string {
-	mod := goModuleOf(g.head, dir)
-	if g.read == nil {
-		return ""
+	if g.imports == nil {
+		g.imports = newGoImports(g.head)
 	}
-	src, err := g.read(path.Join(mod, "go.mod"))
-	if err != nil {
-		return ""
-	}
-	for _, line := range strings.Split(string(src), "\n") {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
-			p := strings.Trim(strings.TrimSpace(rest), `"`)
-			rel := dir
-			if mod != "." {
-				rel = strings.TrimPrefix(strings.TrimPrefix(dir, mod), "/")
-			}
-			if rel == "" || rel == "." {
-				return p
-			}
-			return p + "/" + rel
-		}
-	}
-	return ""
+	return g.imports.pathOf(dir)
 }
 
 // known counts the tests go test runs in the package in dir.
@@ -252,7 +233,7 @@ func (g *goTest) known(dir string) int {
 			continue
 		}
 		for _, d := range f.Defs {
-			if g.runs(d) || goSuiteTest(d.Name) && g.suiteMethod(d) {
+			if g.runs(d) || codegraph.RunsAsTest(d) && g.suiteMethod(d) {
 				n++
 			}
 		}

@@ -170,15 +170,9 @@ func TestSelectionCoversFailingTests(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not on PATH")
 	}
-	// newRepo points HOME into the repository: go keeps its caches where
-	// they were.
-	goEnv, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	caches := strings.Fields(string(goEnv))
+	goEnv := goRunEnv(t)
 	r := newTestsRepo(t)
-	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOTELEMETRY=off", "GOCACHE="+caches[0], "GOMODCACHE="+caches[1], "HOME="+t.TempDir())
+	env := append(goEnv, "HOME="+t.TempDir())
 	mutants := []struct{ file, at string }{
 		{"store/store.go", "func Total(s *Store) int {"},
 		{"store/store.go", "func (s *Store) Add(name string, n int) {"},
@@ -201,6 +195,20 @@ func TestSelectionCoversFailingTests(t *testing.T) {
 		}
 		r.git("checkout", "-q", "base")
 	}
+}
+
+// goRunEnv is the environment a test runs go in with: this process's,
+// with go's caches where they are now (newRepo then points HOME into
+// the repository), modules resolved from go.mod, no workspace, no
+// telemetry. Call it before newRepo.
+func goRunEnv(t *testing.T) []string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	caches := strings.Fields(string(out))
+	return append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOTELEMETRY=off", "GOCACHE="+caches[0], "GOMODCACHE="+caches[1])
 }
 
 // failingGoTests runs every Go test of the module at dir and returns the

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"go.lsp.dev/uri"
+
+	"cchub/workspace"
 )
 
 // Pool lets the Muxes of one process (the shared hub's workspaces) share
@@ -177,7 +179,7 @@ func (p *Pool) acquire(ctx context.Context, m *Mux, key, dir string, start func(
 		for _, f := range s.users {
 			if f == dir {
 				added = false
-			} else if within(f, dir) || within(dir, f) {
+			} else if workspace.Within(f, dir) || workspace.Within(dir, f) {
 				nested = true
 			}
 		}
@@ -197,10 +199,6 @@ func (p *Pool) acquire(ctx context.Context, m *Mux, key, dir string, start func(
 		}
 		return s, nil
 	}
-}
-
-func within(root, p string) bool {
-	return p == root || strings.HasPrefix(p, root+string(filepath.Separator))
 }
 
 // release lets m's use of s go: the last user stops it (within grace),
@@ -231,7 +229,7 @@ func (p *Pool) release(m *Mux, s *server, grace time.Duration) {
 	var docs []uri.URI
 	if gone {
 		for u := range s.docs {
-			if within(dir, u.Filename()) {
+			if workspace.Within(dir, u.Filename()) {
 				docs = append(docs, u)
 				delete(s.docs, u)
 				delete(s.held, u)
@@ -279,7 +277,7 @@ func (s *server) foreignLocked(u uri.URI, m *Mux) bool {
 	mine := s.users[m]
 	name := u.Filename()
 	for _, f := range s.users {
-		if f != mine && within(f, name) {
+		if f != mine && workspace.Within(f, name) {
 			return true
 		}
 	}

@@ -33,6 +33,32 @@ func exited(pid int) bool {
 	return false
 }
 
+// oneProcess checks that the Muxes of two worktrees run one server
+// process, and returns it.
+func oneProcess(t *testing.T, a, b *Mux) []Process {
+	t.Helper()
+	pa, pb := a.Processes(), b.Processes()
+	if len(pa) != 1 || len(pb) != 1 || pa[0].PID != pb[0].PID {
+		t.Fatalf("two worktrees, want one server process: %+v and %+v", pa, pb)
+	}
+	return pa
+}
+
+// workspaceClean checks that m's workspace diagnostics hold nothing:
+// none of another worktree's.
+func workspaceClean(t *testing.T, m *Mux) {
+	t.Helper()
+	ws, err := m.Workspace(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rel, ds := range ws.Files {
+		if len(ds) != 0 {
+			t.Errorf("the second worktree's workspace diagnostics hold %s: %+v", rel, ds)
+		}
+	}
+}
+
 const (
 	poolCallee = "package m\n\nfunc F(x int) int { return x }\n"
 	poolCaller = "package m\n\nfunc G() int { return F(1) }\n"
@@ -67,22 +93,11 @@ func TestWorktreesShareOneGopls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pa, pb := mA.Processes(), mB.Processes()
-	if len(pa) != 1 || len(pb) != 1 || pa[0].PID != pb[0].PID {
-		t.Fatalf("two worktrees, want one gopls: %+v and %+v", pa, pb)
-	}
+	pa := oneProcess(t, mA, mB)
 	if len(repB.New) != 0 || len(repB.Gone) != 0 || len(repB.Files["b.go"]) != 0 {
 		t.Fatalf("the second worktree is told the first's news: %+v", repB)
 	}
-	wsB, err := mB.Workspace(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rel, ds := range wsB.Files {
-		if len(ds) != 0 {
-			t.Errorf("the second worktree's workspace diagnostics hold %s: %+v", rel, ds)
-		}
-	}
+	workspaceClean(t, mB)
 	wsA, err := mA.Workspace(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -130,10 +145,7 @@ func TestWorktreesShareOneGopls(t *testing.T) {
 			t.Fatalf("after the kill, %s: %+v", w.dir, rep)
 		}
 	}
-	pa, pb = mA.Processes(), mB.Processes()
-	if len(pa) != 1 || len(pb) != 1 || pa[0].PID != pb[0].PID {
-		t.Fatalf("after the kill, want one gopls again: %+v and %+v", pa, pb)
-	}
+	pa = oneProcess(t, mA, mB)
 
 	// The first leaves: the server goes on for the second.
 	mA.Close()
@@ -165,22 +177,9 @@ func TestWorktreesShareOnePyright(t *testing.T) {
 		"shop/caller.py":   "from shop.utils import total\n\n\ndef bill() -> int:\n    return total(3, 4)\n",
 	}
 	repo, wts := wstest.GitWorktrees(t, files, "wt")
-	bin := nodeServer(t, "pyright-langserver")
 	pool := NewPool()
-	mux := func(dir string) *Mux {
-		m, err := New(openRoot(t, dir), Options{Pool: pool, Timeout: 30 * time.Second, LookPath: func(name string) (string, error) {
-			if name == "pyright-langserver" {
-				return bin, nil
-			}
-			return "", os.ErrNotExist
-		}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { m.Close() })
-		return m
-	}
-	mA, mB := mux(repo), mux(wts[0])
+	mA := newPyrightMuxWith(t, openRoot(t, repo), Options{Pool: pool})
+	mB := newPyrightMuxWith(t, openRoot(t, wts[0]), Options{Pool: pool})
 	ctx := context.Background()
 	changed := "def total(price: int, qty: int, tax: int) -> int:\n    return price * qty + tax\n"
 	f := write(t, repo, "shop/utils.py", changed)
@@ -198,22 +197,11 @@ func TestWorktreesShareOnePyright(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pa, pb := mA.Processes(), mB.Processes()
-	if len(pa) != 1 || len(pb) != 1 || pa[0].PID != pb[0].PID {
-		t.Fatalf("two worktrees, want one pyright: %+v and %+v", pa, pb)
-	}
+	oneProcess(t, mA, mB)
 	if len(repB.New) != 0 || len(repB.Files["shop/caller.py"]) != 0 {
 		t.Fatalf("the second worktree is told the first's news: %+v", repB)
 	}
-	wsB, err := mB.Workspace(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rel, ds := range wsB.Files {
-		if len(ds) != 0 {
-			t.Errorf("the second worktree's workspace diagnostics hold %s: %+v", rel, ds)
-		}
-	}
+	workspaceClean(t, mB)
 }
 
 // gitFamily reads a worktree's .git file to the repository's common
@@ -225,7 +213,22 @@ func TestGitFamily(t *testing.T) {
 	if fa == "" || fa != fb || ta != repo || tb != wts[0] {
 		t.Errorf("gitFamily: %q %q and %q %q; want one family, tops %s and %s", fa, ta, fb, tb, repo, wts[0])
 	}
-	if f, _ := gitFamily(t.TempDir()); f != "" {
-		t.Errorf("a directory in no repository has family %q", f)
+	// A directory in no repository has none (when the temporary
+	// directory is itself inside a repository, that one's).
+	alone := t.TempDir()
+	if f, _ := gitFamily(alone); f == fa || f != "" && !insideRepo(alone) {
+		t.Errorf("a directory outside the test's repository has family %q", f)
+	}
+}
+
+// insideRepo says whether a directory above dir holds a .git.
+func insideRepo(dir string) bool {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return true
+		}
+		if filepath.Dir(d) == d {
+			return false
+		}
 	}
 }

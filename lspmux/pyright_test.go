@@ -26,13 +26,22 @@ func pyWorkspace(t *testing.T) (*workspace.Root, string) {
 
 func newPyrightMux(t *testing.T, root *workspace.Root, specs []Spec) *Mux {
 	t.Helper()
+	return newPyrightMuxWith(t, root, Options{Specs: specs})
+}
+
+// newPyrightMuxWith is newPyrightMux with opts (a Pool), its Timeout and
+// LookPath set.
+func newPyrightMuxWith(t *testing.T, root *workspace.Root, opts Options) *Mux {
+	t.Helper()
 	bin := nodeServer(t, "pyright-langserver")
-	m, err := New(root, Options{Specs: specs, Timeout: 30 * time.Second, LookPath: func(name string) (string, error) {
+	opts.Timeout = 30 * time.Second
+	opts.LookPath = func(name string) (string, error) {
 		if name == "pyright-langserver" {
 			return bin, nil
 		}
 		return "", os.ErrNotExist
-	}})
+	}
+	m, err := New(root, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

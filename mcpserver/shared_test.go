@@ -31,8 +31,13 @@ type sharing struct {
 func newSharing(t *testing.T, bin, idle string) *sharing {
 	t.Helper()
 	// Not t.TempDir: a long test name would make a socket path longer
-	// than a unix socket's.
+	// than a unix socket's; nor a long $TMPDIR (hub-<16 hex>.sock must
+	// fit in about 100 bytes).
 	dir, err := os.MkdirTemp("", "hub")
+	if err == nil && len(dir) > 70 {
+		os.Remove(dir)
+		dir, err = os.MkdirTemp("/tmp", "hub")
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

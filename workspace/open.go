@@ -42,7 +42,7 @@ func inRoot[T any](r *Root, rel string, op func(name string) (T, error)) (T, err
 		return v, err
 	}
 	real, e := evalExisting(filepath.Join(r.dir, native(rel)))
-	if e != nil || !within(r.dir, real) {
+	if e != nil || !Within(r.dir, real) {
 		var zero T
 		return zero, fmt.Errorf("%s %w %s (a symlink leads out of it): %w", ShowArg(rel), ErrOutsideRoot, r.dir, err)
 	}

@@ -91,11 +91,11 @@ func (r *Root) Resolve(p string) (abs, rel string, err error) {
 	} else {
 		joined = filepath.Join(r.dir, p)
 	}
-	if !within(r.dir, joined) {
+	if !Within(r.dir, joined) {
 		// An absolute path may name the root through a symlinked prefix
 		// (e.g. /tmp vs /private/tmp); accept it if it resolves inside.
 		if filepath.IsAbs(p) {
-			if real, e := evalExisting(joined); e == nil && within(r.dir, real) {
+			if real, e := evalExisting(joined); e == nil && Within(r.dir, real) {
 				joined = real
 			} else {
 				return "", "", r.outside(p)
@@ -108,7 +108,7 @@ func (r *Root) Resolve(p string) (abs, rel string, err error) {
 	if err != nil {
 		return "", "", fmt.Errorf("path %s: %w", ShowArg(p), err)
 	}
-	if !within(r.dir, real) {
+	if !Within(r.dir, real) {
 		return "", "", fmt.Errorf("%s %w %s (a symlink leads out of it); give a path inside the root", ShowArg(p), ErrOutsideRoot, r.dir)
 	}
 	rel, err = filepath.Rel(r.dir, joined)
@@ -131,7 +131,9 @@ func (r *Root) outside(p string) error {
 	return fmt.Errorf("%s %w %s; give a path relative to the root", ShowArg(p), ErrOutsideRoot, r.dir)
 }
 
-func within(root, p string) bool {
+// Within says whether path p is root or below it (both clean and
+// absolute, or both relative).
+func Within(root, p string) bool {
 	if p == root {
 		return true
 	}

@@ -146,7 +146,7 @@ func (r *Root) linkTarget(rel, link string) (string, error) {
 	var p string
 	if filepath.IsAbs(link) {
 		abs := filepath.Clean(link)
-		if !within(r.dir, abs) {
+		if !Within(r.dir, abs) {
 			return "", ErrOutsideRoot
 		}
 		p = r.Rel(abs)
@@ -265,7 +265,7 @@ func (r *Root) checkWrite(rel string) error {
 	}
 	dir, base := parentOf(rel)
 	real, err := evalExisting(filepath.Join(r.dir, native(dir)))
-	if err != nil || !within(r.dir, real) {
+	if err != nil || !Within(r.dir, real) {
 		return nil // the open through the root's handle refuses it, with its reason
 	}
 	resolved := path.Join(r.Rel(real), base)

@@ -218,21 +218,7 @@ func makeTS(ctx context.Context, dir string) error {
 
 // fetchTS unpacks immer's npm package into cache (once) with npm pack.
 func fetchTS(ctx context.Context, cache string) (string, error) {
-	dir := filepath.Join(cache, "immer-10.1.1")
-	if _, err := os.Stat(filepath.Join(dir, "src", "immer.ts")); err == nil {
-		return dir, nil
-	}
-	if err := os.MkdirAll(cache, 0o755); err != nil {
-		return "", err
-	}
-	if out, err := run(ctx, cache, nil, "npm", "pack", tsPackage, "--silent"); err != nil || !fileExists(filepath.Join(cache, "immer-10.1.1.tgz")) {
-		return "", fmt.Errorf("npm pack %s: %v %s: the benchmark needs the npm registry once", tsPackage, err, out)
-	}
-	os.MkdirAll(dir, 0o755)
-	if out, err := run(ctx, cache, nil, "tar", "xzf", "immer-10.1.1.tgz", "-C", dir, "--strip-components=1"); err != nil || !fileExists(filepath.Join(dir, "src", "immer.ts")) {
-		return "", fmt.Errorf("unpack immer: %v %s", err, out)
-	}
-	return dir, nil
+	return npmUnpack(ctx, cache, tsPackage, "immer-10.1.1", "src/immer.ts")
 }
 
 // jsDir is qs's unpacked npm package (its lib/ is JavaScript).
@@ -250,21 +236,29 @@ func makeJS(ctx context.Context, dir string) error {
 
 // fetchJS unpacks qs's npm package into cache (once) with npm pack.
 func fetchJS(ctx context.Context, cache string) (string, error) {
-	dir := filepath.Join(cache, "qs-6.13.0")
-	if _, err := os.Stat(filepath.Join(dir, "lib", "utils.js")); err == nil {
+	return npmUnpack(ctx, cache, jsPackage, "qs-6.13.0", "lib/utils.js")
+}
+
+// npmUnpack unpacks npm package pkg (name@version) into cache/base,
+// once: npm pack fetches base.tgz (unless a run left it), tar unpacks
+// it; probe, a file the package holds, says it is there.
+func npmUnpack(ctx context.Context, cache, pkg, base, probe string) (string, error) {
+	dir := filepath.Join(cache, base)
+	if fileExists(filepath.Join(dir, probe)) {
 		return dir, nil
 	}
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		return "", err
 	}
-	if !fileExists(filepath.Join(cache, "qs-6.13.0.tgz")) {
-		if out, err := run(ctx, cache, nil, "npm", "pack", jsPackage, "--silent"); err != nil || !fileExists(filepath.Join(cache, "qs-6.13.0.tgz")) {
-			return "", fmt.Errorf("npm pack %s: %v %s: the benchmark needs the npm registry once", jsPackage, err, out)
+	tgz := base + ".tgz"
+	if !fileExists(filepath.Join(cache, tgz)) {
+		if out, err := run(ctx, cache, nil, "npm", "pack", pkg, "--silent"); err != nil || !fileExists(filepath.Join(cache, tgz)) {
+			return "", fmt.Errorf("npm pack %s: %v %s: the benchmark needs the npm registry once", pkg, err, out)
 		}
 	}
 	os.MkdirAll(dir, 0o755)
-	if out, err := run(ctx, cache, nil, "tar", "xzf", "qs-6.13.0.tgz", "-C", dir, "--strip-components=1"); err != nil || !fileExists(filepath.Join(dir, "lib", "utils.js")) {
-		return "", fmt.Errorf("unpack qs: %v %s", err, out)
+	if out, err := run(ctx, cache, nil, "tar", "xzf", tgz, "-C", dir, "--strip-components=1"); err != nil || !fileExists(filepath.Join(dir, probe)) {
+		return "", fmt.Errorf("unpack %s: %v %s", pkg, err, out)
 	}
 	return dir, nil
 }

@@ -160,17 +160,7 @@ func (c *vitestCorpus) truth(ctx context.Context, suite []testID, timeout time.D
 }
 
 func (c *vitestCorpus) clean(ctx context.Context, tests []testID, timeout time.Duration) (map[testID]bool, error) {
-	bad := map[testID]bool{}
-	for range 2 {
-		failing, err := c.truth(ctx, tests, timeout)
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range failing {
-			bad[t] = true
-		}
-	}
-	return bad, nil
+	return failingTwice(ctx, tests, timeout, c.truth)
 }
 
 // jsFuncHead is a function's or method's first line when it ends with

@@ -240,17 +240,7 @@ func (c *pyCorpus) truth(ctx context.Context, suite []testID, timeout time.Durat
 // clean runs the suite on the unmutated tree, twice, and returns which
 // of tests fail in either run.
 func (c *pyCorpus) clean(ctx context.Context, tests []testID, timeout time.Duration) (map[testID]bool, error) {
-	bad := map[testID]bool{}
-	for range 2 {
-		failing, err := c.truth(ctx, tests, timeout)
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range failing {
-			bad[t] = true
-		}
-	}
-	return bad, nil
+	return failingTwice(ctx, tests, timeout, c.truth)
 }
 
 // funcs lists the mutants of the code files (every .py outside test/).
@@ -291,4 +281,20 @@ func (c *pyCorpus) funcs(ctx context.Context) ([]*mutant, error) {
 		ms = append(ms, &mutant{File: f.File, Func: f.Func, Line: f.Line, mutated: []byte(mutated)})
 	}
 	return ms, nil
+}
+
+// failingTwice runs truth on the unmutated tree twice and returns which
+// of tests fail in either run (flaky, or broken by the machine).
+func failingTwice(ctx context.Context, tests []testID, timeout time.Duration, truth func(context.Context, []testID, time.Duration) ([]testID, error)) (map[testID]bool, error) {
+	bad := map[testID]bool{}
+	for range 2 {
+		failing, err := truth(ctx, tests, timeout)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range failing {
+			bad[t] = true
+		}
+	}
+	return bad, nil
 }
