@@ -44,6 +44,9 @@ type Options struct {
 	// Platform is the target the tests are selected for (the zero value:
 	// the one cchub runs on, no tags).
 	Platform Platform
+	// Matrix are more targets, each selected for too and compared with
+	// Platform's selection (Selection.Matrix): a CI matrix in one run.
+	Matrix []Platform
 }
 
 // Deps is what the caller lends a run, apart from what the user chose:
@@ -173,7 +176,12 @@ func Run(ctx context.Context, root *workspace.Root, cache *syntax.ParseCache, o 
 			}
 			return git.run(ctx, workspace.MaxFileBytes, "cat-file", "blob", obj)
 		}
-		rep.Selection = selectTests(ctx, selectIn{diffs: diffs, base: old, head: now, cs: cs, x: x, names: names, read: read, confirm: confirm, platform: o.Platform})
+		in := selectIn{diffs: diffs, base: old, head: now, cs: cs, x: x, names: names, read: read, confirm: confirm, platform: o.Platform}
+		rep.Selection = selectTests(ctx, in)
+		for _, p := range o.Matrix {
+			in.platform = p
+			rep.Selection.Matrix = append(rep.Selection.Matrix, rep.Selection.compare(selectTests(ctx, in)))
+		}
 	}
 	if deps.Shared != nil {
 		// The head graph, kept once measured (nothing is written when it

@@ -126,10 +126,21 @@ func (d *Durations) junit(data []byte) error {
 // ApplyDurations gives each group its expected seconds, and sel the selected
 // and the suite's, from what d records; a group it has no record of
 // keeps none.
+// The matrix's entries get theirs too.
 func (sel *Selection) ApplyDurations(d *Durations) {
+	sel.Time = d.apply(sel.Groups, sel.All != nil)
+	for i := range sel.Matrix {
+		if e := &sel.Matrix[i]; !e.Same {
+			e.Time = d.apply(e.Groups, e.All != nil)
+		}
+	}
+}
+
+// apply gives each of groups its seconds, and returns their time.
+func (d *Durations) apply(groups []TestGroup, all bool) *SelectionTime {
 	t := &SelectionTime{Suite: round(d.total)}
-	for i := range sel.Groups {
-		g := &sel.Groups[i]
+	for i := range groups {
+		g := &groups[i]
 		if secs, ok := d.of(g); ok {
 			v := round(secs)
 			g.Seconds = &v
@@ -138,11 +149,11 @@ func (sel *Selection) ApplyDurations(d *Durations) {
 			t.Unknown++
 		}
 	}
-	if sel.All != nil {
+	if all {
 		t.Selected = d.total
 	}
 	t.Selected = round(t.Selected)
-	sel.Time = t
+	return t
 }
 
 func round(s float64) float64 { return float64(int64(s*1000+0.5)) / 1000 }

@@ -80,6 +80,32 @@ func TestSelectionForAPlatform(t *testing.T) {
 		t.Errorf("for windows: %q, want %q\n%s", got, want, selJSON(t, s))
 	}
 
+	// A matrix in one run: each further target's selection, and how it
+	// differs from the first's.
+	linux := Platform{GOOS: "linux", GOARCH: "amd64"}
+	s = r.run(Options{Base: "base", Head: "limit", Tests: true, Platform: linux, Matrix: []Platform{{GOOS: "windows", GOARCH: "amd64"}, {GOOS: "darwin", GOARCH: "arm64"}}}).Selection
+	if got, want := commandsOf(t, s), "go test ./p -run '^(TestLimit)$'\n"; got != want {
+		t.Errorf("the matrix's first target: %q, want %q", got, want)
+	}
+	if len(s.Matrix) != 2 {
+		t.Fatalf("matrix of 2 more targets: %s", selJSON(t, s))
+	}
+	win, mac := s.Matrix[0], s.Matrix[1]
+	if win.Platform != "windows/amd64" || win.Same || strings.Join(win.Added, "|") != "go test ./app|go test ./p" ||
+		strings.Join(win.Dropped, "|") != "go test ./p -run '^(TestLimit)$'" || len(win.Groups) != 2 || len(win.NotBuilt) != 0 {
+		t.Errorf("windows differs by two whole packages: %+v", win)
+	}
+	if mac.Platform != "darwin/arm64" || !mac.Same || len(mac.Groups) != 0 || len(mac.NotBuilt) != 1 {
+		t.Errorf("darwin selects as linux does: %+v", mac)
+	}
+	var text strings.Builder
+	s.WriteText(&text, "base..limit")
+	for _, want := range []string{"windows/amd64 differs from linux/amd64: ", "  + go test ./app\n", "  - go test ./p -run '^(TestLimit)$'\n", "darwin/arm64: the same tests as linux/amd64\n"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the text lacks %q:\n%s", want, text.String())
+		}
+	}
+
 	// T.Size reaches n.Total only through pick().Size(), a name-only
 	// call; m calls n.Total at its top level, an imported call.
 	s = r.selectOn("size", func() { r.edit("n/n.go", "return 1\n}\n\nfunc pick", "return 2\n}\n\nfunc pick") })

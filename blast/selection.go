@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -21,7 +22,9 @@ const TestsVersion = 1
 //	  "counts": {"selected": 3, "cautious": 2, "suite": 140}
 //	}
 //
-// all is set when the whole suite must run; groups is then empty. A Group
+// all is set when the whole suite must run; groups is then empty. With
+// more than one target (--goos/--goarch/--tags given more than once),
+// "matrix" holds each further target's MatrixEntry. A Group
 // is one command:
 //
 //	{"runner": "go", "dir": "pkg/sub", "package": "./pkg/sub", "tests": ["TestA"],
@@ -50,10 +53,52 @@ type Selection struct {
 	NotBuilt []string `json:"not_built,omitempty"`
 	// Time is the expected time, with --durations.
 	Time *SelectionTime `json:"time,omitempty"`
+	// Matrix is, for each more target asked for (Options.Matrix), its own
+	// selection and how it differs from this one.
+	Matrix []MatrixEntry `json:"matrix,omitempty"`
 	// Suite is the commands that run every test the graph knows of (one
 	// go test ./... per Go module, pytest when there are Python tests):
 	// what to run when All is set.
 	Suite []string `json:"-"`
+}
+
+// MatrixEntry is one more target's selection, compared with the first
+// target's: Same when both run the same commands; else the entry's own
+// selection (All or Groups: what that target's CI job runs), the
+// commands only it runs (Added) and those it does not (Dropped).
+type MatrixEntry struct {
+	Platform string          `json:"platform"`
+	Same     bool            `json:"same"`
+	All      *AllTests       `json:"all,omitempty"`
+	Groups   []TestGroup     `json:"groups,omitempty"`
+	Added    []string        `json:"added,omitempty"`
+	Dropped  []string        `json:"dropped,omitempty"`
+	Counts   SelectionCounts `json:"counts"`
+	NotBuilt []string        `json:"not_built,omitempty"`
+	Time     *SelectionTime  `json:"time,omitempty"`
+}
+
+// compare is o's entry against s: what o runs that s does not, and the
+// reverse, command by command (a whole suite is the suite's commands).
+func (s *Selection) compare(o *Selection) MatrixEntry {
+	e := MatrixEntry{Platform: o.Platform, Counts: o.Counts, NotBuilt: o.NotBuilt}
+	mine, theirs := s.Commands(), o.Commands()
+	in := func(list []string, c string) bool { return slices.Contains(list, c) }
+	for _, c := range theirs {
+		if !in(mine, c) {
+			e.Added = append(e.Added, c)
+		}
+	}
+	for _, c := range mine {
+		if !in(theirs, c) {
+			e.Dropped = append(e.Dropped, c)
+		}
+	}
+	e.Same = len(e.Added) == 0 && len(e.Dropped) == 0 && (s.All == nil) == (o.All == nil)
+	if !e.Same {
+		e.All, e.Groups = o.All, o.Groups
+	}
+	return e
 }
 
 // AllTests says why the whole suite must run.
@@ -165,6 +210,29 @@ func (s *Selection) WriteText(w io.Writer, title string) error {
 		fmt.Fprintf(&b, "not built for %s, so left out: %s\n", s.Platform, strings.Join(s.NotBuilt, ", "))
 	}
 	fmt.Fprintf(&b, "summary: %d of %d known tests selected (%d cautious)\n", s.Counts.Selected, s.Counts.Suite, s.Counts.Cautious)
+	for _, e := range s.Matrix {
+		if e.Same {
+			fmt.Fprintf(&b, "%s: the same tests as %s\n", e.Platform, s.Platform)
+			continue
+		}
+		fmt.Fprintf(&b, "%s differs from %s: %d of %d known tests selected (%d cautious)", e.Platform, s.Platform, e.Counts.Selected, e.Counts.Suite, e.Counts.Cautious)
+		if e.All != nil {
+			fmt.Fprintf(&b, "; the whole suite: %s", e.All.Why)
+		}
+		if t := e.Time; t != nil && t.Suite > 0 {
+			fmt.Fprintf(&b, "; expected time %.1fs (%.0f%%)", t.Selected, 100*t.Selected/t.Suite)
+		}
+		b.WriteString("\n")
+		for _, c := range e.Added {
+			fmt.Fprintf(&b, "  + %s\n", c)
+		}
+		for _, c := range e.Dropped {
+			fmt.Fprintf(&b, "  - %s\n", c)
+		}
+		if len(e.NotBuilt) > 0 {
+			fmt.Fprintf(&b, "  not built for %s, so left out: %s\n", e.Platform, strings.Join(e.NotBuilt, ", "))
+		}
+	}
 	if t := s.Time; t != nil {
 		share := ""
 		if t.Suite > 0 {

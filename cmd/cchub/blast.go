@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,6 +16,7 @@ import (
 func blastCmd(g *globals) *cobra.Command {
 	var o blast.Options
 	var format, testsFormat, durations string
+	var goos, goarch, tags []string
 	var failAbove, limit int
 	c := &cobra.Command{
 		Use:   "blast --base REF [--head REF]",
@@ -82,9 +84,17 @@ stderr.`,
 			if durations != "" && !o.Tests {
 				return badInput(fmt.Errorf("--durations needs --tests"))
 			}
-			if err := o.Platform.Check(); err != nil {
-				return badInput(fmt.Errorf("--goos/--goarch: %w", err))
+			targets, err := platforms(goos, goarch, tags)
+			if err != nil {
+				return badInput(err)
 			}
+			if len(targets) > 1 && !o.Tests {
+				return badInput(fmt.Errorf("--goos/--goarch/--tags given more than once make a matrix of test selections: they need --tests"))
+			}
+			if len(targets) > 1 && testsFormat == "commands" {
+				return badInput(fmt.Errorf("--tests-format commands prints one target's commands: give one --goos/--goarch/--tags, or --tests-format json (each target's groups under \"matrix\") or text"))
+			}
+			o.Platform, o.Matrix = targets[0], targets[1:]
 			o.Confirm = o.Confirm || c.Flags().Changed("confirm-budget")
 			return withHub(g, func(h *hub.Hub) error {
 				r, err := h.Blast(c.Context(), o)
@@ -137,12 +147,54 @@ stderr.`,
 	c.Flags().IntVar(&failAbove, "fail-above", -1, "exit 1 when more than N definitions are reached (default: never)")
 	c.Flags().IntVar(&limit, "limit", blast.DefaultLimit, "text and step summary: most entries of each list (0: all)")
 	c.Flags().StringVar(&durations, "durations", "", "with --tests: a record of an earlier run (go test -json output, or a JUnit XML report) that gives each group, and the selection, its expected time")
-	c.Flags().StringVar(&o.Platform.GOOS, "goos", "", "with --tests: the GOOS go test builds for (default: this machine's); files it does not build select nothing")
-	c.Flags().StringVar(&o.Platform.GOARCH, "goarch", "", "with --tests: the GOARCH go test builds for (default: this machine's)")
-	c.Flags().StringSliceVar(&o.Platform.Tags, "tags", nil, "with --tests: the build tags go test builds with (comma-separated)")
+	c.Flags().StringSliceVar(&goos, "goos", nil, "with --tests: the GOOS go test builds for (default: this machine's); files it does not build select nothing; several (repeated or comma-separated) make a matrix")
+	c.Flags().StringSliceVar(&goarch, "goarch", nil, "with --tests: the GOARCH go test builds for (default: this machine's); several make a matrix")
+	c.Flags().StringArrayVar(&tags, "tags", nil, "with --tests: the build tags go test builds with (comma-separated); repeated, each is one entry of a matrix")
 	c.MarkFlagRequired("base")
 	jsonFlag(c, g)
 	return c
+}
+
+// platforms is the targets --goos, --goarch and --tags name: each GOOS
+// with each GOARCH and each tag set (one --tags each), the first
+// target first; none given is this machine's.
+func platforms(goos, goarch, tags []string) ([]blast.Platform, error) {
+	if len(goos) == 0 {
+		goos = []string{""}
+	}
+	if len(goarch) == 0 {
+		goarch = []string{""}
+	}
+	sets := [][]string{nil}
+	if len(tags) > 0 {
+		sets = sets[:0]
+		for _, t := range tags {
+			var set []string
+			for _, tag := range strings.Split(t, ",") {
+				if tag = strings.TrimSpace(tag); tag != "" {
+					set = append(set, tag)
+				}
+			}
+			sets = append(sets, set)
+		}
+	}
+	var out []blast.Platform
+	seen := map[string]bool{}
+	for _, os := range goos {
+		for _, arch := range goarch {
+			for _, set := range sets {
+				p := blast.Platform{GOOS: strings.TrimSpace(os), GOARCH: strings.TrimSpace(arch), Tags: set}
+				if err := p.Check(); err != nil {
+					return nil, fmt.Errorf("--goos/--goarch: %w", err)
+				}
+				if !seen[p.String()] {
+					seen[p.String()] = true
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 // writeTests prints a report's test selection in a format.
