@@ -26,9 +26,14 @@ var (
 		// suite package runs testify suites).
 		{"yaml.v3", "gopkg.in/yaml.v3@v3.0.1"},
 		{"testify", "github.com/stretchr/testify@v1.11.1"},
+		// check.v1 suites with a suite of minutes: only when named
+		// (-corpora go-git).
+		{"go-git", "github.com/go-git/go-git/v5@v5.19.3"},
 	}
-	pyModules = []string{"json", "html", "fractions.py", "shlex.py", "graphlib.py", "configparser.py", "colorsys.py"}
-	pyTests   = []string{"test_json", "test_html.py", "test_htmlparser.py", "test_fractions.py", "test_shlex.py", "test_graphlib.py", "test_configparser.py", "test_colorsys.py"}
+	// goOnRequest are the Go corpora run only when -corpora names them.
+	goOnRequest = map[string]bool{"go-git": true}
+	pyModules   = []string{"json", "html", "fractions.py", "shlex.py", "graphlib.py", "configparser.py", "colorsys.py"}
+	pyTests     = []string{"test_json", "test_html.py", "test_htmlparser.py", "test_fractions.py", "test_shlex.py", "test_graphlib.py", "test_configparser.py", "test_colorsys.py"}
 	// The data test_configparser reads: under configdata/ in newer 3.11s,
 	// beside it in older ones.
 	pyTestData = []string{"configdata", "cfgparser.1", "cfgparser.2", "cfgparser.3"}
@@ -134,10 +139,24 @@ func fetchTestsuite(ctx context.Context, tools, minor string, env []string) (str
 
 // gitInit makes dir a git repository with its content committed.
 func gitInit(ctx context.Context, dir string) error {
+	if out, err := corpus.RunOut(ctx, time.Minute, dir, nil, "git", "init", "-q"); err != nil {
+		return fmt.Errorf("git init in %s: %v %s", dir, err, out)
+	}
+	return gitCommitAll(ctx, dir, "the corpus, unmutated")
+}
+
+// gitCommitAll commits whatever changed in dir, if anything did.
+func gitCommitAll(ctx context.Context, dir, msg string) error {
+	status, err := corpus.RunOut(ctx, time.Minute, dir, nil, "git", "status", "--porcelain")
+	if err != nil {
+		return fmt.Errorf("git status in %s: %v %s", dir, err, status)
+	}
+	if len(bytes.TrimSpace(status)) == 0 {
+		return nil
+	}
 	for _, args := range [][]string{
-		{"init", "-q"},
 		{"add", "-A"},
-		{"-c", "user.name=testsel", "-c", "user.email=testsel@example.invalid", "commit", "-q", "--no-gpg-sign", "-m", "the corpus, unmutated"},
+		{"-c", "user.name=testsel", "-c", "user.email=testsel@example.invalid", "commit", "-q", "--no-gpg-sign", "-m", msg},
 	} {
 		if out, err := corpus.RunOut(ctx, time.Minute, dir, nil, "git", args...); err != nil {
 			return fmt.Errorf("git %s in %s: %v %s", strings.Join(args, " "), dir, err, out)

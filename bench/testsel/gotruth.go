@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -16,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,6 +31,16 @@ type goPkg struct {
 	Dir        string // relative to the module root, "." for the root
 	deps       map[string]bool
 	tests      []string // top-level tests in the order the binary runs them
+	// batch is the build the package's binary comes from: packages whose
+	// binaries go test would name alike are built apart.
+	batch int
+	// secs is each test's time in the unmutated run, from its start to
+	// its result as test2json -t stamps them (the -test.v figure has
+	// centiseconds only, and most tests take less).
+	secs map[string]float64
+	// methods are, by top-level test, its suite methods' times (check.v1's
+	// "Suite.Method", testify's "Method"), as testID.Sub names them.
+	methods map[string]map[string]float64
 }
 
 // goCorpus is a Go module copied into a git repository.
@@ -65,19 +77,19 @@ func newGoCorpus(ctx context.Context, root, bin string, env []string) (*goCorpus
 		}
 		c.pkgs = append(c.pkgs, p)
 	}
-	names := map[string]bool{}
+	// Packages whose binaries would have one name (go-git's config and
+	// plumbing/format/config) are built in batches of their own.
+	names := map[string]int{}
 	for _, p := range c.pkgs {
 		b := testBinary(p.ImportPath)
-		if names[b] {
-			return nil, fmt.Errorf("two packages of %s have test binaries named %s: they would collide; give the corpus packages of distinct names", root, b)
-		}
-		names[b] = true
+		p.batch = names[b]
+		names[b]++
 	}
 	return c, nil
 }
 
 func (c *goCorpus) binary(p *goPkg) string {
-	return filepath.Join(c.bin, testBinary(p.ImportPath))
+	return filepath.Join(c.bin, strconv.Itoa(p.batch), testBinary(p.ImportPath))
 }
 
 // testBinary is the name go test -c -o DIR/ gives a package's test
@@ -100,19 +112,27 @@ func testBinary(importPath string) string {
 // faster; a panic's trace keeps its names.
 func (c *goCorpus) build(ctx context.Context, pkg string) ([]*goPkg, error) {
 	var built []*goPkg
-	args := []string{"test", "-c", "-ldflags=-s -w", "-o", c.bin + string(filepath.Separator)}
+	batches := map[int][]string{}
 	for _, p := range c.pkgs {
 		if pkg != "" && !p.deps[pkg] {
 			continue
 		}
 		built = append(built, p)
-		args = append(args, "./"+p.Dir)
+		batches[p.batch] = append(batches[p.batch], "./"+p.Dir)
 	}
-	if len(built) == 0 {
-		return nil, nil
-	}
-	if out, err := corpus.RunOut(ctx, 5*time.Minute, c.root, c.env, "go", args...); err != nil {
-		return nil, &buildError{fmt.Sprintf("go %s: %v\n%s", strings.Join(args, " "), err, firstLines(out, 8))}
+	for b := 0; b < len(c.pkgs); b++ {
+		dirs := batches[b]
+		if len(dirs) == 0 {
+			continue
+		}
+		out := filepath.Join(c.bin, strconv.Itoa(b))
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return nil, err
+		}
+		args := append([]string{"test", "-c", "-ldflags=-s -w", "-o", out + string(filepath.Separator)}, dirs...)
+		if out, err := corpus.RunOut(ctx, 5*time.Minute, c.root, c.env, "go", args...); err != nil {
+			return nil, &buildError{fmt.Sprintf("go %s: %v\n%s", strings.Join(args, " "), err, firstLines(out, 8))}
+		}
 	}
 	return built, nil
 }
@@ -139,6 +159,9 @@ func (c *goCorpus) baseline(ctx context.Context, timeout time.Duration) (suite [
 		}
 		failed, err := runGoTests(ctx, c.binary(p), filepath.Join(c.root, p.Dir), c.env, p.tests, nil, timeout)
 		if err != nil {
+			return nil, nil, err
+		}
+		if p.secs, p.methods, err = timeGoTests(ctx, c.binary(p), filepath.Join(c.root, p.Dir), c.env, p.tests, p.deps["gopkg.in/check.v1"], timeout); err != nil {
 			return nil, nil, err
 		}
 		var keep []string
@@ -247,6 +270,79 @@ func runGoTests(ctx context.Context, bin, dir string, env []string, tests, skip 
 	failed, _, err := runGoSuites(ctx, bin, dir, env, tests, skip, timeout)
 	return failed, err
 }
+
+// timeGoTests runs tests once more under test2json -t and returns each
+// top-level test's time, from its run event to its result, and the
+// suite methods' times: testify's subtests the same way, check.v1's
+// from its -check.v lines (checkV: the binary links check.v1).
+func timeGoTests(ctx context.Context, bin, dir string, env []string, tests []string, checkV bool, timeout time.Duration) (map[string]float64, map[string]map[string]float64, error) {
+	secs := map[string]float64{}
+	methods := map[string]map[string]float64{}
+	if len(tests) == 0 {
+		return secs, methods, nil
+	}
+	args := []string{"tool", "test2json", "-t", bin, "-test.v", "-test.count=1", "-test.timeout=" + timeout.String(), "-test.run", anchored(tests)}
+	if checkV {
+		args = append(args, "-check.v")
+	}
+	out, _ := corpus.RunOut(ctx, timeout+30*time.Second, dir, env, "go", args...)
+	if ctx.Err() != nil {
+		return nil, nil, ctx.Err()
+	}
+	secs, methods = parseTimes(out)
+	return secs, methods, nil
+}
+
+// parseTimes reads test2json -t output: each top-level test's time, and
+// its suite methods'.
+func parseTimes(out []byte) (secs map[string]float64, methods map[string]map[string]float64) {
+	secs = map[string]float64{}
+	methods = map[string]map[string]float64{}
+	method := func(top, sub string, s float64) {
+		if methods[top] == nil {
+			methods[top] = map[string]float64{}
+		}
+		methods[top][sub] += s
+	}
+	started := map[string]time.Time{}
+	for _, line := range bytes.Split(out, []byte("\n")) {
+		var ev struct {
+			Time   time.Time
+			Action string
+			Test   string
+			Output string
+		}
+		if json.Unmarshal(line, &ev) != nil || ev.Test == "" {
+			continue
+		}
+		top, sub, isSub := strings.Cut(ev.Test, "/")
+		if isSub && strings.Contains(sub, "/") {
+			continue
+		}
+		switch ev.Action {
+		case "run":
+			started[ev.Test] = ev.Time
+		case "pass", "fail", "skip":
+			if t0, ok := started[ev.Test]; ok {
+				if isSub {
+					method(top, sub, ev.Time.Sub(t0).Seconds())
+				} else {
+					secs[ev.Test] = ev.Time.Sub(t0).Seconds()
+				}
+			}
+		case "output":
+			if m := checkPass.FindStringSubmatch(ev.Output); m != nil && !isSub {
+				if s, err := strconv.ParseFloat(m[2], 64); err == nil {
+					method(top, m[1], s)
+				}
+			}
+		}
+	}
+	return secs, methods
+}
+
+// checkPass is check.v1's -check.v line for a method that ran.
+var checkPass = regexp.MustCompile(`^(?:PASS|FAIL|SKIP|PANIC):\s+\S+:\d+:\s+(\w+\.\w+)\s+([0-9.]+)s`)
 
 // runGoSuites is runGoTests with, for each failing top-level test that
 // runs a suite, the suite's methods that failed (check.v1's
@@ -448,4 +544,36 @@ func dedupeSorted(s []string) []string {
 	s = slices.Clone(s)
 	slices.Sort(s)
 	return slices.Compact(s)
+}
+
+// seconds is the time the selection's tests took in the unmutated run,
+// and the whole suite's, as a go test -json record tells them (what
+// cchub blast --durations reads): the tests' own times, not the
+// packages' builds and start-ups. Of a suite's test, the methods its
+// filter runs count, and what the test spends besides them.
+func (c *goCorpus) seconds(sel *selection) (selected, total float64) {
+	for _, p := range c.pkgs {
+		for _, n := range p.tests {
+			total += p.secs[n]
+			t := testID{Pkg: p.Dir, Name: n}
+			if !sel.covers(t, false) {
+				continue
+			}
+			ms := p.methods[n]
+			if len(ms) == 0 {
+				selected += p.secs[n]
+				continue
+			}
+			rest := p.secs[n]
+			for m, s := range ms {
+				rest -= s
+				t.Sub = m
+				if sel.covers(t, false) {
+					selected += s
+				}
+			}
+			selected += max(0, rest)
+		}
+	}
+	return selected, total
 }

@@ -66,7 +66,11 @@ type mutant struct {
 	SelectedAll  int      `json:"selected"`
 	Suite        int      `json:"suite"`
 	TruthSec     float64  `json:"truth_seconds"`
-	SelectSec    float64  `json:"select_seconds"`
+	// SelectedTime and SuiteTime: what the selection's tests and the
+	// whole suite took in the unmutated run (Go corpora).
+	SelectedTime float64 `json:"selected_test_seconds,omitempty"`
+	SuiteTime    float64 `json:"suite_test_seconds,omitempty"`
+	SelectSec    float64 `json:"select_seconds"`
 
 	mutated []byte
 }
@@ -99,6 +103,9 @@ type summary struct {
 	ShareSureMed  float64 `json:"share_sure_median"`
 	ShareMean     float64 `json:"share_mean"`
 	ShareMed      float64 `json:"share_median"`
+	TimeMean      float64 `json:"time_share_mean,omitempty"`
+	TimeMed       float64 `json:"time_share_median,omitempty"`
+	SuiteTime     float64 `json:"suite_test_seconds,omitempty"`
 	FirstSelSec   float64 `json:"first_selection_seconds"`
 	SelectP50     float64 `json:"select_p50_seconds"`
 	TruthP50      float64 `json:"truth_p50_seconds"`
@@ -124,6 +131,7 @@ func main() {
 	python := flag.String("python", "python3", "the Python that runs the Python suite (its own standard library is copied)")
 	timeout := flag.Duration("timeout", 3*time.Minute, "bound of one run of a test suite and of one selection")
 	keep := flag.Bool("keep", false, "keep the temporary repositories (their path is printed)")
+	corpora := flag.String("corpora", "", "the corpora, comma-separated (default: every one of the languages but go-git, whose suite takes minutes a mutant): cobra, pflag, yaml.v3, testify, go-git, pystdlib, zod-v3")
 	from := flag.String("from", "", "print the tables of a run saved with -json (FILE) instead of running")
 	flag.Parse()
 
@@ -143,7 +151,7 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	r, err := mainErr(ctx, split(*langs), *n, *seed, *verbose, *selector, *cchub, *tools, *python, *timeout, *keep)
+	r, err := mainErr(ctx, split(*langs), split(*corpora), *n, *seed, *verbose, *selector, *cchub, *tools, *python, *timeout, *keep)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "testsel:", err)
 		os.Exit(1)
@@ -167,7 +175,7 @@ func split(s string) []string {
 	return out
 }
 
-func mainErr(ctx context.Context, langs []string, n int, seed int64, verbose bool, selector, cchub, tools, python string, timeout time.Duration, keep bool) (*report, error) {
+func mainErr(ctx context.Context, langs, corpora []string, n int, seed int64, verbose bool, selector, cchub, tools, python string, timeout time.Duration, keep bool) (*report, error) {
 	tools, err := filepath.Abs(tools)
 	if err != nil {
 		return nil, err
@@ -206,6 +214,9 @@ func mainErr(ctx context.Context, langs []string, n int, seed int64, verbose boo
 		switch lang {
 		case "go":
 			for _, m := range goModules {
+				if len(corpora) == 0 && goOnRequest[m.Name] || len(corpora) > 0 && !slices.Contains(corpora, m.Name) {
+					continue
+				}
 				c, err := setupGo(ctx, m.Name, m.Module, filepath.Join(tmp, m.Name), env, timeout)
 				if err != nil {
 					return nil, err
@@ -213,12 +224,18 @@ func mainErr(ctx context.Context, langs []string, n int, seed int64, verbose boo
 				cs = append(cs, c)
 			}
 		case "py":
+			if len(corpora) > 0 && !slices.Contains(corpora, "pystdlib") {
+				continue
+			}
 			c, err := setupPy(ctx, python, tools, filepath.Join(tmp, "pystdlib"), env, timeout)
 			if err != nil {
 				return nil, err
 			}
 			cs = append(cs, c)
 		case "js":
+			if len(corpora) > 0 && !slices.Contains(corpora, jsCorpus) {
+				continue
+			}
 			c, err := setupJS(ctx, tools, filepath.Join(tmp, jsCorpus), env, timeout)
 			if err != nil {
 				return nil, err
@@ -276,8 +293,11 @@ type runner struct {
 	// alone runs each of these tests by itself on the tree as it is (the
 	// mutant) and returns those that pass so; nil: not told.
 	alone func(ctx context.Context, tests []testID) (map[testID]bool, error)
-	done  []*mutant
-	start time.Time
+	// seconds is the selection's time and the suite's, in the unmutated
+	// run; nil: not told.
+	seconds func(sel *selection) (selected, total float64)
+	done    []*mutant
+	start   time.Time
 }
 
 func setupGo(ctx context.Context, name, modVersion, dir string, env []string, timeout time.Duration) (*runner, error) {
@@ -292,6 +312,11 @@ func setupGo(ctx context.Context, name, modVersion, dir string, env []string, ti
 	}
 	suite, failing, err := c.baseline(ctx, timeout)
 	if err != nil {
+		return nil, err
+	}
+	// What the build wrote (go.sum lines of test dependencies) is part
+	// of the unmutated tree, not of every mutant's diff.
+	if err := gitCommitAll(ctx, dir, "what the build wrote"); err != nil {
 		return nil, err
 	}
 	module, err := goModule(dir)
@@ -315,6 +340,7 @@ func setupGo(ctx context.Context, name, modVersion, dir string, env []string, ti
 		alone: func(ctx context.Context, tests []testID) (map[testID]bool, error) {
 			return c.alone(ctx, tests, timeout)
 		},
+		seconds: c.seconds,
 	}
 	for _, f := range funcs {
 		f.Corpus = name
@@ -374,7 +400,7 @@ func (r *runner) run(ctx context.Context, chosen []*mutant, selector string, env
 		}
 	}
 	fmt.Fprintf(os.Stderr, "testsel: %s: %d mutants of %d functions, suite of %d tests (%d failing before any mutation, left out)…\n", name, len(mine), len(r.funcs), len(r.suite), r.sum.BaselineFail)
-	var shareSure, share, selSec, truthSec []float64
+	var shareSure, share, timeShare, selSec, truthSec []float64
 	defer func() { r.sum.Seconds = time.Since(r.start).Seconds() }()
 	for i, m := range mine {
 		if ctx.Err() != nil {
@@ -412,11 +438,15 @@ func (r *runner) run(ctx context.Context, chosen []*mutant, selector string, env
 			}
 			shareSure = append(shareSure, float64(m.SelectedSure)/float64(max(1, m.Suite)))
 			share = append(share, float64(m.SelectedAll)/float64(max(1, m.Suite)))
+			if m.SuiteTime > 0 {
+				timeShare = append(timeShare, m.SelectedTime/m.SuiteTime)
+				s.SuiteTime = m.SuiteTime
+			}
 			selSec = append(selSec, m.SelectSec)
 		}
 		if verbose {
-			fmt.Fprintf(os.Stderr, "  [%d/%d] %s %s:%d %s: %s, %d failing, %d missed (%d if sure only), selected %d/%d (sure %d)\n",
-				i+1, len(mine), name, m.File, m.Line, m.Func, m.Status, len(m.Failing), len(m.Missed), len(m.MissedSure), m.SelectedAll, m.Suite, m.SelectedSure)
+			fmt.Fprintf(os.Stderr, "  [%d/%d] %s %s:%d %s: %s, %d failing, %d missed (%d if sure only), selected %d/%d (sure %d), %.2fs of %.2fs\n",
+				i+1, len(mine), name, m.File, m.Line, m.Func, m.Status, len(m.Failing), len(m.Missed), len(m.MissedSure), m.SelectedAll, m.Suite, m.SelectedSure, m.SelectedTime, m.SuiteTime)
 			for _, x := range m.Missed {
 				fmt.Fprintf(os.Stderr, "      MISSED %s: %s\n", x.Test, x.Has)
 			}
@@ -425,6 +455,7 @@ func (r *runner) run(ctx context.Context, chosen []*mutant, selector string, env
 	s := r.sum
 	s.ShareSureMean, s.ShareSureMed = mean(shareSure), corpus.Median(shareSure)
 	s.ShareMean, s.ShareMed = mean(share), corpus.Median(share)
+	s.TimeMean, s.TimeMed = mean(timeShare), corpus.Median(timeShare)
 	s.SelectP50, s.TruthP50 = corpus.Median(selSec), corpus.Median(truthSec)
 	return nil
 }
@@ -494,6 +525,9 @@ func (r *runner) one(ctx context.Context, m *mutant, selector string, env []stri
 	}
 	m.Status = "ok"
 	m.All = sel.All != nil
+	if r.seconds != nil {
+		m.SelectedTime, m.SuiteTime = r.seconds(sel)
+	}
 	for _, t := range r.suite {
 		if sel.covers(t, true) {
 			m.SelectedSure++
@@ -550,6 +584,21 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// pct and secs print a figure, or "-" for a corpus that has no times.
+func pct(x, has float64) string {
+	if has == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*x)
+}
+
+func secs(x float64) string {
+	if x == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1fs", x)
+}
+
 func mean(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
@@ -564,17 +613,18 @@ func mean(xs []float64) float64 {
 func printTables(w *os.File, r *report) {
 	fmt.Fprintf(w, "Test selection against the whole suite, per mutant (selector: %s, seed %d)\n\n", r.Selector, r.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "corpus\tfuncs\tsuite\tmutants\tno build\tkilled\tfailing tests\tMISSED\tmissed if sure only\tflaky\tafter panic\tsel. failed\tall\tsure mean\tsure median\tsure+caut. mean\tsure+caut. median\tselect p50\ttruth p50\ttime\t")
+	fmt.Fprintln(tw, "corpus\tfuncs\tsuite\tmutants\tno build\tkilled\tfailing tests\tMISSED\tmissed if sure only\tflaky\tafter panic\tsel. failed\tall\tsure mean\tsure median\tsure+caut. mean\tsure+caut. median\ttime mean\ttime median\tsuite time\tselect p50\ttruth p50\ttime\t")
 	for _, s := range r.Corpora {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f%%\t%.1f%%\t%.1f%%\t%.1f%%\t%.2fs\t%.2fs\t%.0fs\t\n",
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f%%\t%.1f%%\t%.1f%%\t%.1f%%\t%s\t%s\t%s\t%.2fs\t%.2fs\t%.0fs\t\n",
 			s.Corpus, s.Functions, s.Suite, s.Mutants, s.NoBuild, s.Killed, s.FailingTests, s.Missed, s.MissedSure, s.Flaky, s.AfterPanic, s.SelectorFail, s.AllAnswers,
-			100*s.ShareSureMean, 100*s.ShareSureMed, 100*s.ShareMean, 100*s.ShareMed, s.SelectP50, s.TruthP50, s.Seconds)
+			100*s.ShareSureMean, 100*s.ShareSureMed, 100*s.ShareMean, 100*s.ShareMed, pct(s.TimeMean, s.SuiteTime), pct(s.TimeMed, s.SuiteTime), secs(s.SuiteTime), s.SelectP50, s.TruthP50, s.Seconds)
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "\nkilled: mutants with at least one failing test; MISSED: failing tests the selection (sure, cautious, whole packages or all) does not run, must be 0;")
 	fmt.Fprintln(w, "flaky: missed tests that fail on the unmutated tree too (run twice), left out of the misses;")
 	fmt.Fprintln(w, "after panic: tests that failed in the whole run but pass alone on the mutated tree (an earlier test's panic broke the package's state), left out of the misses and of the failing tests;")
-	fmt.Fprintln(w, "shares: the part of the suite selected, per mutant; all: answers that ran the whole suite; suites leave out tests failing before any mutation.")
+	fmt.Fprintln(w, "shares: the part of the suite selected, per mutant; all: answers that ran the whole suite; suites leave out tests failing before any mutation;")
+	fmt.Fprintln(w, "time: the share of the suite's time selected, per mutant (Go: each test's own time in the unmutated run as test2json stamps it, builds and start-ups not counted; a suite's test whole even when a filter runs some of its methods); suite time: the unmutated suite's.")
 	for _, s := range r.Corpora {
 		if s.Version != "" {
 			fmt.Fprintf(w, "%s: %s\n", s.Corpus, s.Version)

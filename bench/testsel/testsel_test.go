@@ -245,3 +245,39 @@ func TestSuiteMethodsAreJudgedByTheFilter(t *testing.T) {
 		}
 	}
 }
+
+// A selection's time counts the suite methods its filter runs, not the
+// whole suite test, from test2json -t's stamps and check.v1's lines.
+func TestSelectionTimeCountsTheMethodsRun(t *testing.T) {
+	out := []byte(`{"Time":"2026-01-01T00:00:00Z","Action":"run","Test":"Test"}
+{"Time":"2026-01-01T00:00:00.1Z","Action":"output","Test":"Test","Output":"PASS: conf_test.go:17: ConfigSuite.TestValidate\t0.600s\n"}
+{"Time":"2026-01-01T00:00:00.2Z","Action":"output","Test":"Test","Output":"PASS: conf_test.go:21: URLSuite.TestNormalize\t0.300s\n"}
+{"Time":"2026-01-01T00:00:01Z","Action":"pass","Test":"Test"}
+{"Time":"2026-01-01T00:00:01Z","Action":"run","Test":"TestRepoSuite"}
+{"Time":"2026-01-01T00:00:01Z","Action":"run","Test":"TestRepoSuite/TestBranch"}
+{"Time":"2026-01-01T00:00:01.5Z","Action":"pass","Test":"TestRepoSuite/TestBranch"}
+{"Time":"2026-01-01T00:00:01.5Z","Action":"run","Test":"TestRepoSuite/TestEmpty"}
+{"Time":"2026-01-01T00:00:03Z","Action":"pass","Test":"TestRepoSuite/TestEmpty"}
+{"Time":"2026-01-01T00:00:03Z","Action":"pass","Test":"TestRepoSuite"}
+{"Time":"2026-01-01T00:00:03Z","Action":"run","Test":"TestPlain"}
+{"Time":"2026-01-01T00:00:03.25Z","Action":"pass","Test":"TestPlain"}
+`)
+	secs, methods := parseTimes(out)
+	if secs["Test"] != 1 || secs["TestRepoSuite"] != 2 || secs["TestPlain"] != 0.25 {
+		t.Fatalf("tests' times: %v", secs)
+	}
+	if methods["Test"]["ConfigSuite.TestValidate"] != 0.6 || methods["TestRepoSuite"]["TestEmpty"] != 1.5 {
+		t.Fatalf("methods' times: %v", methods)
+	}
+	c := &goCorpus{pkgs: []*goPkg{{Dir: ".", tests: []string{"Test", "TestRepoSuite", "TestPlain"}, secs: secs, methods: methods}}}
+	sel := &selection{Groups: []group{
+		{Runner: "go", Dir: ".", Tests: []string{"Test"}, Command: `go test . -run '^(Test)$' -check.f '^(ConfigSuite\.TestValidate)$'`},
+		{Runner: "go", Dir: ".", Tests: []string{"TestRepoSuite"}, Command: `go test . -run '^(TestRepoSuite)$' -testify.m '^(TestBranch)$'`},
+	}}
+	selected, total := c.seconds(sel)
+	// Test: 0.6 of its method and 0.1 besides its methods; TestRepoSuite:
+	// TestBranch's 0.5 and nothing besides.
+	if total != 3.25 || selected < 1.199 || selected > 1.201 {
+		t.Errorf("selected %.3fs of %.3fs, want 1.2s of 3.25s", selected, total)
+	}
+}
