@@ -98,6 +98,22 @@ $(GO_SUITES_STAMP): $(GO_SUITES)/go.mod $(GO_SUITES)/go.sum
 	cd $(GO_SUITES) && GOWORK=off GOFLAGS=-mod=mod $(GO) mod download
 	touch $@
 
+# pytest, which blast's tests run the Python commands they select with:
+# Debian's pure-Python packages, pinned, unpacked into .tools/pytest (no
+# system install), and a `python` there that finds them (the python3 on
+# PATH, with their directory on PYTHONPATH).
+PYTEST_DEBS := python3-pytest=7.2.1-2 python3-pluggy=1.0.0+repack-1 python3-iniconfig=1.1.1-2 python3-packaging=23.0-1
+PYTEST_PY   := $(TOOLS)/pytest/bin/python
+$(PYTEST_PY):
+	mkdir -p $(TOOLS)/debs $(TOOLS)/pytest/bin
+	cd $(TOOLS)/debs && for s in $(PYTEST_DEBS); do \
+		p=$${s%%=*}; v=$${s#*=}; f=$$(ls $${p}_*.deb 2>/dev/null | head -1); \
+		[ -n "$$f" ] || { apt-get download $$s 2>/dev/null || { apt-get update -qq && apt-get download $$s; }; }; \
+		dpkg -x $${p}_*.deb $(TOOLS)/pytest; done
+	printf '#!/bin/sh\nd=$$(dirname "$$(readlink -f "$$0")")/../usr/lib/python3/dist-packages\nPYTHONPATH="$$d$${PYTHONPATH:+:$$PYTHONPATH}" exec python3 "$$@"\n' > $@
+	chmod +x $@
+	$@ -m pytest --version
+
 # The linter make test runs, pinned: the code stays staticcheck-clean,
 # tests included.
 STATICCHECK_VERSION := v0.8.2
@@ -140,7 +156,7 @@ debugpy:
 	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-debugpy=$(DEBUGPY_VERSION) && \
 	(cd / && /usr/bin/python3 -c 'import debugpy') || { echo "python3-debugpy=$(DEBUGPY_VERSION) was installed, yet /usr/bin/python3 cannot import debugpy" >&2; exit 1; }
 
-tools-test: check-peers $(MCP_CLIENT_STAMP) $(BIN)/gopls $(LSP_STAMP) $(BIN)/tsc $(JS_RUNNERS_STAMP) $(GO_SUITES_STAMP) $(BIN)/dlv $(BIN)/staticcheck $(BIN)/rsync postgres-server debugpy
+tools-test: check-peers $(MCP_CLIENT_STAMP) $(BIN)/gopls $(LSP_STAMP) $(BIN)/tsc $(JS_RUNNERS_STAMP) $(GO_SUITES_STAMP) $(PYTEST_PY) $(BIN)/dlv $(BIN)/staticcheck $(BIN)/rsync postgres-server debugpy
 
 test: tools-test
 	$(GO) vet ./...

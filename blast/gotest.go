@@ -165,7 +165,7 @@ func (g *goTest) reached(s *selector, d codegraph.Def, sure bool, why string) bo
 func (g *goTest) suiteReached(s *selector, d codegraph.Def, sure bool, why string) {
 	dir := path.Dir(d.Path)
 	if _, entries := g.suitesOf(dir).entriesOf(d.Type); len(entries) == 0 {
-		g.whole(s, dir, sure, d.Qual()+" "+why+": a method of a test suite, and no test of the package is seen to run "+d.Type)
+		g.whole(s, dir, sure, d.Qual()+" "+why+": a method of "+d.Type+", a type of the package's tests that no test is seen to run (a suite not registered with Suite or suite.Run, or a helper called through an interface)")
 		return
 	}
 	s.addTest(g, d, sure, why)

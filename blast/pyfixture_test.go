@@ -117,3 +117,61 @@ class TestB(unittest.TestCase):
 		t.Errorf("a changed setUpClass: %q, want %q\n%s", got, want, selJSON(t, s))
 	}
 }
+
+// A parametrised test is one test to the selection: a changed case list
+// (its decorator) or a reached body selects the function's node id,
+// which runs every case; a case list kept in a module-level name is a
+// top-level line (the file whole).
+func TestSelectPytestParametrised(t *testing.T) {
+	r := newRepoOf(t, map[string]string{
+		"pyproject.toml": "[project]\nname = \"calc\"\n",
+		"calc.py":        "def double(x):\n    return x * 2\n\n\ndef half(x):\n    return x / 2\n",
+		"tests/test_calc.py": `import pytest
+
+from calc import double, half
+
+CASES = [(2, 1), (4, 2)]
+
+
+@pytest.mark.parametrize("x,want", [(1, 2), pytest.param(2, 4, id="two")])
+def test_double(x, want):
+    assert double(x) == want
+
+
+@pytest.mark.parametrize("x,want", CASES)
+def test_half(x, want):
+    assert half(x) == want
+
+
+class TestMore:
+    @pytest.mark.parametrize("x", [1, 2])
+    def test_positive(self, x):
+        assert double(x) > 0
+
+
+def test_plain():
+    assert True
+`,
+	})
+	commands := func(s *Selection) string {
+		var got []string
+		for _, g := range s.Groups {
+			got = append(got, g.Command)
+		}
+		return strings.Join(got, "\n")
+	}
+	s := r.selectOn("case", func() { r.edit("tests/test_calc.py", `id="two")]`, `id="two"), (3, 6)]`) })
+	if got, want := commands(s), "python -m pytest 'tests/test_calc.py::test_double'"; got != want {
+		t.Errorf("a case added to a decorator's list: %q, want %q\n%s", got, want, selJSON(t, s))
+	}
+	// (What imports calc.py is also run cautiously, as for any reached
+	// Python function.)
+	s = r.selectOn("body", func() { r.edit("calc.py", "return x * 2", "return x + x") })
+	if got, want := commands(s), "python -m pytest 'tests/test_calc.py::TestMore::test_positive' 'tests/test_calc.py::test_double'\npython -m pytest 'tests/test_calc.py'"; got != want || s.Groups[0].Cautious {
+		t.Errorf("a reached function: %q, want %q\n%s", got, want, selJSON(t, s))
+	}
+	s = r.selectOn("list", func() { r.edit("tests/test_calc.py", "CASES = [(2, 1), (4, 2)]", "CASES = [(2, 1), (4, 2), (8, 4)]") })
+	if got, want := commands(s), "python -m pytest 'tests/test_calc.py'"; got != want {
+		t.Errorf("a module-level case list: %q, want %q\n%s", got, want, selJSON(t, s))
+	}
+}
