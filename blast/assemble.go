@@ -17,7 +17,7 @@ import (
 // holds the cautious ones), named by the namers of their family, in one
 // order, and counted.
 func (s *selector) assemble(suite int) *Selection {
-	sel := &Selection{Version: TestsVersion, Groups: []TestGroup{}, Counts: SelectionCounts{Suite: suite}, Platform: s.in.platform.String()}
+	sel := &Selection{Version: TestsVersion, Groups: []TestGroup{}, Counts: SelectionCounts{Suite: suite, Unlinked: len(s.unlinked)}, Platform: s.in.platform.String()}
 	for p := range s.notBuilt {
 		sel.NotBuilt = append(sel.NotBuilt, p)
 	}
@@ -74,6 +74,13 @@ func (s *selector) assemble(suite int) *Selection {
 		sel.Counts.Selected += n
 		if b.Cautious {
 			sel.Counts.Cautious += n
+		}
+		if b.Whole {
+			if sel.Counts.WholeBy == nil {
+				sel.Counts.WholeBy = map[string]int{}
+			}
+			sel.Counts.Whole++
+			sel.Counts.WholeBy[evidenceOfWhy(b.Why)]++
 		}
 	}
 	sel.Counts.Selected = min(sel.Counts.Selected, suite)

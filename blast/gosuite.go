@@ -46,6 +46,18 @@ type goSuites struct {
 	checkRuns  []string            // the tests that run every gocheck suite (TestingT)
 	opaque     []string            // tests that run a testify suite not named at the call
 	ginkgoRuns []string            // the tests that run the package's Ginkgo specs (RunSpecs)
+	// suiteLike are the test files' types that look like suites: a
+	// method named Test… or a framework's fixture. Another type's methods
+	// are helpers, called as such (the radius follows their callers).
+	suiteLike map[string]bool
+}
+
+// suiteFixtures are the methods check.v1 and testify call on a suite
+// besides its tests.
+var suiteFixtures = map[string]bool{
+	"SetUpSuite": true, "SetUpTest": true, "TearDownTest": true, "TearDownSuite": true, // check.v1
+	"SetupSuite": true, "SetupTest": true, "BeforeTest": true, "AfterTest": true, // testify
+	"SetupSubTest": true, "TearDownSubTest": true, "HandleStats": true,
 }
 
 // suitesOf reads the suites of the package in dir (made once).
@@ -53,7 +65,7 @@ func (g *goTest) suitesOf(dir string) *goSuites {
 	if st, ok := g.suites[dir]; ok {
 		return st
 	}
-	st := &goSuites{frameworks: map[string]bool{}, types: map[string]string{}, entries: map[string][]string{}}
+	st := &goSuites{frameworks: map[string]bool{}, types: map[string]string{}, entries: map[string][]string{}, suiteLike: map[string]bool{}}
 	g.suites[dir] = st
 	if g.read == nil {
 		return st
@@ -62,6 +74,11 @@ func (g *goTest) suitesOf(dir string) *goSuites {
 	for p := range g.head {
 		if path.Dir(p) == dir && g.testFile(p) {
 			files = append(files, p)
+			for _, d := range g.head[p].Defs {
+				if d.Type != "" && (codegraph.RunsAsTest(d) || suiteFixtures[d.Name]) {
+					st.suiteLike[d.Type] = true
+				}
+			}
 		}
 	}
 	sort.Strings(files)
@@ -134,15 +151,15 @@ func (g *goTest) suitesOf(dir string) *goSuites {
 // (goTest).
 type suiteHolder interface{ suiteMethod(codegraph.Def) bool }
 
-// suiteMethod says whether d is a method of a type in a test file of a
-// package whose tests are suites: reached, it is run (or set up) by the
-// suite's entry tests.
+// suiteMethod says whether d is a method of a suite type (registered, or
+// with a test or fixture method) in a test file of a package whose tests
+// are suites: reached, it is run (or set up) by the suite's entry tests.
 func (g *goTest) suiteMethod(d codegraph.Def) bool {
 	if d.Language != lang.Go || d.Type == "" || d.Type == ginkgoType || !g.testFile(d.Path) {
 		return false
 	}
 	st := g.suitesOf(path.Dir(d.Path))
-	return st.frameworks[frameworkCheck] || st.frameworks[frameworkTestify]
+	return (st.frameworks[frameworkCheck] || st.frameworks[frameworkTestify]) && (st.types[d.Type] != "" || st.suiteLike[d.Type])
 }
 
 // entriesOf are the tests that run suite type typ, with its framework;

@@ -110,3 +110,52 @@ func TestSelectionCoversGoSuites(t *testing.T) {
 		t.Errorf("a changed container: %q, want %q", got, want)
 	}
 }
+
+// A method of a test file's type that is no suite (no test or fixture
+// method, not registered) is a helper: the suite methods calling it are
+// selected, with the filter, not the package whole; a base suite's
+// method (it has a fixture) still selects the package.
+func TestSuiteHelperTypeIsAHelper(t *testing.T) {
+	r := newRepoOf(t, map[string]string{
+		"go.mod":     "module example.com/h\n\ngo 1.22\n",
+		"lib/lib.go": "package lib\n\nfunc F() int {\n\treturn 1\n}\n\nfunc G() int {\n\treturn 1\n}\n",
+		"lib/lib_test.go": `package lib
+
+import (
+	"testing"
+
+	. "gopkg.in/check.v1"
+)
+
+func Test(t *testing.T) { TestingT(t) }
+
+type S struct{ Base }
+
+var _ = Suite(&S{})
+
+type helper struct{}
+
+func (helper) Do() int { return F() }
+
+type Base struct{}
+
+func (b *Base) SetUpTest(c *C) {}
+
+func (b *Base) Make() int { return G() }
+
+func (s *S) TestA(c *C) { _ = helper{}.Do() }
+
+func (s *S) TestB(c *C) { _ = s.Make() }
+
+func (s *S) TestC(c *C) {}
+`,
+	})
+	s := r.selectOn("f", func() { r.edit("lib/lib.go", "func F() int {\n\treturn 1", "func F() int {\n\treturn 2") })
+	if got, want := commandsOf(t, s), "go test ./lib -run '^(Test)$' -check.f '^(S\\.TestA)$'\n"; got != want {
+		t.Errorf("a helper type's method: %q, want %q\n%s", got, want, selJSON(t, s))
+	}
+	s = r.selectOn("g", func() { r.edit("lib/lib.go", "func G() int {\n\treturn 1", "func G() int {\n\treturn 2") })
+	if got, want := commandsOf(t, s), "go test ./lib\n"; got != want {
+		t.Errorf("a base suite's method: %q, want %q\n%s", got, want, selJSON(t, s))
+	}
+}

@@ -27,6 +27,38 @@ type goTest struct {
 	imports  *goImports                   // made on first need
 	suites   map[string]*goSuites         // each package's test suites, read on first need (gosuite.go)
 	ginkgo   map[string][]ginkgoNode      // each Ginkgo test file's nodes, scanned on first need (ginkgo.go)
+	linked   map[string]bool              // the packages whose test binaries link a changed file's package (links)
+}
+
+// links says whether the test binary of the package in dir links the
+// changed code: dir is the directory of a changed file (any file: a
+// deleted one, cgo's C, an embedded one), or its package or tests
+// import one such package, directly or not. Only such a binary can run
+// what changed; a call the graph links by name alone (name-only,
+// possible) from a package that links none of it cannot.
+func (g *goTest) links(s *selector, dir string) bool {
+	if g.linked == nil {
+		if g.imports == nil {
+			g.imports = newGoImports(g.head)
+		}
+		g.linked = map[string]bool{}
+		for _, d := range s.in.diffs {
+			for _, p := range []string{d.OldPath, d.NewPath} {
+				if p == "" {
+					continue
+				}
+				root := path.Dir(p)
+				if g.linked[root] {
+					continue
+				}
+				g.linked[root] = true
+				for _, im := range g.imports.importers(root) {
+					g.linked[im] = true
+				}
+			}
+		}
+	}
+	return g.linked[dir]
 }
 
 func newGoTest(head, base files, read func(string) ([]byte, error)) runner {
@@ -181,6 +213,11 @@ func (g *goTest) wide(s *selector, p string, sure bool, why string) {
 		g.imports = newGoImports(g.head)
 	}
 	for _, d := range g.imports.importers(dir) {
+		// An importer whose binary does not link the change runs the
+		// line without reaching it (dir may link it by its tests only).
+		if !s.linked(path.Join(d, "x.go")) {
+			continue
+		}
 		g.whole(s, d, sure, fmt.Sprintf("imports the package of %s, directly or not (%s)", p, why))
 	}
 }

@@ -112,4 +112,51 @@ func TestSelectionForAPlatform(t *testing.T) {
 	if len(s.Groups) != 1 || s.Groups[0].Dir != "m" || !s.Groups[0].Whole || !s.Groups[0].Cautious || !strings.Contains(s.Groups[0].Why, "at the top level [name-only]") {
 		t.Errorf("a top-level call reached only through a name-only call: %s", selJSON(t, s))
 	}
+	if c := s.Counts; c.Whole != 1 || c.WholeBy["name-only"] != 1 {
+		t.Errorf("the whole group is counted by its evidence: %+v", c)
+	}
+	text.Reset()
+	s.WriteText(&text, "base..size")
+	if !strings.Contains(text.String(), "; 1 group(s) whole (1 through name-only calls)\n") {
+		t.Errorf("the summary counts the whole group by its evidence:\n%s", text.String())
+	}
+}
+
+// A Go test runs only what its binary links: a package that reaches the
+// change through a call by name (name-only, possible) but imports no
+// changed package, neither itself nor through its tests, is left out
+// and counted; one that links it keeps its cautious group. A top-level
+// line of such a package widens nothing.
+func TestSelectionLeavesOutTestsThatDoNotLinkTheChange(t *testing.T) {
+	r := newRepoOf(t, map[string]string{
+		"go.mod":         "module example.com/link\n\ngo 1.22\n",
+		"p/p.go":         "package p\n\ntype T struct{}\n\nfunc (T) Size() int {\n\treturn 1\n}\n",
+		"q/q.go":         "package q\n\ntype Sizer interface{ Size() int }\n\nfunc Total(s Sizer) int { return s.Size() }\n",
+		"q/q_test.go":    "package q\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) { _ = Total(nil) }\n",
+		"w/w.go":         "package w\n\nimport \"example.com/link/q\"\n\nvar start = q.Total(nil)\n",
+		"w/w_test.go":    "package w\n\nimport \"testing\"\n\nfunc TestW(t *testing.T) {}\n",
+		"r/r.go":         "package r\n\nimport (\n\t\"example.com/link/p\"\n\t\"example.com/link/q\"\n)\n\nfunc Run() int { return q.Total(p.T{}) }\n",
+		"r/r_test.go":    "package r\n\nimport \"testing\"\n\nfunc TestRun(t *testing.T) { _ = Run() }\n",
+		"x/x.go":         "package x\n\nimport \"example.com/link/q\"\n\nfunc Use() int { return q.Total(nil) }\n",
+		"x/x_test.go":    "package x\n\nimport (\n\t\"testing\"\n\n\t\"example.com/link/p\"\n)\n\nfunc TestUse(t *testing.T) { _, _ = Use(), p.T{} }\n",
+		"p/p_test.go":    "package p\n\nimport \"testing\"\n\nfunc TestSize(t *testing.T) { _ = T{}.Size() }\n",
+		"w/w2/w2.go":     "package w2\n\nimport _ \"example.com/link/w\"\n",
+		"w/w2/w_test.go": "package w2\n\nimport \"testing\"\n\nfunc TestW2(t *testing.T) {}\n",
+	})
+	s := r.selectOn("size", func() { r.edit("p/p.go", "return 1", "return 2") })
+	got := commandsOf(t, s)
+	// p's own test, sure; r (imports p) and x (its test imports p)
+	// cautiously; q, w and w2 link no changed package.
+	want := "go test ./p -run '^(TestSize)$'\ngo test ./r -run '^(TestRun)$'\ngo test ./x -run '^(TestUse)$'\n"
+	if got != want {
+		t.Errorf("selected %q, want %q\n%s", got, want, selJSON(t, s))
+	}
+	if s.Counts.Unlinked != 2 {
+		t.Errorf("left out q and w (w2 is never reached): %d\n%s", s.Counts.Unlinked, selJSON(t, s))
+	}
+	var text strings.Builder
+	s.WriteText(&text, "base..size")
+	if !strings.Contains(text.String(), "left out: 2 package(s) reached only through name-only or possible calls whose test binaries do not link a changed package\n") {
+		t.Errorf("the text says what was left out:\n%s", text.String())
+	}
 }

@@ -133,11 +133,53 @@ type SelectionTime struct {
 	Unknown  int     `json:"groups_without_record"`
 }
 
-// SelectionCounts counts the tests selected.
+// SelectionCounts counts the tests selected, and the groups run whole
+// by what made them whole: the weakest call of the chain that reached a
+// top-level line (confirmed, exact, import, name-only, possible), or
+// "unseen" for what calls do not say (a changed file, type, variable,
+// helper, go.mod, …).
 type SelectionCounts struct {
-	Selected int `json:"selected"`
-	Cautious int `json:"cautious"`
-	Suite    int `json:"suite"`
+	Selected int            `json:"selected"`
+	Cautious int            `json:"cautious"`
+	Suite    int            `json:"suite"`
+	Whole    int            `json:"whole,omitempty"`
+	WholeBy  map[string]int `json:"whole_by,omitempty"`
+	// Unlinked counts the packages the change reaches only by name
+	// whose test binaries do not link a changed package: left out.
+	Unlinked int `json:"unlinked,omitempty"`
+}
+
+// wholeEvidence is the evidence classes a whole group's why names, in
+// the order the summary tells them.
+var wholeEvidence = []string{"confirmed", "exact", "import", "name-only", "possible", "unseen"}
+
+// evidenceOfWhy is the weakest evidence class a why names in brackets
+// ("… at the top level [name-only]"), or unseen when it names none.
+func evidenceOfWhy(why string) string {
+	for i := len(wholeEvidence) - 2; i >= 0; i-- {
+		if strings.Contains(why, "["+wholeEvidence[i]+"]") {
+			return wholeEvidence[i]
+		}
+	}
+	return "unseen"
+}
+
+// wholeLine is the summary's words for the whole groups, "" for none.
+func (c SelectionCounts) wholeLine() string {
+	if c.Whole == 0 {
+		return ""
+	}
+	var parts []string
+	for _, e := range wholeEvidence {
+		if n := c.WholeBy[e]; n > 0 {
+			if e == "unseen" {
+				parts = append(parts, fmt.Sprintf("%d for what calls do not show", n))
+			} else {
+				parts = append(parts, fmt.Sprintf("%d through %s calls", n, e))
+			}
+		}
+	}
+	return fmt.Sprintf("; %d group(s) whole (%s)", c.Whole, strings.Join(parts, ", "))
 }
 
 // Commands is the shell commands that run the selection, one a line:
@@ -209,7 +251,10 @@ func (s *Selection) WriteText(w io.Writer, title string) error {
 	if len(s.NotBuilt) > 0 {
 		fmt.Fprintf(&b, "not built for %s, so left out: %s\n", s.Platform, strings.Join(s.NotBuilt, ", "))
 	}
-	fmt.Fprintf(&b, "summary: %d of %d known tests selected (%d cautious)\n", s.Counts.Selected, s.Counts.Suite, s.Counts.Cautious)
+	fmt.Fprintf(&b, "summary: %d of %d known tests selected (%d cautious)%s\n", s.Counts.Selected, s.Counts.Suite, s.Counts.Cautious, s.Counts.wholeLine())
+	if n := s.Counts.Unlinked; n > 0 {
+		fmt.Fprintf(&b, "left out: %d package(s) reached only through name-only or possible calls whose test binaries do not link a changed package\n", n)
+	}
 	for _, e := range s.Matrix {
 		if e.Same {
 			fmt.Fprintf(&b, "%s: the same tests as %s\n", e.Platform, s.Platform)

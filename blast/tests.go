@@ -56,6 +56,33 @@ type selector struct {
 	// the change touched or reached: left out of the selection.
 	notBuilt map[string]bool
 	built    map[string]bool // builds' answers
+	// unlinked are the directories whose tests the radius reached but
+	// whose test binaries do not link the changed code (linker): left out.
+	unlinked map[string]bool
+}
+
+// linker is a runner whose tests run only what their binary links: a Go
+// package's tests run the changed code only when the package, or what
+// its tests import, imports a changed package, directly or not. Calls
+// by name (name-only, possible) reach further than that; the runtime
+// does not.
+type linker interface {
+	links(s *selector, dir string) bool
+}
+
+// linked says whether the tests of the package holding file p can run
+// the changed code; a directory left out is remembered (unlinked).
+func (s *selector) linked(p string) bool {
+	for _, r := range s.of(lang.Family(lang.NameOf(p))) {
+		if l, ok := r.(linker); ok && !l.links(s, path.Dir(p)) {
+			if s.unlinked == nil {
+				s.unlinked = map[string]bool{}
+			}
+			s.unlinked[path.Dir(p)] = true
+			return false
+		}
+	}
+	return true
 }
 
 // builds says whether the target platform builds file p (anything but a
@@ -94,7 +121,7 @@ func selectTests(ctx context.Context, in selectIn) *Selection {
 	suite := 0
 	for _, f := range in.head {
 		for _, d := range f.Defs {
-			if d.Test {
+			if codegraph.RunsAsTest(d) { // a Go suite's methods too
 				suite++
 			}
 		}
@@ -392,6 +419,9 @@ func (s *selector) radius(ctx context.Context) {
 	s.followOverrides(ctx, all, seen)
 	for _, re := range all.Reached {
 		d := re.Def
+		if !s.linked(d.Path) {
+			continue // no test binary running d links the change
+		}
 		sure := sureKeys[d.Path+"\x00"+d.Qual()]
 		why := fmt.Sprintf("reached via %s [%s]", strings.Join(re.Via, " <- "), re.Confidence)
 		if !d.Test {
@@ -426,6 +456,9 @@ func (s *selector) radius(ctx context.Context) {
 	for _, e := range all.TopLevel {
 		if !s.builds(e.Path) {
 			continue // no test on the target runs it
+		}
+		if !s.linked(e.Path) {
+			continue // the package loads in no test binary that links the change
 		}
 		callee := e.Name
 		if e.Callee != nil {

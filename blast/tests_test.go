@@ -324,7 +324,7 @@ func TestSelectCautious(t *testing.T) {
 	if unit.Cautious || !slices.Equal(unit.Unittest, []string{"tools.test_unit.TestSpread.test_one"}) || !slices.Equal(unit.Tests, []string{"tools/test_unit.py::TestSpread::test_one"}) {
 		t.Errorf("the unittest group: %+v", unit)
 	}
-	if s.Counts != (SelectionCounts{Selected: 3, Cautious: 1, Suite: 8}) {
+	if c := s.Counts; c.Selected != 3 || c.Cautious != 1 || c.Suite != 8 || c.Whole != 3 || c.WholeBy["unseen"] != 3 {
 		t.Errorf("counts = %+v", s.Counts)
 	}
 	var b strings.Builder
@@ -335,7 +335,7 @@ func TestSelectCautious(t *testing.T) {
 		"tests to run for base → head\n",
 		"sure:\n  python -m pytest 'tools/test_stats.py::test_spread'\n    why: test_spread: reached via mean <- spread <- test_spread [import]\n",
 		"cautious (reached only through name-only or possible calls, or by what Python may reach through an import):\n  python -m pytest 'tools/test_shape.py'\n",
-		"summary: 3 of 8 known tests selected (1 cautious)\n",
+		"summary: 3 of 8 known tests selected (1 cautious); 3 group(s) whole (3 for what calls do not show)\n",
 	} {
 		if !strings.Contains(b.String(), line) {
 			t.Errorf("text has no %q:\n%s", line, b.String())
@@ -364,6 +364,8 @@ func TestSelectJSONShape(t *testing.T) {
 		Groups  []group               `json:"groups"`
 		Counts  struct {
 			Selected, Cautious, Suite *int
+			Whole                     int            `json:"whole"`
+			WholeBy                   map[string]int `json:"whole_by"`
 		} `json:"counts"`
 		Platform string   `json:"platform"`
 		NotBuilt []string `json:"not_built"`

@@ -564,15 +564,17 @@ func (c *goCorpus) seconds(sel *selection) (selected, total float64) {
 				selected += p.secs[n]
 				continue
 			}
-			rest := p.secs[n]
+			// At most the test's own time: output a parallel test
+			// interleaves may be told of the wrong test.
+			rest, chosen := p.secs[n], 0.0
 			for m, s := range ms {
 				rest -= s
 				t.Sub = m
 				if sel.covers(t, false) {
-					selected += s
+					chosen += s
 				}
 			}
-			selected += max(0, rest)
+			selected += min(p.secs[n], chosen+max(0, rest))
 		}
 	}
 	return selected, total
