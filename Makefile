@@ -197,6 +197,8 @@ bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv $(LSP_STAMP
 	bash bench/mistakes.sh
 	$(GO) run ./bench/diagtruth -cchub $(BIN)/cchub
 	$(GO) run ./bench/testsel -lang go,py,js -cchub $(BIN)/cchub
+	$(GO) run ./bench/testsel -lang go -corpora go-git -n 16 -cchub $(BIN)/cchub
+	$(GO) run ./bench/picture -cchub $(BIN)/cchub
 	$(GO) run ./bench/blastoracle
 	$(GO) run ./bench/tscallers -confirm
 	$(GO) run ./bench/sharedindex -cchub $(BIN)/cchub

@@ -56,6 +56,7 @@ var trees = []tree{
 type row struct {
 	tree, fn                      string
 	reached, drawn, mermaid, size int
+	withTests                     int // the document's bytes with --tests
 	seconds                       float64
 }
 
@@ -96,12 +97,12 @@ func main() {
 	fmt.Println("cchub blast --format markdown on a one-line change of widely called functions")
 	fmt.Println()
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "tree\tfunction\treached\tdrawn\tmermaid chars\tdocument bytes\tseconds\t")
+	fmt.Fprintln(tw, "tree\tfunction\treached\tdrawn\tmermaid chars\tdocument bytes\twith --tests\tseconds\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%.1f\t\n", r.tree, r.fn, r.reached, r.drawn, r.mermaid, r.size, r.seconds)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%.1f\t\n", r.tree, r.fn, r.reached, r.drawn, r.mermaid, r.size, r.withTests, r.seconds)
 	}
 	tw.Flush()
-	fmt.Println("\nreached: definitions the change reaches (json); drawn: boxes in the Mermaid picture (at most 30 and the changed ones); mermaid chars: the flowchart's characters (GitHub's limit 50,000); document bytes: the whole markdown (at most 1 MiB).")
+	fmt.Println("\nreached: definitions the change reaches (json); drawn: boxes in the Mermaid picture (at most 30 and the changed ones); mermaid chars: the flowchart's characters (GitHub's limit 50,000); document bytes: the whole markdown (at most 1 MiB), and with the tests to run (--tests).")
 }
 
 // measure copies t into dir as a git repository, indexes it once, and
@@ -177,6 +178,11 @@ func one(ctx context.Context, bin, dir, name, file, decl string, env []string) (
 		return r, err
 	}
 	r.size = len(md)
+	withTests, err := cchubOut(ctx, bin, dir, env, "blast", "--base", "HEAD", "--format", "markdown", "--tests")
+	if err != nil {
+		return r, err
+	}
+	r.withTests = len(withTests)
 	if _, rest, ok := strings.Cut(string(md), "```mermaid\n"); ok {
 		chart, _, _ := strings.Cut(rest, "```")
 		r.mermaid = len([]rune(chart))
