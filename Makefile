@@ -184,7 +184,7 @@ tools-bench: $(BIN)/rg $(BIN)/hyperfine $(BIN)/ctags $(TOOLS)/npm/node_modules/.
 # Benchmarks measure a session in its own process unless they say otherwise
 # (bench/sessions compares the two).
 bench: export CCHUB_NO_SHARE := 1
-bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv $(LSP_STAMP) $(JS_RUNNERS_STAMP)
+bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv $(LSP_STAMP) $(JS_RUNNERS_STAMP) $(PYTEST_PY)
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./locate/ ./outline/ ./textedit/ ./structsearch/
 	$(GO) test -run '^$$' -bench EditDiagnostics -benchtime 20x ./lspmux/
 	$(GO) test -run '^$$' -bench 'Dlv|TTL' -benchtime 10x ./dapsession/
@@ -198,6 +198,7 @@ bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv $(LSP_STAMP
 	$(GO) run ./bench/diagtruth -cchub $(BIN)/cchub
 	$(GO) run ./bench/testsel -lang go,py,js -cchub $(BIN)/cchub
 	$(GO) run ./bench/testsel -lang go -corpora go-git -n 16 -cchub $(BIN)/cchub
+	$(GO) run ./bench/testsel -lang py -corpora networkx -n 8 -cchub $(BIN)/cchub
 	$(GO) run ./bench/picture -cchub $(BIN)/cchub
 	$(GO) run ./bench/blastoracle
 	$(GO) run ./bench/tscallers -confirm

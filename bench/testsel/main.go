@@ -2,8 +2,10 @@
 // are safe: whether every test the change breaks is among them (issue
 // 24). It is a benchmark, run by `make bench`; it asserts nothing.
 //
-// It copies real projects into git repositories of their own (cobra and
-// pflag from the module cache; json, html, fractions, shlex, graphlib,
+// It copies real projects into git repositories of their own (cobra,
+// pflag, yaml.v3 (check.v1 suites) and testify from the module cache,
+// and on request (-corpora) go-git (check.v1, a suite of minutes) and
+// networkx (Debian's package, run by pytest); json, html, fractions, shlex, graphlib,
 // configparser and colorsys of Python's standard library with their
 // unittest suites; zod 3's v3 TypeScript sources with their vitest
 // suite, from npm pack) and makes mutants: one function or method at a
@@ -19,7 +21,10 @@
 // miss; there must be none. Tests that fail before any mutation are
 // left out of the suite.
 //
-//	go run ./bench/testsel [-lang go,py,js] [-n N] [-seed S] [-json] [-v]
+// Besides counts, it reports the share of the suite's time selected
+// (Go: test2json's stamps; pytest: --durations).
+//
+//	go run ./bench/testsel [-lang go,py,js] [-corpora a,b] [-n N] [-seed S] [-json] [-v]
 //	    [-selector CMD] [-cchub PATH] [-python PY] [-keep] [-from FILE]
 package main
 
@@ -131,7 +136,7 @@ func main() {
 	python := flag.String("python", "python3", "the Python that runs the Python suite (its own standard library is copied)")
 	timeout := flag.Duration("timeout", 3*time.Minute, "bound of one run of a test suite and of one selection")
 	keep := flag.Bool("keep", false, "keep the temporary repositories (their path is printed)")
-	corpora := flag.String("corpora", "", "the corpora, comma-separated (default: every one of the languages but go-git, whose suite takes minutes a mutant): cobra, pflag, yaml.v3, testify, go-git, pystdlib, zod-v3")
+	corpora := flag.String("corpora", "", "the corpora, comma-separated (default: every one of the languages but go-git and networkx, whose suites take minutes a mutant): cobra, pflag, yaml.v3, testify, go-git, pystdlib, networkx (pytest), zod-v3")
 	from := flag.String("from", "", "print the tables of a run saved with -json (FILE) instead of running")
 	flag.Parse()
 
@@ -224,14 +229,20 @@ func mainErr(ctx context.Context, langs, corpora []string, n int, seed int64, ve
 				cs = append(cs, c)
 			}
 		case "py":
-			if len(corpora) > 0 && !slices.Contains(corpora, "pystdlib") {
-				continue
+			if len(corpora) == 0 || slices.Contains(corpora, "pystdlib") {
+				c, err := setupPy(ctx, python, tools, filepath.Join(tmp, "pystdlib"), env, timeout)
+				if err != nil {
+					return nil, err
+				}
+				cs = append(cs, c)
 			}
-			c, err := setupPy(ctx, python, tools, filepath.Join(tmp, "pystdlib"), env, timeout)
-			if err != nil {
-				return nil, err
+			if slices.Contains(corpora, nxCorpus) {
+				c, err := setupPytest(ctx, tools, filepath.Join(tmp, nxCorpus), env, max(timeout, 10*time.Minute))
+				if err != nil {
+					return nil, err
+				}
+				cs = append(cs, c)
 			}
-			cs = append(cs, c)
 		case "js":
 			if len(corpora) > 0 && !slices.Contains(corpora, jsCorpus) {
 				continue
@@ -380,6 +391,45 @@ func setupPy(ctx context.Context, python, tools, dir string, env []string, timeo
 		clean: func(ctx context.Context, tests []testID) (map[testID]bool, error) {
 			return c.clean(ctx, tests, timeout)
 		},
+	}, nil
+}
+
+// setupPytest makes the networkx corpus, run by Debian's pytest.
+func setupPytest(ctx context.Context, tools, dir string, env []string, timeout time.Duration) (*runner, error) {
+	start := time.Now()
+	python := filepath.Join(tools, "pytest", "bin", "python")
+	if !fileExists(python) {
+		return nil, fmt.Errorf("%s is missing: make test (or make bench) unpacks Debian's pytest there", python)
+	}
+	fmt.Fprintf(os.Stderr, "testsel: %s: unpacking %s, running its tests once…\n", nxCorpus, nxPackage)
+	if err := makeNxCorpus(ctx, tools, dir, env); err != nil {
+		return nil, err
+	}
+	c := &pytestCorpus{root: dir, python: python, env: append(slices.Clone(env), "PYTHONDONTWRITEBYTECODE=1")}
+	suite, failing, err := c.baseline(ctx, timeout)
+	if err != nil {
+		return nil, err
+	}
+	funcs, err := c.funcs(ctx, dir+".scratch")
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range funcs {
+		f.Corpus = nxCorpus
+	}
+	return &runner{
+		sum:   &summary{Corpus: nxCorpus, Lang: "py", Version: nxPackage + " (pytest 7.2.1)", Functions: len(funcs), Suite: len(suite), BaselineFail: len(failing)},
+		root:  dir,
+		suite: suite,
+		funcs: funcs,
+		start: start,
+		truth: func(ctx context.Context, m *mutant) ([]testID, error) { return c.truth(ctx, suite, timeout, false) },
+		clean: func(ctx context.Context, tests []testID) (map[testID]bool, error) {
+			return failingTwice(ctx, tests, timeout, func(ctx context.Context, ts []testID, timeout time.Duration) ([]testID, error) {
+				return c.truth(ctx, ts, timeout, true)
+			})
+		},
+		seconds: func(sel *selection) (float64, float64) { return c.seconds(sel, suite) },
 	}, nil
 }
 

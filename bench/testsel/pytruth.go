@@ -259,6 +259,18 @@ func (c *pyCorpus) funcs(ctx context.Context) ([]*mutant, error) {
 		}
 		return nil
 	})
+	return c.mutantsOf(ctx, files)
+}
+
+// mutantsOf lists the mutants of the given files (relative to the
+// root): each function with the line that makes it fail.
+func (c *pyCorpus) mutantsOf(ctx context.Context, files []string) ([]*mutant, error) {
+	if err := os.MkdirAll(c.scratch, 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(c.scratch, "funcs.py"), []byte(pyFuncs), 0o644); err != nil {
+		return nil, err
+	}
 	out, err := corpus.RunOut(ctx, 5*time.Minute, c.root, c.env, c.python, append([]string{filepath.Join(c.scratch, "funcs.py"), c.root}, files...)...)
 	if err != nil {
 		return nil, fmt.Errorf("list the Python functions: %v %s", err, firstLines(out, 8))

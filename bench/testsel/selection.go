@@ -76,8 +76,19 @@ func (t testID) String() string {
 }
 
 // nodeID is the pytest node id of a Python test: its file, then its
-// class and method after the module's dotted name.
+// class and method after the module's dotted name. A test of a pytest
+// corpus is named by its node id already: without its parameters
+// ("[1-2]"), which a selection names no test by.
 func (t testID) nodeID() string {
+	if strings.Contains(t.Name, "::") {
+		id := t.Name
+		if i := strings.LastIndex(id, "::"); i >= 0 {
+			if j := strings.IndexByte(id[i:], '['); j >= 0 {
+				id = id[:i+j]
+			}
+		}
+		return id
+	}
 	mod := strings.TrimSuffix(t.File, ".py")
 	mod = strings.ReplaceAll(mod, "/", ".")
 	rest := strings.TrimPrefix(strings.TrimPrefix(t.Name, mod), ".")
