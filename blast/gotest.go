@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -28,6 +29,7 @@ type goTest struct {
 	suites   map[string]*goSuites         // each package's test suites, read on first need (gosuite.go)
 	ginkgo   map[string][]ginkgoNode      // each Ginkgo test file's nodes, scanned on first need (ginkgo.go)
 	linked   map[string]bool              // the packages whose test binaries link a changed file's package (links)
+	linkAll  bool                         // the imports cannot tell which do: all of them
 }
 
 // links says whether the test binary of the package in dir links the
@@ -35,7 +37,9 @@ type goTest struct {
 // deleted one, cgo's C, an embedded one), or its package or tests
 // import one such package, directly or not. Only such a binary can run
 // what changed; a call the graph links by name alone (name-only,
-// possible) from a package that links none of it cannot.
+// possible) from a package that links none of it cannot. When the
+// imports cannot say (a change under vendor/, whose packages go by
+// other import paths; a package no go.mod names), every package links.
 func (g *goTest) links(s *selector, dir string) bool {
 	if g.linked == nil {
 		if g.imports == nil {
@@ -51,6 +55,9 @@ func (g *goTest) links(s *selector, dir string) bool {
 				if g.linked[root] {
 					continue
 				}
+				if g.pkgs[root] && g.imports.pathOf(root) == "" || slices.Contains(strings.Split(root, "/"), "vendor") {
+					g.linkAll = true
+				}
 				g.linked[root] = true
 				for _, im := range g.imports.importers(root) {
 					g.linked[im] = true
@@ -58,7 +65,7 @@ func (g *goTest) links(s *selector, dir string) bool {
 			}
 		}
 	}
-	return g.linked[dir]
+	return g.linkAll || g.linked[dir]
 }
 
 func newGoTest(head, base files, read func(string) ([]byte, error)) runner {

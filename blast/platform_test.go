@@ -160,3 +160,20 @@ func TestSelectionLeavesOutTestsThatDoNotLinkTheChange(t *testing.T) {
 		t.Errorf("the text says what was left out:\n%s", text.String())
 	}
 }
+
+// Under vendor/ a package goes by another import path than its
+// directory says: the imports cannot tell who links a change there, so
+// nothing is left out.
+func TestSelectionLinksEverythingForAVendoredChange(t *testing.T) {
+	r := newRepoOf(t, map[string]string{
+		"go.mod":                        "module example.com/v\n\ngo 1.22\n",
+		"vendor/example.com/dep/d/d.go": "package d\n\ntype T struct{}\n\nfunc (T) Size() int {\n\treturn 1\n}\n",
+		"vendor/modules.txt":            "# example.com/dep v1.0.0\n## explicit\nexample.com/dep/d\n",
+		"q/q.go":                        "package q\n\ntype Sizer interface{ Size() int }\n\nfunc Total(s Sizer) int { return s.Size() }\n",
+		"q/q_test.go":                   "package q\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) { _ = Total(nil) }\n",
+	})
+	s := r.selectOn("dep", func() { r.edit("vendor/example.com/dep/d/d.go", "return 1", "return 2") })
+	if !strings.Contains(commandsOf(t, s), "go test ./q") || s.Counts.Unlinked != 0 {
+		t.Errorf("a vendored change leaves nothing out: %s", selJSON(t, s))
+	}
+}
