@@ -225,6 +225,43 @@ func pkg() { v.Config() }
 	same(t, "callers of B.Config", typedCallers(t, x, "B.Config"), []string{"named (exact)", "rc (name-only)", "sw (name-only)"})
 }
 
+// A method called on an outside package's variable (os.ErrInvalid.Error())
+// is that package's type's, never a workspace method of the same name;
+// one called on a workspace package's variable, or on an outside
+// function's result (errors.Join(…).Error() runs the workspace's), is
+// still linked by name.
+func TestGoOutsideVariablesMethodsAreNotTheWorkspaces(t *testing.T) {
+	x := index(t, map[string]string{
+		"go.mod": "module example.com/m\n",
+		"e/e.go": `package e
+
+type Err struct{}
+
+func (Err) Error() string { return "e" }
+
+var Mine error = Err{}
+`,
+		"a/a.go": `package a
+
+import (
+	"errors"
+	"os"
+
+	"example.com/m/e"
+)
+
+var unix = os.ErrInvalid.Error()
+
+func outside() string { return os.ErrNotExist.Error() }
+
+func inside() string { return e.Mine.Error() }
+
+func joined(x, y error) string { return errors.Join(x, y).Error() }
+`,
+	})
+	same(t, "callers of Err.Error", typedCallers(t, x, "Err.Error"), []string{"inside (name-only)", "joined (name-only)"})
+}
+
 // A function named as a value (a callback passed, a field set, a result)
 // depends on it as a call does: a reference edge, linked only where the
 // name says for sure which function. Names the file binds as variables,
