@@ -175,3 +175,23 @@ def test_plain():
 		t.Errorf("a module-level case list: %q, want %q\n%s", got, want, selJSON(t, s))
 	}
 }
+
+// A function a package re-exports with from m import * is reached by a
+// test importing the package: the star import is an import (networkx's
+// GEXFWriter.add_parents, reached through nx.write_gexf, selected
+// nothing before).
+func TestSelectThroughStarReexports(t *testing.T) {
+	r := newRepoOf(t, map[string]string{
+		"pyproject.toml":          "[project]\nname = \"pkg\"\n",
+		"pkg/__init__.py":         "from pkg.io import *\n",
+		"pkg/io/__init__.py":      "from pkg.io.gexf import *\n",
+		"pkg/io/gexf.py":          "def write(g):\n    return str(g)\n",
+		"pkg/tests/test_write.py": "import pkg as p\n\n\ndef test_write():\n    assert p.write(1) == '1'\n",
+		"other/test_other.py":     "def test_other():\n    assert True\n",
+	})
+	s := r.selectOn("write", func() { r.edit("pkg/io/gexf.py", "return str(g)", "return repr(g)") })
+	got := commandsOf(t, s)
+	if !strings.Contains(got, "pkg") || strings.Contains(got, "other") {
+		t.Errorf("a function re-exported by star imports: %q\n%s", got, selJSON(t, s))
+	}
+}

@@ -12,7 +12,7 @@ import (
 // changes other than through the query files (which are part of the
 // format by their content): an index stored by another version is read
 // again rather than trusted.
-const extractVersion = 9
+const extractVersion = 10
 
 // Format identifies the encoding and extraction of stored files.
 var Format = func() int {

@@ -576,6 +576,10 @@ func (f *File) readImports(cp captured, src []byte) []Import {
 // importOf is the import of a Go or Python file from the text of its
 // captures: alias, import and from ("" when not captured).
 func importOf(language, alias, target, from string) Import {
+	if target == "*" && from != "" {
+		// from m import *: the module itself, bound to no one name.
+		return Import{Alias: "*", Target: strings.TrimLeft(from, ".")}
+	}
 	imp := Import{Alias: alias, Target: strings.Trim(target, "\"`")}
 	if from != "" {
 		if imp.Alias == "" {

@@ -253,13 +253,15 @@ func goRead(r *flatReader, f *File) {
 //	(import_statement name: (aliased_import name: (dotted_name) @import alias: (identifier) @alias))
 //	(import_from_statement module_name: (_) @from name: (dotted_name) @import)
 //	(import_from_statement module_name: (_) @from name: (aliased_import name: (dotted_name) @import alias: (identifier) @alias))
+//	(import_from_statement module_name: (_) @from (wildcard_import) @import)
 var pythonNative = nativeLang{
-	scm: "f6900ba1dfc3cedcaf6ae627648fad23606581a9d95071db731f26f67dd0d8e3",
+	scm: "a12188989225377cece0b04b4f699b4ef10b60dc1ae189b8dbbac924595335a5",
 	names: []string{"call", "identifier", "attribute", "import_statement", "import_from_statement", "dotted_name", "aliased_import",
 		// type facts (pythonFacts)
 		"assignment", "typed_parameter", "typed_default_parameter", "function_definition", "class_definition",
 		"argument_list", "for_statement", "pattern_list", "tuple_pattern", "type",
-		"keyword_argument", "return_statement", "list", "tuple", "pair"},
+		"keyword_argument", "return_statement", "list", "tuple", "pair",
+		"wildcard_import"}, // last: the facts' symbols keep their places
 	fields: []string{"function", "object", "attribute", "name", "alias", "module_name",
 		"left", "right", "type", "return_type", "superclasses", "value"},
 	fieldsIn: []string{"call", "attribute", "import_statement", "import_from_statement", "aliased_import",
@@ -270,6 +272,7 @@ var pythonNative = nativeLang{
 func pythonRead(r *flatReader, f *File) {
 	s, fl := r.ids.sym, r.ids.field
 	call, ident, attribute, importStmt, fromStmt, dotted, aliased := s[0], s[1], s[2], s[3], s[4], s[5], s[6]
+	wildcardImport := s[len(s)-1]
 	fFunction, fObject, fAttribute, fName, fAlias, fModule := fl[0], fl[1], fl[2], fl[3], fl[4], fl[5]
 	nodes := r.nodes
 	// from is the module an import_from_statement's name at reads from,
@@ -329,6 +332,12 @@ func pythonRead(r *flatReader, f *File) {
 			case nodes[stmt].Symbol == importStmt:
 				r.imp(f, at, syntax.NoParent, syntax.NoParent)
 			case nodes[stmt].Symbol == fromStmt:
+				if m, ok := from(stmt, at); ok {
+					r.imp(f, at, syntax.NoParent, m)
+				}
+			}
+		case wildcardImport:
+			if stmt, ok := r.parentIs(at, fromStmt); ok {
 				if m, ok := from(stmt, at); ok {
 					r.imp(f, at, syntax.NoParent, m)
 				}

@@ -407,3 +407,19 @@ func TestSimplify(t *testing.T) {
 		}
 	}
 }
+
+// from m import * is an import of m (bound to no name, alias "*"): who
+// imports a module through a package's star re-exports is told (test
+// selection widens through it), and no call resolves to the "*".
+func TestPythonStarImportIsAnImport(t *testing.T) {
+	x := index(t, map[string]string{
+		"pkg/__init__.py": "from pkg.sub import *\nfrom .other import *\nfrom . import *\n",
+		"pkg/sub.py":      "def helper():\n    return 1\n",
+		"pkg/other.py":    "def other():\n    return 2\n",
+	})
+	var got []string
+	for _, im := range x.File("pkg/__init__.py").Imports {
+		got = append(got, im.Alias+" "+im.Target)
+	}
+	same(t, "imports of pkg/__init__.py", got, []string{"* pkg.sub", "* other", "* "})
+}

@@ -6,3 +6,5 @@
 (import_statement name: (aliased_import name: (dotted_name) @import alias: (identifier) @alias))
 (import_from_statement module_name: (_) @from name: (dotted_name) @import)
 (import_from_statement module_name: (_) @from name: (aliased_import name: (dotted_name) @import alias: (identifier) @alias))
+; from m import *: the module, bound to no name (alias "*").
+(import_from_statement module_name: (_) @from (wildcard_import) @import)
