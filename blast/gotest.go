@@ -46,22 +46,32 @@ func (g *goTest) links(s *selector, dir string) bool {
 			g.imports = newGoImports(g.head)
 		}
 		g.linked = map[string]bool{}
+		// The files changed: the diff's, and the definitions' (a selection
+		// for named definitions has no diff).
+		var changed []string
 		for _, d := range s.in.diffs {
-			for _, p := range []string{d.OldPath, d.NewPath} {
-				if p == "" {
-					continue
-				}
-				root := path.Dir(p)
-				if g.linked[root] {
-					continue
-				}
-				if g.pkgs[root] && g.imports.pathOf(root) == "" || slices.Contains(strings.Split(root, "/"), "vendor") {
-					g.linkAll = true
-				}
-				g.linked[root] = true
-				for _, im := range g.imports.importers(root) {
-					g.linked[im] = true
-				}
+			changed = append(changed, d.OldPath, d.NewPath)
+		}
+		for _, c := range s.in.cs {
+			changed = append(changed, c.Def.Path, c.file())
+		}
+		if len(changed) == 0 {
+			g.linkAll = true
+		}
+		for _, p := range changed {
+			if p == "" {
+				continue
+			}
+			root := path.Dir(p)
+			if g.linked[root] {
+				continue
+			}
+			if g.pkgs[root] && g.imports.pathOf(root) == "" || slices.Contains(strings.Split(root, "/"), "vendor") {
+				g.linkAll = true
+			}
+			g.linked[root] = true
+			for _, im := range g.imports.importers(root) {
+				g.linked[im] = true
 			}
 		}
 	}
@@ -181,6 +191,9 @@ func (g *goTest) changed(s *selector, c Change, why string) {
 	}
 	if !isFunc(d) || d.Name == "init" && d.Type == "" {
 		s.wide(c.file(), true, why+": the code graph does not follow its uses")
+	}
+	if iface := g.calledOutside(d); iface != "" && c.Status != StatusRemoved && !s.isTestFile(d.Path) {
+		s.wide(c.file(), false, fmt.Sprintf("%s %s: the standard library may call it (%s)", d.Qual(), why, iface))
 	}
 }
 
@@ -326,4 +339,43 @@ func (g *goTest) suite() []string {
 		}
 	}
 	return out
+}
+
+// stdlibCalls are the method names the standard library calls through
+// its interfaces — sort.Interface, container/heap, fmt's Stringer and
+// Formatter, error and errors' wrappers, io's readers and writers,
+// encoding's marshalers, net/http's handlers and transports,
+// database/sql's scanners and valuers, flag.Value, sync.Locker,
+// io/fs, hash — each with the interface named in a why. A method so
+// named may run from code the graph does not see (sort.Sort(byName(x))
+// runs byName.Len), so its package's tests, and its importers', may run
+// it: cautiously.
+var stdlibCalls = map[string]string{
+	"Len": "sort.Interface", "Less": "sort.Interface", "Swap": "sort.Interface",
+	"Push": "heap.Interface", "Pop": "heap.Interface",
+	"String": "fmt.Stringer", "GoString": "fmt.GoStringer", "Format": "fmt.Formatter",
+	"Error": "error", "Unwrap": "errors' wrappers", "Is": "errors.Is", "As": "errors.As", "Timeout": "net.Error", "Temporary": "net.Error",
+	"Read": "io.Reader", "Write": "io.Writer", "Close": "io.Closer", "Seek": "io.Seeker",
+	"ReadAt": "io.ReaderAt", "WriteAt": "io.WriterAt", "ReadFrom": "io.ReaderFrom", "WriteTo": "io.WriterTo",
+	"ReadByte": "io.ByteReader", "UnreadByte": "io.ByteScanner", "WriteByte": "io.ByteWriter",
+	"ReadRune": "io.RuneReader", "UnreadRune": "io.RuneScanner", "WriteString": "io.StringWriter",
+	"MarshalJSON": "json.Marshaler", "UnmarshalJSON": "json.Unmarshaler", "MarshalText": "encoding.TextMarshaler",
+	"UnmarshalText": "encoding.TextUnmarshaler", "MarshalBinary": "encoding.BinaryMarshaler",
+	"UnmarshalBinary": "encoding.BinaryUnmarshaler", "MarshalXML": "xml.Marshaler", "UnmarshalXML": "xml.Unmarshaler",
+	"GobEncode": "gob.GobEncoder", "GobDecode": "gob.GobDecoder",
+	"ServeHTTP": "http.Handler", "RoundTrip": "http.RoundTripper",
+	"Scan": "sql.Scanner", "Value": "driver.Valuer",
+	"Set": "flag.Value", "Lock": "sync.Locker", "Unlock": "sync.Locker",
+	"Open": "fs.FS", "Stat": "fs.File", "ReadDir": "fs.ReadDirFS", "ReadFile": "fs.ReadFileFS",
+	"Sum": "hash.Hash", "Reset": "hash.Hash", "Size": "hash.Hash", "BlockSize": "hash.Hash",
+	"Deadline": "context.Context", "Done": "context.Context", "Err": "context.Context",
+}
+
+// calledOutside is the standard library interface through which code
+// the graph does not see may call Go method d ("" when none).
+func (g *goTest) calledOutside(d codegraph.Def) string {
+	if d.Language != lang.Go || d.Type == "" || d.Kind != "method" || d.Test {
+		return ""
+	}
+	return stdlibCalls[d.Name]
 }

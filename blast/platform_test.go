@@ -57,7 +57,7 @@ func TestSelectionForAPlatform(t *testing.T) {
 		"p/p_test.go":     "package p\n\nimport \"testing\"\n\nfunc TestLimit(t *testing.T) { _ = Limit() }\n\nfunc TestOther(t *testing.T) {}\n",
 		"app/app.go":      "package app\n\nimport \"example.com/plat/p\"\n\nfunc Run() int { return p.Limit() }\n",
 		"app/app_test.go": "package app\n\nimport \"testing\"\n\nfunc TestApp(t *testing.T) {}\n",
-		"n/n.go":          "package n\n\ntype Sizer interface{ Size() int }\n\ntype T struct{}\n\nfunc (T) Size() int {\n\treturn 1\n}\n\nfunc pick() Sizer { return T{} }\n\nfunc Total() int { return pick().Size() }\n",
+		"n/n.go":          "package n\n\ntype Shaper interface{ Area() int }\n\ntype T struct{}\n\nfunc (T) Area() int {\n\treturn 1\n}\n\nfunc pick() Shaper { return T{} }\n\nfunc Total() int { return pick().Area() }\n",
 		"m/m.go":          "package m\n\nimport \"example.com/plat/n\"\n\nvar start = n.Total()\n",
 		"m/m_test.go":     "package m\n\nimport \"testing\"\n\nfunc TestM(t *testing.T) {}\n",
 	})
@@ -106,7 +106,7 @@ func TestSelectionForAPlatform(t *testing.T) {
 		}
 	}
 
-	// T.Size reaches n.Total only through pick().Size(), a name-only
+	// T.Area reaches n.Total only through pick().Area(), a name-only
 	// call; m calls n.Total at its top level, an imported call.
 	s = r.selectOn("size", func() { r.edit("n/n.go", "return 1\n}\n\nfunc pick", "return 2\n}\n\nfunc pick") })
 	if len(s.Groups) != 1 || s.Groups[0].Dir != "m" || !s.Groups[0].Whole || !s.Groups[0].Cautious || !strings.Contains(s.Groups[0].Why, "at the top level [name-only]") {
@@ -130,8 +130,8 @@ func TestSelectionForAPlatform(t *testing.T) {
 func TestSelectionLeavesOutTestsThatDoNotLinkTheChange(t *testing.T) {
 	r := newRepoOf(t, map[string]string{
 		"go.mod":         "module example.com/link\n\ngo 1.22\n",
-		"p/p.go":         "package p\n\ntype T struct{}\n\nfunc (T) Size() int {\n\treturn 1\n}\n",
-		"q/q.go":         "package q\n\ntype Sizer interface{ Size() int }\n\nfunc Total(s Sizer) int { return s.Size() }\n",
+		"p/p.go":         "package p\n\ntype T struct{}\n\nfunc (T) Area() int {\n\treturn 1\n}\n",
+		"q/q.go":         "package q\n\ntype Shaper interface{ Area() int }\n\nfunc Total(s Shaper) int { return s.Area() }\n",
 		"q/q_test.go":    "package q\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) { _ = Total(nil) }\n",
 		"w/w.go":         "package w\n\nimport \"example.com/link/q\"\n\nvar start = q.Total(nil)\n",
 		"w/w_test.go":    "package w\n\nimport \"testing\"\n\nfunc TestW(t *testing.T) {}\n",
@@ -139,7 +139,7 @@ func TestSelectionLeavesOutTestsThatDoNotLinkTheChange(t *testing.T) {
 		"r/r_test.go":    "package r\n\nimport \"testing\"\n\nfunc TestRun(t *testing.T) { _ = Run() }\n",
 		"x/x.go":         "package x\n\nimport \"example.com/link/q\"\n\nfunc Use() int { return q.Total(nil) }\n",
 		"x/x_test.go":    "package x\n\nimport (\n\t\"testing\"\n\n\t\"example.com/link/p\"\n)\n\nfunc TestUse(t *testing.T) { _, _ = Use(), p.T{} }\n",
-		"p/p_test.go":    "package p\n\nimport \"testing\"\n\nfunc TestSize(t *testing.T) { _ = T{}.Size() }\n",
+		"p/p_test.go":    "package p\n\nimport \"testing\"\n\nfunc TestArea(t *testing.T) { _ = T{}.Area() }\n",
 		"w/w2/w2.go":     "package w2\n\nimport _ \"example.com/link/w\"\n",
 		"w/w2/w_test.go": "package w2\n\nimport \"testing\"\n\nfunc TestW2(t *testing.T) {}\n",
 	})
@@ -147,7 +147,7 @@ func TestSelectionLeavesOutTestsThatDoNotLinkTheChange(t *testing.T) {
 	got := commandsOf(t, s)
 	// p's own test, sure; r (imports p) and x (its test imports p)
 	// cautiously; q, w and w2 link no changed package.
-	want := "go test ./p -run '^(TestSize)$'\ngo test ./r -run '^(TestRun)$'\ngo test ./x -run '^(TestUse)$'\n"
+	want := "go test ./p -run '^(TestArea)$'\ngo test ./r -run '^(TestRun)$'\ngo test ./x -run '^(TestUse)$'\n"
 	if got != want {
 		t.Errorf("selected %q, want %q\n%s", got, want, selJSON(t, s))
 	}
@@ -167,13 +167,38 @@ func TestSelectionLeavesOutTestsThatDoNotLinkTheChange(t *testing.T) {
 func TestSelectionLinksEverythingForAVendoredChange(t *testing.T) {
 	r := newRepoOf(t, map[string]string{
 		"go.mod":                        "module example.com/v\n\ngo 1.22\n",
-		"vendor/example.com/dep/d/d.go": "package d\n\ntype T struct{}\n\nfunc (T) Size() int {\n\treturn 1\n}\n",
+		"vendor/example.com/dep/d/d.go": "package d\n\ntype T struct{}\n\nfunc (T) Area() int {\n\treturn 1\n}\n",
 		"vendor/modules.txt":            "# example.com/dep v1.0.0\n## explicit\nexample.com/dep/d\n",
-		"q/q.go":                        "package q\n\ntype Sizer interface{ Size() int }\n\nfunc Total(s Sizer) int { return s.Size() }\n",
+		"q/q.go":                        "package q\n\ntype Shaper interface{ Area() int }\n\nfunc Total(s Shaper) int { return s.Area() }\n",
 		"q/q_test.go":                   "package q\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) { _ = Total(nil) }\n",
 	})
 	s := r.selectOn("dep", func() { r.edit("vendor/example.com/dep/d/d.go", "return 1", "return 2") })
 	if !strings.Contains(commandsOf(t, s), "go test ./q") || s.Counts.Unlinked != 0 {
 		t.Errorf("a vendored change leaves nothing out: %s", selJSON(t, s))
+	}
+}
+
+// A method named as one the standard library calls through an interface
+// (sort.Interface's Len) may run from code the graph does not see:
+// sort.Sort(byName(x)) runs byName.Len. Changed, it selects its
+// package's tests and its importers', cautiously; a method of another
+// name does not.
+func TestSelectionWidensForMethodsTheStandardLibraryCalls(t *testing.T) {
+	r := newRepoOf(t, map[string]string{
+		"go.mod":          "module example.com/s\n\ngo 1.22\n",
+		"doc/util.go":     "package doc\n\ntype byName []string\n\nfunc (s byName) Len() int {\n\treturn len(s)\n}\n\nfunc (s byName) Less(i, j int) bool { return s[i] < s[j] }\n\nfunc (s byName) Swap(i, j int) { s[i], s[j] = s[j], s[i] }\n\nfunc (s byName) first() string {\n\treturn s[0]\n}\n",
+		"doc/gen.go":      "package doc\n\nimport \"sort\"\n\nfunc Gen(names []string) []string {\n\tsort.Sort(byName(names))\n\treturn names\n}\n",
+		"doc/gen_test.go": "package doc\n\nimport \"testing\"\n\nfunc TestGen(t *testing.T) { _ = Gen([]string{\"b\", \"a\"}) }\n\nfunc TestFirst(t *testing.T) { _ = byName{\"a\"}.first() }\n",
+		"app/app.go":      "package app\n\nimport \"example.com/s/doc\"\n\nfunc Run() []string { return doc.Gen(nil) }\n",
+		"app/app_test.go": "package app\n\nimport \"testing\"\n\nfunc TestApp(t *testing.T) {}\n",
+		"other/o_test.go": "package other\n\nimport \"testing\"\n\nfunc TestOther(t *testing.T) {}\n",
+	})
+	s := r.selectOn("len", func() { r.edit("doc/util.go", "return len(s)", "return len(s) + 0") })
+	if got, want := commandsOf(t, s), "go test ./app\ngo test ./doc\n"; got != want || !s.Groups[0].Cautious || !strings.Contains(s.Groups[1].Why, "the standard library may call it (sort.Interface)") {
+		t.Errorf("a changed Len: %q, want %q\n%s", got, want, selJSON(t, s))
+	}
+	s = r.selectOn("first", func() { r.edit("doc/util.go", "return s[0]", "return s[len(s)-1]") })
+	if got, want := commandsOf(t, s), "go test ./doc -run '^(TestFirst)$'\n"; got != want {
+		t.Errorf("a changed method of no such name: %q, want %q\n%s", got, want, selJSON(t, s))
 	}
 }

@@ -439,6 +439,13 @@ func (s *selector) radius(ctx context.Context) {
 				if l, ok := r.(loadRunner); ok && l.runsOnLoad(d) {
 					s.wide(d.Path, sure, d.Qual()+" "+why+": it runs when its package loads")
 				}
+				// A method the standard library calls through an
+				// interface may run from code the graph does not see.
+				if o, ok := r.(outsideCalled); ok && !s.isTestFile(d.Path) {
+					if iface := o.calledOutside(d); iface != "" {
+						s.wide(d.Path, false, fmt.Sprintf("%s %s: the standard library may call it (%s)", d.Qual(), why, iface))
+					}
+				}
 			}
 			continue
 		}
@@ -478,6 +485,10 @@ func (s *selector) radius(ctx context.Context) {
 }
 
 func topKey(p string, line int) string { return fmt.Sprintf("%s:%d", p, line) }
+
+// outsideCalled is a runner some of whose methods code outside the
+// workspace calls through interfaces (Go's standard library).
+type outsideCalled interface{ calledOutside(codegraph.Def) string }
 
 // loadRunner is a runner some of whose functions run when their package
 // loads, called by no one (Go's init).
