@@ -207,7 +207,13 @@ func mainErr(ctx context.Context, langs, corpora []string, n int, seed int64, ve
 	} else {
 		defer os.RemoveAll(tmp)
 	}
-	env := append(os.Environ(), "GOFLAGS=-mod=mod")
+	// The corpora's tests write temporary files (go-git's leave
+	// hundreds): under the run's own directory, removed with it.
+	testTmp := filepath.Join(tmp, "tmp")
+	if err := os.MkdirAll(testTmp, 0o755); err != nil {
+		return nil, err
+	}
+	env := append(os.Environ(), "GOFLAGS=-mod=mod", "TMPDIR="+testTmp)
 	selEnv := append(os.Environ(),
 		"PATH="+filepath.Join(tools, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"CCHUB_CONFIG_DIR="+filepath.Join(tmp, "config"),
