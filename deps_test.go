@@ -93,6 +93,7 @@ hub, corpus < blastoracle;
 corpus < answerbytes;
 hub, syntax, corpus < tscallers;
 corpus < sessions;
+corpus < picture;
 `
 
 // externals says which of the project's packages may import a module
