@@ -99,10 +99,11 @@ $(GO_SUITES_STAMP): $(GO_SUITES)/go.mod $(GO_SUITES)/go.sum
 	touch $@
 
 # pytest, which blast's tests run the Python commands they select with:
-# Debian's pure-Python packages, pinned, unpacked into .tools/pytest (no
-# system install), and a `python` there that finds them (the python3 on
-# PATH, with their directory on PYTHONPATH).
-PYTEST_DEBS := python3-pytest=7.2.1-2 python3-pluggy=1.0.0+repack-1 python3-iniconfig=1.1.1-2 python3-packaging=23.0-1
+# Debian's pure-Python packages (pytest and what it imports), pinned,
+# unpacked into .tools/pytest (no system install), and a `python` there
+# that finds them: Debian's /usr/bin/python3, which they are built for
+# (else the python3 on PATH), with their directory on PYTHONPATH.
+PYTEST_DEBS := python3-pytest=7.2.1-2 python3-pluggy=1.0.0+repack-1 python3-iniconfig=1.1.1-2 python3-packaging=23.0-1 python3-attr=22.2.0-1
 PYTEST_PY   := $(TOOLS)/pytest/bin/python
 $(PYTEST_PY):
 	mkdir -p $(TOOLS)/debs $(TOOLS)/pytest/bin
@@ -110,7 +111,7 @@ $(PYTEST_PY):
 		p=$${s%%=*}; v=$${s#*=}; f=$$(ls $${p}_*.deb 2>/dev/null | head -1); \
 		[ -n "$$f" ] || { apt-get download $$s 2>/dev/null || { apt-get update -qq && apt-get download $$s; }; }; \
 		dpkg -x $${p}_*.deb $(TOOLS)/pytest; done
-	printf '#!/bin/sh\nd=$$(dirname "$$(readlink -f "$$0")")/../usr/lib/python3/dist-packages\nPYTHONPATH="$$d$${PYTHONPATH:+:$$PYTHONPATH}" exec python3 "$$@"\n' > $@
+	printf '#!/bin/sh\nd=$$(dirname "$$(readlink -f "$$0")")/../usr/lib/python3/dist-packages\npy=/usr/bin/python3; [ -x "$$py" ] || py=python3\nPYTHONPATH="$$d$${PYTHONPATH:+:$$PYTHONPATH}" exec "$$py" "$$@"\n' > $@
 	chmod +x $@
 	$@ -m pytest --version
 

@@ -102,28 +102,28 @@ func (g *goTest) suitesOf(dir string) *goSuites {
 			}
 			return ""
 		}
+		// runners are the tests holding a line entry matches.
+		runners := func(entry *regexp.Regexp) []string {
+			var out []string
+			for i, line := range lines {
+				if entry.MatchString(line) {
+					if name := enclosing(i + 1); name != "" {
+						out = append(out, name)
+					}
+				}
+			}
+			return out
+		}
 		if check {
 			st.frameworks[frameworkCheck] = true
 			for _, m := range checkSuite.FindAllStringSubmatch(text, -1) {
 				st.types[m[1]] = frameworkCheck
 			}
-			for i, line := range lines {
-				if checkEntry.MatchString(line) {
-					if name := enclosing(i + 1); name != "" {
-						st.checkRuns = append(st.checkRuns, name)
-					}
-				}
-			}
+			st.checkRuns = append(st.checkRuns, runners(checkEntry)...)
 		}
 		if ginkgo {
 			st.frameworks[frameworkGinkgo] = true
-			for i, line := range lines {
-				if ginkgoEntry.MatchString(line) {
-					if name := enclosing(i + 1); name != "" {
-						st.ginkgoRuns = append(st.ginkgoRuns, name)
-					}
-				}
-			}
+			st.ginkgoRuns = append(st.ginkgoRuns, runners(ginkgoEntry)...)
 		}
 		if testify {
 			st.frameworks[frameworkTestify] = true

@@ -235,7 +235,7 @@ func (g *goTest) wide(s *selector, p string, sure bool, why string) {
 	for _, d := range g.imports.importers(dir) {
 		// An importer whose binary does not link the change runs the
 		// line without reaching it (dir may link it by its tests only).
-		if !s.linked(path.Join(d, "x.go")) {
+		if !s.linkedDir(lang.Go, d) {
 			continue
 		}
 		g.whole(s, d, sure, fmt.Sprintf("imports the package of %s, directly or not (%s)", p, why))

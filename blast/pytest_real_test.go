@@ -1,6 +1,7 @@
 package blast
 
 import (
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -137,7 +138,7 @@ class TestOther(unittest.TestCase):
 		}
 		return got
 	}
-	if whole := run("python -m pytest"); len(whole) != 8 || slices.ContainsFunc(mapValues(whole), func(v string) bool { return v != "PASSED" }) {
+	if whole := run("python -m pytest"); len(whole) != 8 || slices.ContainsFunc(slices.Collect(maps.Values(whole)), func(v string) bool { return v != "PASSED" }) {
 		t.Fatalf("the unchanged suite: %v", whole)
 	}
 	for _, m := range []struct {
@@ -186,25 +187,8 @@ class TestOther(unittest.TestCase):
 			}
 		}
 		if len(ran) > m.mostRun {
-			t.Errorf("%s: the selection ran %d tests (%v), more than %d", m.name, len(ran), mapKeys(ran), m.mostRun)
+			t.Errorf("%s: the selection ran %d tests (%v), more than %d", m.name, len(ran), slices.Sorted(maps.Keys(ran)), m.mostRun)
 		}
 		r.git("checkout", "-q", "base")
 	}
-}
-
-func mapValues(m map[string]string) []string {
-	var out []string
-	for _, v := range m {
-		out = append(out, v)
-	}
-	return out
-}
-
-func mapKeys(m map[string]string) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -83,14 +83,13 @@ type MatrixEntry struct {
 func (s *Selection) compare(o *Selection) MatrixEntry {
 	e := MatrixEntry{Platform: o.Platform, Counts: o.Counts, NotBuilt: o.NotBuilt}
 	mine, theirs := s.Commands(), o.Commands()
-	in := func(list []string, c string) bool { return slices.Contains(list, c) }
 	for _, c := range theirs {
-		if !in(mine, c) {
+		if !slices.Contains(mine, c) {
 			e.Added = append(e.Added, c)
 		}
 	}
 	for _, c := range mine {
-		if !in(theirs, c) {
+		if !slices.Contains(theirs, c) {
 			e.Dropped = append(e.Dropped, c)
 		}
 	}

@@ -71,14 +71,20 @@ type linker interface {
 }
 
 // linked says whether the tests of the package holding file p can run
-// the changed code; a directory left out is remembered (unlinked).
+// the changed code.
 func (s *selector) linked(p string) bool {
-	for _, r := range s.of(lang.Family(lang.NameOf(p))) {
-		if l, ok := r.(linker); ok && !l.links(s, path.Dir(p)) {
+	return s.linkedDir(lang.Family(lang.NameOf(p)), path.Dir(p))
+}
+
+// linkedDir says whether the tests of family's package in dir can run
+// the changed code; a directory left out is remembered (unlinked).
+func (s *selector) linkedDir(family, dir string) bool {
+	for _, r := range s.of(family) {
+		if l, ok := r.(linker); ok && !l.links(s, dir) {
 			if s.unlinked == nil {
 				s.unlinked = map[string]bool{}
 			}
-			s.unlinked[path.Dir(p)] = true
+			s.unlinked[dir] = true
 			return false
 		}
 	}

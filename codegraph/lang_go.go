@@ -116,26 +116,12 @@ func (r *resolver) goTargets(f *File, in *Def, c Call) []target {
 	// A method of a variable of a package from outside the workspace
 	// (os.ErrInvalid.Error(), os.Stdout.Write): its value is made there,
 	// of that package's types, not of the workspace's.
-	if x, y, ok := strings.Cut(c.Qualifier, "."); ok && goIdent(x) && goIdent(y) {
+	if x, y, ok := strings.Cut(c.Qualifier, "."); ok && isIdent(x) && isIdent(y) {
 		if imp, ok := r.goImport(f, c.In, x); ok && r.goPackageDir(imp.Target) == "" {
 			return nil
 		}
 	}
 	return r.pick(c.Name, NameOnly, func(d *Def) bool { return d.Language == lang.Go && d.Type != "" })
-}
-
-// goIdent says whether s is a Go identifier (ASCII letters, digits, _).
-func goIdent(s string) bool {
-	if s == "" || s[0] >= '0' && s[0] <= '9' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // noDef is a definition index no binding has: a lookup there sees no
