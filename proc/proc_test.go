@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -170,10 +171,20 @@ func outsider(t *testing.T, hold string) *Cmd {
 	if hold == "stdout" {
 		redirect = "2>/dev/null"
 	}
+	// The child exits only once the test has read the pid (release):
+	// with ClosePipesAtExit, its exit closes the pipe the pid is read from.
 	c := Command("sh", "-c", `setsid sh -c 'echo $$ >pid.new && mv pid.new pid; exec sleep 100' `+redirect+` &
-while [ ! -e pid ]; do sleep 0.01; done; cat pid`)
+while [ ! -e pid ]; do sleep 0.01; done; cat pid; while [ ! -e go ]; do sleep 0.01; done`)
 	c.Dir = t.TempDir()
 	return c
+}
+
+// release lets an outsider's child exit.
+func release(t *testing.T, c *Cmd) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(c.Dir, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestWaitDelayBoundsWait(t *testing.T) {
@@ -185,6 +196,7 @@ func TestWaitDelayBoundsWait(t *testing.T) {
 	p, r := started(t, context.Background(), c)
 	grandchild := readPid(t, r)
 	defer KillGroup(grandchild)
+	release(t, c)
 	waited := make(chan error, 1)
 	go func() { waited <- p.Wait() }()
 	select {
@@ -204,6 +216,7 @@ func TestClosePipesAtExit(t *testing.T) {
 	p, r := started(t, context.Background(), c)
 	grandchild := readPid(t, r)
 	defer KillGroup(grandchild)
+	release(t, c)
 	read := make(chan error, 1)
 	go func() { _, err := io.ReadAll(r); read <- err }()
 	select {
