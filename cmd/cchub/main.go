@@ -98,12 +98,14 @@ func (g *globals) newRun() *hub.Run {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	stdout, stderr := newTextWriter(os.Stdout), newTextWriter(os.Stderr)
+	stopProfiles := startProfiles()
 	code, served := viaSharedHub(ctx, os.Args[1:], stdout, stderr)
 	if !served {
 		err := newRootCmd(stdout, stderr).ExecuteContext(ctx)
 		code = exitCode(err, stderr)
 	}
 	stop()
+	stopProfiles()
 	// What this process made for its sessions goes with it (a process
 	// killed before this is swept by the next cchub mcp).
 	proc.RemoveRunDir()
