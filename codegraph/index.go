@@ -409,7 +409,7 @@ func (x *Index) read(ctx context.Context, todo []candidate, start time.Time, pro
 		defer mu.Unlock()
 		u.stamps = append(u.stamps, store.GraphFile{Path: h.rel, GraphStamp: s})
 		if x.db != nil {
-			u.extracts = append(u.extracts, store.Extract{ExtractKey: s.Key(), ExtractInfo: store.ExtractInfo{Defs: s.Defs, Calls: s.Calls}, Data: encode(f)})
+			u.extracts = append(u.extracts, store.Extract{ExtractKey: s.Key(), ExtractInfo: store.ExtractInfo{Defs: s.Defs, Calls: s.Calls}, Data: stored(f)})
 		}
 		u.parsed++
 		done++
@@ -469,7 +469,7 @@ func (x *Index) fromShared(ctx context.Context, fresh []hashed, u *reading) ([]h
 			data, fetched := got[k]
 			if fetched {
 				var err error
-				if f, err = decode(h.rel, data, intern); err != nil {
+				if f, err = fromStore(h.rel, data, intern); err != nil {
 					x.notes = append(x.notes, fmt.Sprintf("shared store: the extraction of %s in %s does not decode (%v); it is read again", h.rel, x.shared.Where(), err))
 				} else {
 					f.hash = k.SHA256
@@ -638,7 +638,7 @@ func (x *Index) load(ctx context.Context) error {
 	intern := map[string]string{}
 	corrupt, err := x.shared.GetExtracts(ctx, keys, func(k store.ExtractKey, data []byte) error {
 		for _, rel := range want[k] {
-			f, err := decode(rel, data, intern)
+			f, err := fromStore(rel, data, intern)
 			if err != nil {
 				x.notes = append(x.notes, fmt.Sprintf("shared store: the extraction of %s in %s does not decode (%v); it is read again", rel, x.shared.Where(), err))
 				return nil
@@ -687,7 +687,7 @@ func (x *Index) reread(ctx context.Context, cs []candidate) error {
 		s.MTime = 0 // hashed again next time
 		x.stamps[c.rel], x.files[c.rel] = s, f
 		u.stamps = append(u.stamps, store.GraphFile{Path: c.rel, GraphStamp: s})
-		u.extracts = append(u.extracts, store.Extract{ExtractKey: s.Key(), ExtractInfo: store.ExtractInfo{Defs: s.Defs, Calls: s.Calls}, Data: encode(f)})
+		u.extracts = append(u.extracts, store.Extract{ExtractKey: s.Key(), ExtractInfo: store.ExtractInfo{Defs: s.Defs, Calls: s.Calls}, Data: stored(f)})
 	}
 	return x.save(ctx, u, nil)
 }

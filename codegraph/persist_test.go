@@ -1,7 +1,9 @@
 package codegraph
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -293,4 +295,50 @@ func TestTSConfigPersists(t *testing.T) {
 		t.Fatalf("the tsconfig changed: %+v, want it read again (app.ts, as x3 left it, from the store)", st)
 	}
 	same(t, "callees of run after the alias moved", calleesOf(t, x2, "run"), []string{"app.ts:run -> lib/geo.ts:area (import)"})
+}
+
+// What the store keeps is packed: short bytes raw, long ones deflated;
+// either reads back as it was, and bytes no pack wrote are corrupt, never
+// a panic or a file.
+func TestPackRoundTripAndCorruption(t *testing.T) {
+	long := bytes.Repeat([]byte("package a; func A() {}\n"), 200)
+	for _, raw := range [][]byte{nil, []byte("x"), long[:packAtLeast-1], long[:packAtLeast], long} {
+		p := pack(raw)
+		if len(raw) >= packAtLeast && (p[0] != packDeflate || len(p) >= len(raw)) {
+			t.Errorf("%d bytes: packed to %d bytes with marker %d, want deflated and shorter", len(raw), len(p), p[0])
+		}
+		got, err := unpack(p)
+		if err != nil || !bytes.Equal(got, raw) {
+			t.Errorf("%d bytes: unpacked %d bytes, %v", len(raw), len(got), err)
+		}
+	}
+	p := pack(long)
+	for name, b := range map[string][]byte{
+		"empty":          nil,
+		"unknown marker": append([]byte{7}, p[1:]...),
+		"cut short":      p[:len(p)/2],
+		"not deflate":    {packDeflate, 0xff, 0xff, 0xff},
+	} {
+		if _, err := unpack(b); !errors.Is(err, errCorrupt) {
+			t.Errorf("%s: unpack says %v, want errCorrupt", name, err)
+		}
+		if _, err := fromStore("f.go", b, nil); err == nil {
+			t.Errorf("%s: fromStore read a file", name)
+		}
+	}
+}
+
+func FuzzFromStore(f *testing.F) {
+	f.Add(stored(&File{Language: "go", Defs: []Def{{Name: "A", Kind: "func", Start: 1, End: 3}}}))
+	f.Add(pack(bytes.Repeat([]byte{1, 2, 3}, 200)))
+	f.Add([]byte{packDeflate})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		g, err := fromStore("f.go", b, nil)
+		if err != nil {
+			return
+		}
+		if h, err := fromStore("f.go", stored(g), nil); err != nil || !reflect.DeepEqual(g, h) {
+			t.Fatalf("re-storing what was read: %v", err)
+		}
+	})
 }

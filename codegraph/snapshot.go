@@ -33,7 +33,7 @@ import (
 // lists the names, with the types of their methods, for glob questions.
 
 // snapshotFormat is bumped whenever a row's encoding changes.
-const snapshotFormat = 1
+const snapshotFormat = 2
 
 // resolverID names the code that resolves: the Go build ID of the
 // running executable (a hash of everything it was built from), else the
@@ -151,7 +151,11 @@ func (b *built) need(ctx context.Context, names ...string) error {
 		}
 	}
 	for n, row := range rows {
-		if err := b.decodeRow(n, row); err != nil {
+		raw, err := unpack(row)
+		if err == nil {
+			err = b.decodeRow(n, raw)
+		}
+		if err != nil {
 			return &errLazy{fmt.Sprintf("shared store: the snapshot row of %q in %s does not decode (%v); the graph is resolved from the files", n, l.shared.Where(), err)}
 		}
 	}
@@ -181,7 +185,10 @@ func (l *lazy) symbolNames(ctx context.Context, pattern string) ([]string, error
 			why := fmt.Sprintf("shared store: the graph's snapshot index could not be read from %s (%v %v)", l.shared.Where(), err, corrupt)
 			return nil, &errLazy{why + "; the graph is resolved from the files"}
 		}
-		if l.index, err = decodeIndex(idx); err != nil {
+		if idx, err = unpack(idx); err == nil {
+			l.index, err = decodeIndex(idx)
+		}
+		if err != nil {
 			l.index = nil
 			return nil, &errLazy{fmt.Sprintf("shared store: the snapshot index of this tree in %s does not decode (%v); the graph is resolved from the files", l.shared.Where(), err)}
 		}
@@ -639,7 +646,7 @@ func (x *Index) SaveSnapshotProgress(ctx context.Context, progress func(done, to
 	var mu sync.Mutex
 	done := 0
 	if err := x.parallel(ctx, len(names), func(i int) error {
-		encoded[i] = b.encodeRow(names[i])
+		encoded[i] = pack(b.encodeRow(names[i]))
 		if progress != nil {
 			mu.Lock()
 			done++
@@ -656,7 +663,7 @@ func (x *Index) SaveSnapshotProgress(ctx context.Context, progress func(done, to
 	for i, n := range names {
 		rows[n] = encoded[i]
 	}
-	if err := x.shared.PutSnapshot(ctx, b.gen, b.encodeIndex(), rows); err != nil {
+	if err := x.shared.PutSnapshot(ctx, b.gen, pack(b.encodeIndex()), rows); err != nil {
 		return false, err
 	}
 	b.saved.Store(true)
@@ -675,7 +682,7 @@ func (b *built) lazyCallees(ctx context.Context, k string) ([]Edge, error) {
 	var f *File
 	corrupt, err := b.lazy.shared.GetExtracts(ctx, []store.ExtractKey{key}, func(_ store.ExtractKey, data []byte) error {
 		var err error
-		f, err = decode(d.Path, data, nil)
+		f, err = fromStore(d.Path, data, nil)
 		return err
 	})
 	if err != nil || len(corrupt) > 0 || f == nil {
