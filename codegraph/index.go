@@ -799,6 +799,31 @@ func (x *Index) Parsed(rel string, sha [32]byte) (clean, known bool) {
 	return !f.broken, true
 }
 
+// ParsedNow is Parsed answered from a copy of what the index holds now:
+// it takes none of the index's locks, so it answers while the index
+// resolves its graph.
+func (x *Index) ParsedNow() func(rel string, sha [32]byte) (clean, known bool) {
+	type parse struct {
+		hash   [32]byte
+		broken bool
+	}
+	x.mu.Lock()
+	seen := make(map[string]parse, len(x.files))
+	for rel, f := range x.files {
+		if f != nil && f.parsed {
+			seen[rel] = parse{f.hash, f.broken}
+		}
+	}
+	x.mu.Unlock()
+	return func(rel string, sha [32]byte) (bool, bool) {
+		p, ok := seen[rel]
+		if !ok || p.hash != sha {
+			return false, false
+		}
+		return !p.broken, true
+	}
+}
+
 // File returns what the index holds of rel, or nil.
 func (x *Index) File(rel string) *File {
 	x.mu.Lock()

@@ -68,20 +68,6 @@ type IndexStats struct {
 // says what it did; progress, if not nil, is told what it does and how
 // much of it is done.
 func (h *Hub) Index(ctx context.Context, progress func(what string, done, total int)) (IndexStats, error) {
-	st, err := h.indexGraph(ctx, progress)
-	if err != nil {
-		return IndexStats{Stats: st}, err
-	}
-	tok, err := h.indexTokens(ctx)
-	if sh, serr := h.Shared(ctx); serr == nil {
-		// The token index's own faults (the database lost while it
-		// read or wrote its filters).
-		h.sayAll(store.SharedNotices(sh))
-	}
-	return IndexStats{Stats: st, Tokens: tok}, err
-}
-
-func (h *Hub) indexGraph(ctx context.Context, progress func(what string, done, total int)) (codegraph.Stats, error) {
 	x := h.codeGraph(ctx)
 	var parsing, saving func(done, total int)
 	if progress != nil {
@@ -89,13 +75,33 @@ func (h *Hub) indexGraph(ctx context.Context, progress func(what string, done, t
 		saving = func(done, total int) { progress("saving the graph's snapshot", done, total) }
 	}
 	st, err := x.UpdateProgress(ctx, parsing)
-	if err == nil {
-		// The resolved graph too, so that the next process's first
-		// question reads only what it needs.
-		_, err = x.SaveSnapshotProgress(ctx, saving)
+	if err != nil {
+		h.sayAll(x.Notices())
+		return IndexStats{Stats: st}, err
 	}
+	// The token index reads the files on every core while the graph is
+	// resolved on one for its snapshot: side by side, the one fills the
+	// cores the other leaves idle. It is told what the graph parsed by
+	// a copy, since resolving holds the graph.
+	var tok tokenindex.Stats
+	var terr error
+	tokens := make(chan struct{})
+	parsed := x.ParsedNow()
+	go func() {
+		defer close(tokens)
+		tok, terr = h.indexTokensKnowing(ctx, parsed)
+	}()
+	// The resolved graph too, so that the next process's first question
+	// reads only what it needs.
+	_, err = x.SaveSnapshotProgress(ctx, saving)
+	<-tokens
 	h.sayAll(x.Notices())
-	return st, err
+	if sh, serr := h.Shared(ctx); serr == nil {
+		// The token index's own faults (the database lost while it
+		// read or wrote its filters).
+		h.sayAll(store.SharedNotices(sh))
+	}
+	return IndexStats{Stats: st, Tokens: tok}, errors.Join(err, terr)
 }
 
 // snapshotLater keeps the graph x has just resolved in the shared store,
