@@ -10,6 +10,7 @@ import (
 
 	"cchub/store"
 	"cchub/structsearch"
+	"cchub/syntax"
 	"cchub/tokenindex"
 	"cchub/workspace"
 )
@@ -123,24 +124,44 @@ func (h *Hub) heldTokens(ctx context.Context, db *store.Store) (*tokenindex.Inde
 // files a structural search parses in part: what the code graph's
 // parse found, when it parsed the same content, else a parse of its own.
 func (h *Hub) indexTokens(ctx context.Context) (tokenindex.Stats, error) {
+	h.graphMu.Lock()
+	graph := h.graph
+	h.graphMu.Unlock()
+	var parsed func(rel string, sha [32]byte) (clean, known bool)
+	if graph != nil {
+		parsed = graph.Parsed
+	}
+	return h.indexTokensKnowing(ctx, parsed)
+}
+
+// indexTokensKnowing is indexTokens told by parsed (nil: by nothing)
+// whether content the code graph parsed parses cleanly.
+func (h *Hub) indexTokensKnowing(ctx context.Context, parsed func(rel string, sha [32]byte) (clean, known bool)) (tokenindex.Stats, error) {
 	db, err := h.state(ctx)
 	if err != nil {
 		return tokenindex.Stats{}, err
 	}
 	sh, _ := h.Shared(ctx)
-	h.graphMu.Lock()
-	graph := h.graph
-	h.graphMu.Unlock()
+	if store.IsOwn(sh, db) {
+		// The checkout's own store keeps each file's filter in its
+		// token index already: a copy by content would serve no
+		// other checkout and double the filters on disk.
+		sh = nil
+	}
 	sx := &tokenindex.Syntax{
 		Wants: structsearch.FileParsesInParts,
+		Known: parsed,
 		Clean: func(rel string, sha [32]byte, src []byte) (bool, bool) {
-			if graph != nil {
-				if clean, known := graph.Parsed(rel, sha); known {
-					return clean, false
-				}
-			}
 			clean, ok := structsearch.ParsesCleanly(ctx, rel, src)
 			return clean && ok, true // too large, or cancelled: not known to be clean
+		},
+		// By the grammar that parses it: the same bytes parse
+		// differently as another language.
+		Shared: func(rel string) string {
+			if l := syntax.LanguageFor(rel); l != nil {
+				return "syntax/" + l.Name
+			}
+			return "syntax/"
 		},
 	}
 	return tokenindex.Update(ctx, h.Root, db, sh, sx)

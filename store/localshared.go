@@ -601,3 +601,11 @@ func SharedNotices(sh Shared) []string {
 	}
 	return nil
 }
+
+// IsOwn says whether sh is s's own shared store (the checkout's SQLite
+// file, not a store other checkouts read): what is put there by content
+// serves no other checkout.
+func IsOwn(sh Shared, s *Store) bool {
+	l, ok := sh.(*localShared)
+	return ok && l.s == s
+}

@@ -212,6 +212,9 @@ type Stats struct {
 	// of them Syntax.Clean parsed to tell (the rest it knew).
 	Syntax int `json:"syntax"`
 	Parsed int `json:"parsed"`
+	// SyntaxShared counts those of them whose syntax the shared store
+	// had (another checkout's parse of the same content).
+	SyntaxShared int `json:"syntax_shared,omitempty"`
 }
 
 // Syntax says which files' syntax the index keeps (store.TokenFile.Clean:
@@ -224,7 +227,19 @@ type Syntax struct {
 	// parses without a syntax error, and whether it parsed src to tell
 	// (it may know from elsewhere). It is called on every core.
 	Clean func(rel string, sha [32]byte, src []byte) (clean, parsed bool)
+	// Known, if not nil, says it without parsing when it can (known
+	// false: Clean is asked, after the shared store). Shared, if not
+	// nil, names the shared store's variant of rel's record (the
+	// language: the same bytes parse differently as another language),
+	// through which a checkout learns what another parsed of the same
+	// content instead of parsing it again, and tells what it learnt.
+	Known  func(rel string, sha [32]byte) (clean, known bool)
+	Shared func(rel string) string
 }
+
+// SyntaxFormat is the format of a syntax record in the shared store: one
+// byte, store.ParsesClean or store.ParsesBroken.
+const SyntaxFormat = 1
 
 // Update brings db's token index up to date with the workspace: files
 // whose workspace.Identity does not vouch for what was read are read, and a filter is built for each
@@ -283,9 +298,16 @@ func Update(ctx context.Context, root *workspace.Root, db *store.Store, sh store
 			held += todo[hi].id.Size
 			hi++
 		}
-		results, err := readBatch(ctx, root, todo[lo:hi], old, start, sx, &recorded, &parsed)
+		results, err := readBatch(ctx, root, todo[lo:hi], old, start, sx, sh != nil, &recorded, &parsed)
 		if err != nil {
 			return st, err
+		}
+		if sx != nil && sx.Shared != nil && sh != nil {
+			n, err := syntaxOf(ctx, sh, sx, results, &parsed)
+			if err != nil {
+				return st, err
+			}
+			st.SyntaxShared += n
 		}
 		var need []*read
 		for k, r := range results {
@@ -353,13 +375,107 @@ var (
 type read struct {
 	store.TokenFile
 	src []byte // nil once the filter is known
+	// text is the source while its syntax is asked of the shared store;
+	// tell says the syntax was learnt here, for the shared store.
+	text []byte
+	tell bool
+}
+
+func cleanness(clean bool) int {
+	if clean {
+		return store.ParsesClean
+	}
+	return store.ParsesBroken
+}
+
+// syntaxOf gives the files of results whose syntax is not known yet the
+// shared store's record of their content, parses the rest (on every
+// core), and puts in the shared store what this batch learnt. It returns
+// how many the store told.
+func syntaxOf(ctx context.Context, sh store.Shared, sx *Syntax, results []*read, parsed *atomic.Int64) (int, error) {
+	byKey := map[store.ExtractKey][]*read{}
+	var keys []store.ExtractKey
+	for _, r := range results {
+		if r == nil || r.text == nil {
+			continue
+		}
+		k := store.ExtractKey{SHA256: r.SHA256, Variant: sx.Shared(r.Path), Format: SyntaxFormat}
+		if byKey[k] == nil {
+			keys = append(keys, k)
+		}
+		byKey[k] = append(byKey[k], r)
+	}
+	told := 0
+	if len(keys) > 0 {
+		if _, err := sh.GetExtracts(ctx, keys, func(k store.ExtractKey, data []byte) error {
+			if len(data) != 1 || (data[0] != store.ParsesClean && data[0] != store.ParsesBroken) {
+				return nil // parsed below
+			}
+			for _, r := range byKey[k] {
+				r.Clean, r.text = int(data[0]), nil
+				told++
+			}
+			return nil
+		}); err != nil {
+			return 0, err
+		}
+	}
+	var left []*read
+	for _, r := range results {
+		if r != nil && r.text != nil {
+			left = append(left, r)
+		}
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(runtime.GOMAXPROCS(0), len(left))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				k := int(next.Add(1)) - 1
+				if k >= len(left) {
+					return
+				}
+				r := left[k]
+				clean, didParse := sx.Clean(r.Path, r.SHA256, r.text)
+				r.Clean, r.text, r.tell = cleanness(clean), nil, true
+				if didParse {
+					parsed.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	var put []store.Extract
+	seen := map[store.ExtractKey]bool{}
+	for _, r := range results {
+		if r == nil || !r.tell {
+			continue
+		}
+		r.tell = false
+		k := store.ExtractKey{SHA256: r.SHA256, Variant: sx.Shared(r.Path), Format: SyntaxFormat}
+		if !seen[k] {
+			seen[k] = true
+			put = append(put, store.Extract{ExtractKey: k, Data: []byte{byte(r.Clean)}})
+		}
+	}
+	if len(put) > 0 {
+		if err := sh.PutExtracts(ctx, put); err != nil {
+			return 0, err
+		}
+	}
+	return told, nil
 }
 
 // readBatch reads and hashes the files todo on every core; a file gone,
 // grown past MaxFileBytes or binary since the walk is nil. A file whose
 // content is as old says takes old's filter and syntax; a new one keeps
 // its source for filtersOf.
-func readBatch(ctx context.Context, root *workspace.Root, todo []cand, old map[string]store.TokenFile, start time.Time, sx *Syntax, recorded, parsed *atomic.Int64) ([]*read, error) {
+func readBatch(ctx context.Context, root *workspace.Root, todo []cand, old map[string]store.TokenFile, start time.Time, sx *Syntax, shared bool, recorded, parsed *atomic.Int64) ([]*read, error) {
 	results := make([]*read, len(todo))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -385,14 +501,20 @@ func readBatch(ctx context.Context, root *workspace.Root, todo []cand, old map[s
 					}
 				}
 				if r.Clean == 0 && sx != nil && sx.Wants(c.rel) {
-					clean, didParse := sx.Clean(c.rel, r.SHA256, src)
-					r.Clean = store.ParsesBroken
-					if clean {
-						r.Clean = store.ParsesClean
-					}
 					recorded.Add(1)
-					if didParse {
-						parsed.Add(1)
+					if sx.Known != nil {
+						if clean, known := sx.Known(c.rel, r.SHA256); known {
+							r.Clean, r.tell = cleanness(clean), sx.Shared != nil
+						}
+					}
+					if r.Clean == 0 && sx.Shared != nil && shared {
+						r.text = src // asked of the shared store first (syntaxOf)
+					} else if r.Clean == 0 {
+						clean, didParse := sx.Clean(c.rel, r.SHA256, src)
+						r.Clean, r.tell = cleanness(clean), sx.Shared != nil
+						if didParse {
+							parsed.Add(1)
+						}
 					}
 				}
 				if r.Filter == nil {
@@ -481,7 +603,11 @@ func (s Stats) String() string {
 	out := fmt.Sprintf("token index: %d files (%d read, %d filters built, %d from the shared store, %d forgotten), %s bytes",
 		s.Files, s.Read, s.Built, s.Fetched, s.Removed, textfmt.Thousands(int(s.Bytes)))
 	if s.Syntax > 0 {
-		out += fmt.Sprintf("; the syntax of %d files recorded (%d parsed for it)", s.Syntax, s.Parsed)
+		out += fmt.Sprintf("; the syntax of %d files recorded (%d parsed for it", s.Syntax, s.Parsed)
+		if s.SyntaxShared > 0 {
+			out += fmt.Sprintf(", %d from the shared store", s.SyntaxShared)
+		}
+		out += ")"
 	}
 	return out
 }

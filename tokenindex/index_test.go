@@ -455,3 +455,65 @@ func TestRowsWithoutCtimeAreReadOnce(t *testing.T) {
 		t.Errorf("the Update after: %+v, %v; want nothing read", st, err)
 	}
 }
+
+// A checkout that knows a file's syntax (its code graph parsed it) tells
+// the shared store; another checkout of the same content learns it from
+// there and parses nothing — by language: the same bytes under another
+// language are parsed.
+func TestSyntaxIsSharedByContentAndLanguage(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	files := map[string]string{"a.py": "x = 1\n", "b.py": "def (:\n", "c.go": "x = 1\n"}
+	var mu sync.Mutex
+	var parsedBy []string
+	syntaxOf := func(who string, known bool) *Syntax {
+		sx := &Syntax{
+			Wants: func(rel string) bool { return true },
+			// Stands in for a parser: clean unless it holds "(:".
+			Clean: func(rel string, sha [32]byte, src []byte) (bool, bool) {
+				mu.Lock()
+				parsedBy = append(parsedBy, who+":"+rel)
+				mu.Unlock()
+				return !bytes.Contains(src, []byte("(:")), true
+			},
+			Shared: func(rel string) string { return "syntax/" + filepath.Ext(rel) },
+		}
+		if known {
+			sx.Known = func(rel string, sha [32]byte) (bool, bool) { return rel != "b.py", true }
+		}
+		return sx
+	}
+	rootA, dbA := workspaceOf(t, files)
+	_, dbS := workspaceOf(t, nil)
+	sh := store.LocalShared(dbS) // another store: the team's
+	st, err := Update(ctx, rootA, dbA, sh, syntaxOf("A", true))
+	if err != nil || st.Syntax != 3 || st.Parsed != 0 || st.SyntaxShared != 0 {
+		t.Fatalf("A: %+v, %v; want 3 recorded, all known", st, err)
+	}
+	rootB, dbB := workspaceOf(t, files)
+	st, err = Update(ctx, rootB, dbB, sh, syntaxOf("B", false))
+	if err != nil || st.Syntax != 3 || st.Parsed != 0 || st.SyntaxShared != 3 {
+		t.Fatalf("B: %+v, %v; want the 3 from the shared store, none parsed (parsed: %v)", st, err, parsedBy)
+	}
+	want := map[string]bool{"a.py": true, "c.go": true}
+	if got := cleanOnes(t, rootB, mustLacks(t, rootB, dbB)); !reflect.DeepEqual(got, want) {
+		t.Errorf("B: clean %v, want %v", got, want)
+	}
+	// C holds a.py's bytes as a .rb file: its own language, parsed.
+	rootC, dbC := workspaceOf(t, map[string]string{"d.rb": "x = 1\n"})
+	if st, err := Update(ctx, rootC, dbC, sh, syntaxOf("C", false)); err != nil || st.Parsed != 1 || st.SyntaxShared != 0 {
+		t.Errorf("C: %+v, %v; want d.rb parsed (no record of its language)", st, err)
+	}
+	if !slices.Equal(parsedBy, []string{"C:d.rb"}) {
+		t.Errorf("parsed: %v, want C's d.rb only", parsedBy)
+	}
+}
+
+func mustLacks(t *testing.T, root *workspace.Root, db *store.Store) *Lacking {
+	t.Helper()
+	l, err := Lacks(context.Background(), root, db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
