@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"cchub/ledger"
@@ -212,11 +213,18 @@ func (h *Hub) news(ctx context.Context, r *Run, rep *lspmux.Report, notes []stri
 			}
 			return a.Col < b.Col
 		})
-		h.quickFixes(ctx, &fn)
 		if len(fn.New) > 0 || fn.Gone > 0 || fn.Already > 0 {
 			out.Files = append(out.Files, fn)
 		}
 	}
+	// Each file's quick fixes are asked at once, not one file after
+	// another: a signature change that breaks callers in five files
+	// waits for the slowest ask, not for the five.
+	var asks sync.WaitGroup
+	for i := range out.Files {
+		asks.Go(func() { h.quickFixes(ctx, &out.Files[i]) })
+	}
+	asks.Wait()
 	sort.Slice(out.Files, func(i, j int) bool {
 		a, b := out.Files[i], out.Files[j]
 		if wa, wb := a.Worst(), b.Worst(); wa != wb {
