@@ -190,6 +190,7 @@ bench: build tools-bench $(MCP_CLIENT_STAMP) $(BIN)/gopls $(BIN)/dlv $(LSP_STAMP
 	$(GO) test -run '^$$' -bench EditDiagnostics -benchtime 20x ./lspmux/
 	$(GO) test -run '^$$' -bench 'Dlv|TTL' -benchtime 10x ./dapsession/
 	$(GO) test -run '^$$' -bench Graph -benchtime 1x -timeout 30m ./codegraph/
+	$(GO) run ./bench/indexcost -cchub $(BIN)/cchub
 	$(GO) test -run '^$$' -bench Rewrite -benchtime 1x ./astedit/
 	$(GO) test -run '^$$' -bench Anchor -benchtime 1x ./anchor/
 	bash bench/grep-vs-rg.sh

@@ -94,6 +94,7 @@ corpus < answerbytes;
 hub, syntax, corpus < tscallers;
 corpus < sessions;
 corpus < picture;
+codegraph, corpus < indexcost;
 `
 
 // externals says which of the project's packages may import a module
