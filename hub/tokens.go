@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"sync"
 
+	"cchub/lang"
 	"cchub/store"
 	"cchub/structsearch"
-	"cchub/syntax"
 	"cchub/tokenindex"
 	"cchub/workspace"
 )
@@ -157,12 +157,7 @@ func (h *Hub) indexTokensKnowing(ctx context.Context, parsed func(rel string, sh
 		},
 		// By the grammar that parses it: the same bytes parse
 		// differently as another language.
-		Shared: func(rel string) string {
-			if l := syntax.LanguageFor(rel); l != nil {
-				return "syntax/" + l.Name
-			}
-			return "syntax/"
-		},
+		Shared: lang.NameOf,
 	}
 	return tokenindex.Update(ctx, h.Root, db, sh, sx)
 }

@@ -514,8 +514,13 @@ func (l *localShared) Stats(ctx context.Context) (SharedStats, error) {
 			Scan(&st.TokenFilters, &st.TokenBytes); err != nil {
 			return err
 		}
-		st.Extracts -= st.TokenFilters
-		st.ExtractBytes -= st.TokenBytes
+		var syntaxBytes int64
+		if err := db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(length(data)), 0) FROM shared_extracts WHERE substr(variant, 1, ?) = ?`, len(SyntaxVariant), SyntaxVariant).
+			Scan(&st.SyntaxRecords, &syntaxBytes); err != nil {
+			return err
+		}
+		st.Extracts -= st.TokenFilters + st.SyntaxRecords
+		st.ExtractBytes -= st.TokenBytes + syntaxBytes
 		var so, sn sql.NullInt64
 		if err := db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(rows), 0), coalesce(sum(bytes), 0), min(last_used), max(last_used) FROM shared_snapshots WHERE idx IS NOT NULL`).
 			Scan(&st.Snapshots, &st.SnapshotRows, &st.SnapshotBytes, &so, &sn); err != nil {

@@ -860,6 +860,7 @@ func (p *pgShared) Stats(ctx context.Context) (SharedStats, error) {
 	}
 	st := SharedStats{Engine: "postgres", Where: p.where}
 	var oldest, newest, so, sn *int64
+	var syntaxBytes int64
 	err := stmt(ctx, func(ctx context.Context) error {
 		return p.pool.QueryRow(ctx, `SELECT
 			(SELECT coalesce(max(version), 0) FROM cchub_schema_migrations),
@@ -869,17 +870,19 @@ func (p *pgShared) Stats(ctx context.Context) (SharedStats, error) {
 			(SELECT max(last_used) FROM cchub_extracts),
 			(SELECT count(*) FROM cchub_extracts WHERE variant = $1),
 			(SELECT coalesce(sum(length(data)), 0) FROM cchub_extracts WHERE variant = $1),
+			(SELECT count(*) FROM cchub_extracts WHERE left(variant, $3) = $2),
+			(SELECT coalesce(sum(length(data)), 0) FROM cchub_extracts WHERE left(variant, $3) = $2),
 			(SELECT count(*) FROM cchub_snapshots WHERE idx IS NOT NULL),
 			(SELECT coalesce(sum(rows), 0) FROM cchub_snapshots WHERE idx IS NOT NULL),
 			(SELECT coalesce(sum(bytes), 0) FROM cchub_snapshots WHERE idx IS NOT NULL),
 			(SELECT min(last_used) FROM cchub_snapshots WHERE idx IS NOT NULL),
 			(SELECT max(last_used) FROM cchub_snapshots WHERE idx IS NOT NULL),
 			pg_total_relation_size('cchub_extracts') + pg_total_relation_size('cchub_snapshots') +
-				pg_total_relation_size('cchub_snapshot_rows') + pg_total_relation_size('cchub_schema_migrations')`, TokensVariant).
-			Scan(&st.Schema, &st.Extracts, &st.ExtractBytes, &oldest, &newest, &st.TokenFilters, &st.TokenBytes, &st.Snapshots, &st.SnapshotRows, &st.SnapshotBytes, &so, &sn, &st.TotalBytes)
+				pg_total_relation_size('cchub_snapshot_rows') + pg_total_relation_size('cchub_schema_migrations')`, TokensVariant, SyntaxVariant, len(SyntaxVariant)).
+			Scan(&st.Schema, &st.Extracts, &st.ExtractBytes, &oldest, &newest, &st.TokenFilters, &st.TokenBytes, &st.SyntaxRecords, &syntaxBytes, &st.Snapshots, &st.SnapshotRows, &st.SnapshotBytes, &so, &sn, &st.TotalBytes)
 	})
-	st.Extracts -= st.TokenFilters
-	st.ExtractBytes -= st.TokenBytes
+	st.Extracts -= st.TokenFilters + st.SyntaxRecords
+	st.ExtractBytes -= st.TokenBytes + syntaxBytes
 	if err != nil {
 		if p.failed(ctx, err) {
 			return p.local.Stats(ctx)

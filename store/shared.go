@@ -35,6 +35,11 @@ import (
 // tokenindex), kept among the extracts; Stats counts them apart.
 const TokensVariant = "tokens"
 
+// SyntaxVariant begins the variant of the token index's syntax records
+// (whether a content parses cleanly as the language that follows it);
+// Stats counts them apart.
+const SyntaxVariant = "syntax/"
+
 type ExtractKey struct {
 	SHA256 [32]byte // of the file's content
 	// Variant is the language as the extractor read it, with "/test"
@@ -68,7 +73,8 @@ type SharedStats struct {
 	ExtractBytes  int64 `json:"extract_bytes"`
 	TokenFilters  int64 `json:"token_filters"` // extracts of variant TokensVariant
 	TokenBytes    int64 `json:"token_bytes"`
-	Snapshots     int64 `json:"snapshots"` // complete ones
+	SyntaxRecords int64 `json:"syntax_records,omitempty"` // extracts of variant SyntaxVariant+language
+	Snapshots     int64 `json:"snapshots"`                // complete ones
 	SnapshotRows  int64 `json:"snapshot_rows"`
 	SnapshotBytes int64 `json:"snapshot_bytes"`
 	// TotalBytes is the database's size on disk (tables and indexes),

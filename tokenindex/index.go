@@ -229,10 +229,12 @@ type Syntax struct {
 	Clean func(rel string, sha [32]byte, src []byte) (clean, parsed bool)
 	// Known, if not nil, says it without parsing when it can (known
 	// false: Clean is asked, after the shared store). Shared, if not
-	// nil, names the shared store's variant of rel's record (the
-	// language: the same bytes parse differently as another language),
-	// through which a checkout learns what another parsed of the same
-	// content instead of parsing it again, and tells what it learnt.
+	// nil, names the language rel is parsed as: the shared store keeps
+	// a syntax record per content and language (variant
+	// store.SyntaxVariant+language: the same bytes parse differently as
+	// another language), through which a checkout learns what another
+	// parsed of the same content instead of parsing it again, and tells
+	// what it learnt.
 	Known  func(rel string, sha [32]byte) (clean, known bool)
 	Shared func(rel string) string
 }
@@ -399,7 +401,7 @@ func syntaxOf(ctx context.Context, sh store.Shared, sx *Syntax, results []*read,
 		if r == nil || r.text == nil {
 			continue
 		}
-		k := store.ExtractKey{SHA256: r.SHA256, Variant: sx.Shared(r.Path), Format: SyntaxFormat}
+		k := store.ExtractKey{SHA256: r.SHA256, Variant: store.SyntaxVariant + sx.Shared(r.Path), Format: SyntaxFormat}
 		if byKey[k] == nil {
 			keys = append(keys, k)
 		}
@@ -457,7 +459,7 @@ func syntaxOf(ctx context.Context, sh store.Shared, sx *Syntax, results []*read,
 			continue
 		}
 		r.tell = false
-		k := store.ExtractKey{SHA256: r.SHA256, Variant: sx.Shared(r.Path), Format: SyntaxFormat}
+		k := store.ExtractKey{SHA256: r.SHA256, Variant: store.SyntaxVariant + sx.Shared(r.Path), Format: SyntaxFormat}
 		if !seen[k] {
 			seen[k] = true
 			put = append(put, store.Extract{ExtractKey: k, Data: []byte{byte(r.Clean)}})

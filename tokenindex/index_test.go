@@ -476,7 +476,7 @@ func TestSyntaxIsSharedByContentAndLanguage(t *testing.T) {
 				mu.Unlock()
 				return !bytes.Contains(src, []byte("(:")), true
 			},
-			Shared: func(rel string) string { return "syntax/" + filepath.Ext(rel) },
+			Shared: func(rel string) string { return filepath.Ext(rel) },
 		}
 		if known {
 			sx.Known = func(rel string, sha [32]byte) (bool, bool) { return rel != "b.py", true }

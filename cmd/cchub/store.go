@@ -86,6 +86,9 @@ func statsText(st store.SharedStats) string {
 	fmt.Fprintf(&b, "%s store %s (schema %d)\n", st.Engine, st.Where, st.Schema)
 	fmt.Fprintf(&b, "  extractions: %d, %s\n", st.Extracts, size(st.ExtractBytes))
 	fmt.Fprintf(&b, "  token filters: %d, %s\n", st.TokenFilters, size(st.TokenBytes))
+	if st.SyntaxRecords > 0 {
+		fmt.Fprintf(&b, "  syntax records: %d\n", st.SyntaxRecords)
+	}
 	fmt.Fprintf(&b, "  snapshots:   %d complete, %d rows, %s\n", st.Snapshots, st.SnapshotRows, size(st.SnapshotBytes))
 	if st.TotalBytes > 0 {
 		fmt.Fprintf(&b, "  on disk:     %s\n", size(st.TotalBytes))
