@@ -67,7 +67,9 @@ func (h *Hub) afterWrite(ctx context.Context, r *Run, files []lspmux.File) *Writ
 	if err != nil {
 		return r.noted(&WriteDiagnostics{Notes: []string{err.Error()}})
 	}
+	t0 := time.Now()
 	rep, err := mux.AfterWrite(ctx, files)
+	stepDone(ctx, "servers", t0)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil
@@ -127,6 +129,7 @@ func (h *Hub) news(ctx context.Context, r *Run, rep *lspmux.Report, notes []stri
 	// What the run's starting point had of each key caused: as many
 	// copies now as then is back, not new.
 	had := map[ledger.Key]int{}
+	t0 := time.Now()
 	h.loadStart(ctx, r)
 	r.mu.Lock()
 	r.start.see(rep)
@@ -137,6 +140,7 @@ func (h *Hub) news(ctx context.Context, r *Run, rep *lspmux.Report, notes []stri
 	}
 	r.mu.Unlock()
 	h.saveStart(ctx, r)
+	stepDone(ctx, "start", t0)
 	if len(rep.Files) == 0 && len(rep.New) == 0 && len(rep.Gone) == 0 {
 		return out, notes
 	}
@@ -147,11 +151,13 @@ func (h *Hub) news(ctx context.Context, r *Run, rep *lspmux.Report, notes []stri
 			caused[d.Key] = true
 		}
 	}
+	t0 = time.Now()
 	led, id, err := h.ledgerFor(ctx, r)
 	var ln ledger.News
 	if err == nil {
 		ln, err = led.ReportCaused(ctx, id, nowAll, caused)
 	}
+	stepDone(ctx, "ledger", t0)
 	if err != nil {
 		notes = append(notes, "diagnostics could not be checked against what this run was told ("+err.Error()+"); what the change caused is listed")
 	}
@@ -220,11 +226,13 @@ func (h *Hub) news(ctx context.Context, r *Run, rep *lspmux.Report, notes []stri
 	// Each file's quick fixes are asked at once, not one file after
 	// another: a signature change that breaks callers in five files
 	// waits for the slowest ask, not for the five.
+	t0 = time.Now()
 	var asks sync.WaitGroup
 	for i := range out.Files {
 		asks.Go(func() { h.quickFixes(ctx, &out.Files[i]) })
 	}
 	asks.Wait()
+	stepDone(ctx, "fixes", t0)
 	sort.Slice(out.Files, func(i, j int) bool {
 		a, b := out.Files[i], out.Files[j]
 		if wa, wb := a.Worst(), b.Worst(); wa != wb {

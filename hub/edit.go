@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"time"
 
 	"cchub/lspmux"
 	"cchub/textedit"
@@ -40,7 +41,11 @@ func (h *Hub) Edit(ctx context.Context, path string, ch textedit.Change, r *Run)
 		return nil, err
 	}
 	defer h.writing(h.rel(path))()
+	ctx = withSteps(ctx)
+	defer stepsEnd(ctx, "edit")
+	t0 := time.Now()
 	res, err := h.files.Edit(ctx, path, ch, r.Seen)
+	stepDone(ctx, "write", t0)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +59,11 @@ func (h *Hub) Write(ctx context.Context, path, content string, opts textedit.Wri
 		return nil, err
 	}
 	defer h.writing(h.rel(path))()
+	ctx = withSteps(ctx)
+	defer stepsEnd(ctx, "write")
+	t0 := time.Now()
 	res, err := h.files.Write(ctx, path, content, opts, r.Seen)
+	stepDone(ctx, "write", t0)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +89,11 @@ func (h *Hub) ApplyPatch(ctx context.Context, patch string, r *Run) (*PatchOutco
 		done = h.writing(paths...)
 		return h.commitPatch(ctx, files)
 	}
+	ctx = withSteps(ctx)
+	defer stepsEnd(ctx, "apply_patch")
+	t0 := time.Now()
 	res, err := h.files.ApplyPatch(ctx, patch, r.Seen, commit)
+	stepDone(ctx, "write", t0)
 	if err != nil {
 		return nil, err
 	}

@@ -81,6 +81,9 @@ type result struct {
 	BareMs       float64  `json:"bare_write_ms"`
 	AddedMs      float64  `json:"added_ms"`
 	SettleMs     float64  `json:"bare_settle_ms"` // the same edit straight to the server, warm (settle.go)
+	// Steps is the hub's own time per step of the write path (warm and
+	// loaded: $CCHUB_STEPS of the session), in milliseconds.
+	Steps map[string]float64 `json:"steps_ms,omitempty"`
 	Answer       string   `json:"answer,omitempty"`
 	// What was judged wrong, as "path: message ×N".
 	OldList    []string `json:"old_as_new_list,omitempty"`
@@ -294,8 +297,9 @@ func runCondition(ctx context.Context, c *corpus, cond, dir, cchub string, env [
 	}
 	var s *session
 	var err error
+	stepsFile := filepath.Join(filepath.Dir(dir), "steps-"+cond+".jsonl")
 	if cond == "warm" || cond == "loaded" {
-		if s, err = startSession(ctx, cchub, dir, env); err != nil {
+		if s, err = startSession(ctx, cchub, dir, append(env[:len(env):len(env)], "CCHUB_STEPS="+stepsFile)); err != nil {
 			return nil, err
 		}
 		defer s.close()
@@ -355,6 +359,21 @@ func runCondition(ctx context.Context, c *corpus, cond, dir, cchub string, env [
 			break
 		}
 		prev = r
+	}
+	if b, err := os.ReadFile(stepsFile); err == nil {
+		// One line per write, in the order the edits were made.
+		for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			var st map[string]any
+			if i >= len(out) || json.Unmarshal([]byte(line), &st) != nil {
+				break
+			}
+			out[i].Steps = map[string]float64{}
+			for k, v := range st {
+				if f, ok := v.(float64); ok {
+					out[i].Steps[k] = f
+				}
+			}
+		}
 	}
 	return out, nil
 }
@@ -487,6 +506,8 @@ type row struct {
 	P50AddedMs float64 `json:"p50_added_ms"`
 	P90AddedMs float64 `json:"p90_added_ms"`
 	P50Settle  float64 `json:"p50_bare_settle_ms"`
+	// P50Steps is the p50 of each step of the write path (result.Steps).
+	P50Steps map[string]float64 `json:"p50_steps_ms,omitempty"`
 }
 
 func summarize(rs []*result) []row {
@@ -494,6 +515,7 @@ func summarize(rs []*result) []row {
 	idx := map[string]int{}
 	added := map[string][]float64{}
 	settles := map[string][]float64{}
+	steps := map[string]map[string][]float64{}
 	for _, r := range rs {
 		server := r.Server
 		if r.Lang == "js" {
@@ -528,6 +550,12 @@ func summarize(rs []*result) []row {
 		if r.SettleMs > 0 {
 			settles[id] = append(settles[id], r.SettleMs)
 		}
+		for k, v := range r.Steps {
+			if steps[id] == nil {
+				steps[id] = map[string][]float64{}
+			}
+			steps[id][k] = append(steps[id][k], v)
+		}
 	}
 	for id, i := range idx {
 		a := added[id]
@@ -537,6 +565,13 @@ func summarize(rs []*result) []row {
 		st := settles[id]
 		sort.Float64s(st)
 		rows[i].P50Settle = quantile(st, 0.5)
+		for k, vs := range steps[id] {
+			sort.Float64s(vs)
+			if rows[i].P50Steps == nil {
+				rows[i].P50Steps = map[string]float64{}
+			}
+			rows[i].P50Steps[k] = quantile(vs, 0.5)
+		}
 	}
 	return rows
 }
@@ -571,6 +606,21 @@ late: of missed, in the next answer; cut: the answers' "and N more"; notes: answ
 sent straight to the server, warm, from didChange to its last diagnostics before 1.5 s of quiet
 (edits after which it published nothing are left out). "N!F": F edits failed.
 Targets (issue 23): old = 0; ok + late = truly; p50 add <= 1.2 x the server's bare settle.`)
+	printed := false
+	for _, w := range rows {
+		if len(w.P50Steps) == 0 {
+			continue
+		}
+		if !printed {
+			fmt.Println("\nThe hub's write path per step, p50 ms (CCHUB_STEPS): write (the change on disk), servers (told and\nsettled), start (the run's starting point), ledger (what is news), fixes (quick fixes asked), total:")
+			printed = true
+		}
+		fmt.Printf("%-31s %-7s", w.Server, w.Cond)
+		for _, k := range []string{"write", "servers", "start", "ledger", "fixes", "total"} {
+			fmt.Printf(" %s %.0f", k, w.P50Steps[k])
+		}
+		fmt.Println()
+	}
 }
 
 // spinForever keeps n goroutines busy until the process is stopped.
