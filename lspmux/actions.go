@@ -116,7 +116,7 @@ func (m *Mux) OrganizeImports(ctx context.Context, files []File) ([]File, error)
 			ovs = append(ovs, docOverlay{u: d.u, rel: files[d.i].Path, text: files[d.i].Data})
 		}
 		done, err := s.organize(ctx, o.lang, ovs)
-		m.restore(s, o.lang, ovs)
+		m.restore(o.key(), s, o.lang, ovs)
 		release()
 		endTurn()
 		for j, d := range groups[k] {
@@ -320,7 +320,7 @@ func (s *server) overlay(ctx context.Context, lang string, ov *docOverlay) error
 // and waits, up to restoreTime, until the server has published the
 // documents' diagnostics anew, so that what it says of them after is of
 // the disk, not of the overlay.
-func (m *Mux) restore(s *server, lang string, ovs []docOverlay) {
+func (m *Mux) restore(key string, s *server, lang string, ovs []docOverlay) {
 	ctx, cancel := context.WithTimeout(context.Background(), restoreTime)
 	defer cancel()
 	docs := map[uri.URI]told{}
@@ -344,8 +344,12 @@ func (m *Mux) restore(s *server, lang string, ovs []docOverlay) {
 			docs[ov.u] = since
 		}
 	}
-	if len(docs) > 0 {
-		s.waitPublished(ctx, docs)
+	if len(docs) > 0 && s.waitPublished(ctx, docs) && !s.own.spec.ChecksProject {
+		// Settled on the disk's content, by the standard a change's
+		// job settles by: the change that follows (organizing imports
+		// comes before an edit's write) starts from here without
+		// waiting for a quiet spell (gopls: 300 ms an edit).
+		m.markSettled(key, s)
 	}
 }
 

@@ -319,8 +319,12 @@ func (m *Mux) runJob(j *job) {
 		// save the files of the change.
 		m.openAnchors(ctx, s, j.files)
 	}
-	if len(old) > 0 {
-		s.settle(ctx, old)
+	if len(old) > 0 && s.settle(ctx, old) && !cold && !s.own.spec.ChecksProject {
+		// A running server settled on the files as they were, by the
+		// standard the change itself settles by below: no quiet spell
+		// is waited for on top (gopls: 300 ms an edit of a file it did
+		// not hold). A server just started keeps its longer wait.
+		m.markSettled(j.own.key(), s)
 	}
 	switch {
 	case s.own.spec.ChecksProject:
@@ -389,14 +393,22 @@ func (m *Mux) runJob(j *job) {
 	}
 	m.compare(j, before, s.snapshot(m), told)
 	if j.res.settled {
-		s.mu.Lock()
-		seq, idle := s.seq, len(s.active) == 0
-		s.mu.Unlock()
-		if idle {
-			m.mu.Lock()
-			m.settledAt[j.own.key()] = settledMark{s, seq}
-			m.mu.Unlock()
-		}
+		m.markSettled(j.own.key(), s)
+	}
+}
+
+// markSettled notes that s (the server of the owner key), having settled
+// by its own standard just now, has published the settled state: unless
+// it says more, the next change on it needs no wait before it is told
+// (stillSettled).
+func (m *Mux) markSettled(key string, s *server) {
+	s.mu.Lock()
+	seq, idle := s.seq, len(s.active) == 0
+	s.mu.Unlock()
+	if idle {
+		m.mu.Lock()
+		m.settledAt[key] = settledMark{s, seq}
+		m.mu.Unlock()
 	}
 }
 
