@@ -13,7 +13,8 @@ import (
 
 // Batch is a run of queries at places in one file, on the file's server:
 // the file is told once (not at all when the server already holds what
-// is on disk), then any number of queries go out, concurrently if the
+// is on disk, or reads it from disk itself: Spec.QueriesOnDisk), then
+// any number of queries go out, concurrently if the
 // caller likes. Many questions about one file cost one document sync,
 // not one each.
 type Batch struct {
@@ -53,7 +54,10 @@ func (m *Mux) Batch(ctx context.Context, path string) (*Batch, error) {
 	_, open := s.docs[u]
 	held, ok := s.held[u]
 	s.mu.Unlock()
-	if !open || !ok || held != sha256.Sum256(text) {
+	switch {
+	case !open && s.own.spec.QueriesOnDisk:
+		// Asked as the file is on disk, where the server reads it.
+	case !open || !ok || held != sha256.Sum256(text):
 		if _, err := s.tell(ctx, u, o.lang, text); err != nil {
 			release()
 			return nil, err
@@ -62,8 +66,8 @@ func (m *Mux) Batch(ctx context.Context, path string) (*Batch, error) {
 	return &Batch{m: m, s: s, u: u, text: text, release: release}, nil
 }
 
-// Text is the file's content the server was told: the positions of the
-// Batch's queries are in it.
+// Text is the file's content the server was told, or reads from disk:
+// the positions of the Batch's queries are in it.
 func (b *Batch) Text() []byte { return b.text }
 
 // Query asks one question at a place in the Batch's file (q.Path is

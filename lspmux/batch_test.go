@@ -6,15 +6,23 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"cchub/workspace"
 )
 
-// A Batch tells its server the file once: a second Batch of an unchanged
-// file sends nothing (the document's version stays), one of a changed
-// file sends the new content; its queries answer as Query does, and a
-// definition outside the workspace is kept in Outside.
+// A Batch tells a server that reads only what it is told the file once:
+// a second Batch of an unchanged file sends nothing (the document's
+// version stays), one of a changed file sends the new content; its
+// queries answer as Query does, and a definition outside the workspace
+// is kept in Outside. (gopls, told here not to read from disk, stands in
+// for such a server.)
 func TestBatchTellsOnce(t *testing.T) {
 	root, dir := goWorkspace(t)
-	m := newGoMux(t, root, Options{})
+	specs := Builtin()
+	for i := range specs {
+		specs[i].QueriesOnDisk = false
+	}
+	m := newGoMux(t, root, Options{Specs: specs})
 	ctx := context.Background()
 	l19 := strings.Split(read(t, dir, "main.go"), "\n")[18]
 	col := strings.Index(l19, "Cents") + 1
@@ -81,4 +89,58 @@ func TestBatchTellsOnce(t *testing.T) {
 		}
 	}
 	t.Fatal("main.go calls nothing of fmt.Print*: the test needs a call into the standard library")
+}
+
+// A Batch on a server that reads files from disk (gopls) opens nothing
+// (an open file makes gopls diagnose its package): its queries are
+// answered from the file on disk, and once the file changed on disk and
+// the server was told so (DiskChanged, as the hub's watcher does), from
+// the new content, its lines moved.
+func TestBatchAsksGoplsWithoutOpening(t *testing.T) {
+	root, dir := goWorkspace(t)
+	m := newGoMux(t, root, Options{})
+	ctx := context.Background()
+	ask := func(line int) (*Answer, bool) {
+		t.Helper()
+		b, err := m.Batch(ctx, "main.go")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		col := strings.Index(strings.Split(string(b.Text()), "\n")[line-1], "Cents") + 1
+		if col == 0 {
+			t.Fatalf("line %d of main.go does not call Cents", line)
+		}
+		a, err := b.Query(ctx, Query{Op: "definition", Line: line, Col: col})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := m.ownerOf("main.go")
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.mu.Lock()
+		s := m.servers[o.key()]
+		m.mu.Unlock()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		_, open := s.docs[m.docURI("main.go")]
+		return a, open
+	}
+	a, open := ask(19)
+	if open {
+		t.Error("a Batch opened main.go on gopls")
+	}
+	if len(a.Locations) != 1 || a.Locations[0].Path != "pricing/pricing.go" || a.Locations[0].Line != 24 {
+		t.Errorf("definition: %+v", a.Locations)
+	}
+	text := read(t, dir, "main.go")
+	moved := strings.Replace(text, "\n", "\n// one\n// two\n", 1)
+	write(t, dir, "main.go", moved)
+	if _, err := m.DiskChanged(ctx, []workspace.Change{{Path: "main.go", Kind: workspace.Changed}}); err != nil {
+		t.Fatal(err)
+	}
+	if a, open = ask(21); open || len(a.Locations) != 1 || a.Locations[0].Path != "pricing/pricing.go" || a.Locations[0].Line != 24 {
+		t.Errorf("after main.go moved two lines on disk: definition %+v (open %v), want pricing/pricing.go:24, unopened", a.Locations, open)
+	}
 }

@@ -47,6 +47,13 @@ type Spec struct {
 	// analyzers, vet's among them) only on the packages of open files; a
 	// whole-workspace answer opens one file of each package first.
 	AnalyzesOpen bool `json:"-"`
+	// QueriesOnDisk: the server answers a query (definition, references,
+	// …) on a file it was not told, reading the file from disk (gopls
+	// does). A Batch on a file the server does not hold open asks it so,
+	// without opening it: an open file makes gopls diagnose its package
+	// (analyzers included), which a confirmation spread over forty
+	// packages pays forty times.
+	QueriesOnDisk bool `json:"-"`
 	// ChecksProject: the server publishes diagnostics only for open
 	// documents (typescript-language-server); the Mux asks its tsserver
 	// for every file of the project instead, and the last answer is the
@@ -124,6 +131,7 @@ func Builtin() []Spec {
 			Install:         "go install golang.org/x/tools/gopls@v0.23.0 (it lands in $(go env GOPATH)/bin: put that on PATH, or beside cchub)",
 			ProgressSettles: true,
 			AnalyzesOpen:    true,
+			QueriesOnDisk:   true,
 			Folders:         true,
 		},
 		{
