@@ -75,7 +75,7 @@ func benchWorkspaces(b *testing.B) []benchWS {
 	if err != nil {
 		b.Fatal(err)
 	}
-	out := []benchWS{{name: "testdata-go", dir: small, file: "pricing/pricing.go"}, {name: "cchub-module", dir: large, file: "workspace/lines.go"}}
+	out := []benchWS{{name: "testdata-go", dir: small, file: "pricing/pricing.go"}, {name: "cchub-module", dir: large, file: "workspace/files.go"}}
 	for i := range out {
 		data, err := os.ReadFile(filepath.Join(out[i].dir, out[i].file))
 		if err != nil {
