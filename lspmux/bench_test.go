@@ -206,6 +206,13 @@ func benchBare(b *testing.B, ws benchWS) {
 			}
 		}
 	}
+	// A large module loads for longer than a second of silence: the
+	// opened file's first publish says it is loaded.
+	select {
+	case <-published:
+	case <-time.After(2 * time.Minute):
+		b.Fatal("gopls published nothing for the opened file in 2 minutes")
+	}
 	settle()
 	var total time.Duration
 	b.ResetTimer()
