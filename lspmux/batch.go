@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,9 +22,15 @@ type Batch struct {
 	m       *Mux
 	s       *server
 	u       uri.URI
+	lang    string
 	text    []byte
 	release func()
 	once    sync.Once
+	// unopened: the server was not told the file (Spec.QueriesOnDisk);
+	// it is told once a query needs it (opened, openErr).
+	unopened bool
+	opened   sync.Once
+	openErr  error
 }
 
 // Batch finds the server of path and tells it the file. Unlike Query, it
@@ -54,16 +61,18 @@ func (m *Mux) Batch(ctx context.Context, path string) (*Batch, error) {
 	_, open := s.docs[u]
 	held, ok := s.held[u]
 	s.mu.Unlock()
+	b := &Batch{m: m, s: s, u: u, lang: o.lang, text: text, release: release}
 	switch {
 	case !open && s.own.spec.QueriesOnDisk:
 		// Asked as the file is on disk, where the server reads it.
+		b.unopened = true
 	case !open || !ok || held != sha256.Sum256(text):
 		if _, err := s.tell(ctx, u, o.lang, text); err != nil {
 			release()
 			return nil, err
 		}
 	}
-	return &Batch{m: m, s: s, u: u, text: text, release: release}, nil
+	return b, nil
 }
 
 // Text is the file's content the server was told, or reads from disk:
@@ -73,7 +82,24 @@ func (b *Batch) Text() []byte { return b.text }
 // Query asks one question at a place in the Batch's file (q.Path is
 // ignored); it is safe for concurrent use.
 func (b *Batch) Query(ctx context.Context, q Query) (*Answer, error) {
-	return b.m.ask(ctx, b.s, b.u, b.text, q)
+	a, err := b.m.ask(ctx, b.s, b.u, b.text, q)
+	if err != nil && b.unopened && notLoaded(err) && ctx.Err() == nil {
+		// gopls loads a file no package of its view holds (another
+		// platform's, behind a build constraint) only once it is
+		// open: the file is told, and the question asked again.
+		b.opened.Do(func() { _, b.openErr = b.s.tell(ctx, b.u, b.lang, b.text) })
+		if b.openErr != nil {
+			return nil, err
+		}
+		return b.m.ask(ctx, b.s, b.u, b.text, q)
+	}
+	return a, err
+}
+
+// notLoaded says err is gopls's answer about a file in no package it has
+// loaded.
+func notLoaded(err error) bool {
+	return strings.Contains(err.Error(), "no package metadata")
 }
 
 // Close ends the Batch: the server may go idle again.

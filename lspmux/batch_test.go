@@ -143,4 +143,21 @@ func TestBatchAsksGoplsWithoutOpening(t *testing.T) {
 	if a, open = ask(21); open || len(a.Locations) != 1 || a.Locations[0].Path != "pricing/pricing.go" || a.Locations[0].Line != 24 {
 		t.Errorf("after main.go moved two lines on disk: definition %+v (open %v), want pricing/pricing.go:24, unopened", a.Locations, open)
 	}
+
+	// A file of another platform is in no package gopls loaded: it is
+	// opened once a question needs it, and answered.
+	other := "//go:build windows\n\npackage main\n\nimport \"example.com/shop/pricing\"\n\nvar windowsPrice = pricing.Cents(1)\n"
+	write(t, dir, "price_windows.go", other)
+	if _, err := m.DiskChanged(ctx, []workspace.Change{{Path: "price_windows.go", Kind: workspace.Created}}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := m.Batch(ctx, "price_windows.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	a, err = b.Query(ctx, Query{Op: "definition", Line: 7, Col: strings.Index("var windowsPrice = pricing.Cents(1)", "Cents") + 1})
+	if err != nil || len(a.Locations) != 1 || a.Locations[0].Path != "pricing/pricing.go" || a.Locations[0].Line != 24 {
+		t.Errorf("definition in a windows-only file: %+v, %v; want pricing/pricing.go:24", a, err)
+	}
 }
