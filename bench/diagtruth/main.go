@@ -83,8 +83,8 @@ type result struct {
 	SettleMs     float64  `json:"bare_settle_ms"` // the same edit straight to the server, warm (settle.go)
 	// Steps is the hub's own time per step of the write path (warm and
 	// loaded: $CCHUB_STEPS of the session), in milliseconds.
-	Steps map[string]float64 `json:"steps_ms,omitempty"`
-	Answer       string   `json:"answer,omitempty"`
+	Steps  map[string]float64 `json:"steps_ms,omitempty"`
+	Answer string             `json:"answer,omitempty"`
 	// What was judged wrong, as "path: message ×N".
 	OldList    []string `json:"old_as_new_list,omitempty"`
 	OtherList  []string `json:"other_list,omitempty"`

@@ -11,9 +11,11 @@
 // facts, references, token index, syntax record, snapshot). Reported:
 // the medians, index over bare (target ≤ 1.2), cchub's peak resident set
 // (the kernel's maxrss; target ≤ 600 MB), and the store on disk (.cchub;
-// target ≤ 40 MB).
+// target ≤ 40 MB). With -before OLD, each round also indexes with the
+// cchub binary OLD (an earlier build), so that a change is measured
+// against what it changed in the same run.
 //
-//	go run ./bench/indexcost -cchub .tools/bin/cchub [-dir DIR] [-rounds 3] [-json]
+//	go run ./bench/indexcost -cchub .tools/bin/cchub [-before OLD] [-dir DIR] [-rounds 3] [-json]
 package main
 
 import (
@@ -53,24 +55,44 @@ type figures struct {
 	Ratio     float64   `json:"index_over_bare"`
 	Output    string    `json:"index_output"`
 	BareRSSMB float64   `json:"bare_parse_peak_rss_mb"`
+	// The same of -before's binary, when given.
+	Before *indexRun `json:"before,omitempty"`
+}
+
+// indexRun is one binary's `cchub index`, round after round.
+type indexRun struct {
+	Binary  string    `json:"binary"`
+	IndexS  []float64 `json:"index_seconds"`
+	RSSMB   []float64 `json:"index_peak_rss_mb"`
+	StoreMB float64   `json:"store_mb"`
+	Ratio   float64   `json:"index_over_bare"`
 }
 
 func main() {
 	cchub := flag.String("cchub", ".tools/bin/cchub", "the cchub binary to measure")
 	dir := flag.String("dir", "", "the tree to copy and index (default: GOROOT/src)")
+	before := flag.String("before", "", "an earlier cchub binary to index with too, each round (its figures beside)")
 	rounds := flag.Int("rounds", 3, "alternating rounds of bare parse and index")
 	asJSON := flag.Bool("json", false, "print the figures as JSON")
 	flag.Parse()
-	if err := run(*cchub, *dir, *rounds, *asJSON); err != nil {
+	if err := run(*cchub, *before, *dir, *rounds, *asJSON); err != nil {
 		fmt.Fprintln(os.Stderr, "indexcost:", err)
 		os.Exit(1)
 	}
 }
 
-func run(cchub, src string, rounds int, asJSON bool) error {
+func run(cchub, before, src string, rounds int, asJSON bool) error {
 	bin, err := filepath.Abs(cchub)
 	if err != nil {
 		return err
+	}
+	var old *indexRun
+	if before != "" {
+		abs, err := filepath.Abs(before)
+		if err != nil {
+			return err
+		}
+		old = &indexRun{Binary: abs}
 	}
 	if src == "" {
 		out, err := exec.Command("go", "env", "GOROOT").Output()
@@ -100,24 +122,24 @@ func run(cchub, src string, rounds int, asJSON bool) error {
 	for r := range rounds {
 		d, n := bareParse(root, cache)
 		f.BareS, f.Files = append(f.BareS, d.Seconds()), n
-		os.RemoveAll(filepath.Join(work, ".cchub"))
-		cmd := exec.Command(bin, "index")
-		cmd.Dir = work
-		cmd.Env = append(os.Environ(), "CCHUB_NO_SHARE=1")
-		t0 := time.Now()
-		out, err := cmd.CombinedOutput()
-		took := time.Since(t0)
+		took, rss, out, err := index(bin, work)
 		if err != nil {
 			return fmt.Errorf("cchub index (round %d): %v\n%s", r+1, err, out)
 		}
-		f.IndexS = append(f.IndexS, took.Seconds())
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			f.RSSMB = append(f.RSSMB, float64(ru.Maxrss)/1024)
-		}
-		f.Output = string(out)
+		f.IndexS, f.RSSMB, f.Output = append(f.IndexS, took), append(f.RSSMB, rss), out
 		f.StoreMB = float64(dirSize(filepath.Join(work, ".cchub"))) / (1 << 20)
+		line := fmt.Sprintf("round %d: bare %.2f s, index %.2f s", r+1, d.Seconds(), took)
+		if old != nil {
+			took, rss, out, err := index(old.Binary, work)
+			if err != nil {
+				return fmt.Errorf("%s index (round %d): %v\n%s", old.Binary, r+1, err, out)
+			}
+			old.IndexS, old.RSSMB = append(old.IndexS, took), append(old.RSSMB, rss)
+			old.StoreMB = float64(dirSize(filepath.Join(work, ".cchub"))) / (1 << 20)
+			line += fmt.Sprintf(", before %.2f s", took)
+		}
 		if !asJSON {
-			fmt.Fprintf(os.Stderr, "round %d: bare %.2f s, index %.2f s\n", r+1, d.Seconds(), took.Seconds())
+			fmt.Fprintln(os.Stderr, line)
 		}
 	}
 	var ru syscall.Rusage
@@ -125,6 +147,10 @@ func run(cchub, src string, rounds int, asJSON bool) error {
 		f.BareRSSMB = float64(ru.Maxrss) / 1024
 	}
 	f.Ratio = corpus.Median(f.IndexS) / corpus.Median(f.BareS)
+	if old != nil {
+		old.Ratio = corpus.Median(old.IndexS) / corpus.Median(f.BareS)
+		f.Before = old
+	}
 	if asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
@@ -139,6 +165,10 @@ func run(cchub, src string, rounds int, asJSON bool) error {
 	fmt.Printf("| index peak RSS, median | %.0f MB | ≤ %d MB |\n", corpus.Median(f.RSSMB), targetRSSMB)
 	fmt.Printf("| bare parse peak RSS (this process) | %.0f MB | |\n", f.BareRSSMB)
 	fmt.Printf("| store on disk (.cchub) | %.1f MB | ≤ %d MB |\n", f.StoreMB, targetDBMB)
+	if old := f.Before; old != nil {
+		fmt.Printf("| before (%s): index, median | %.2f s (%.2f× bare) | |\n", filepath.Base(old.Binary), corpus.Median(old.IndexS), old.Ratio)
+		fmt.Printf("| before: peak RSS, median; store | %.0f MB; %.1f MB | |\n", corpus.Median(old.RSSMB), old.StoreMB)
+	}
 	fmt.Printf("\ncchub said: %s\n", f.Output)
 	return nil
 }
@@ -192,4 +222,21 @@ func dirSize(dir string) int64 {
 		return nil
 	})
 	return n
+}
+
+// index runs `cchub index` (bin) of work from nothing (its .cchub
+// removed): seconds, peak resident set in MB, and what it said.
+func index(bin, work string) (float64, float64, string, error) {
+	os.RemoveAll(filepath.Join(work, ".cchub"))
+	cmd := exec.Command(bin, "index")
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "CCHUB_NO_SHARE=1")
+	t0 := time.Now()
+	out, err := cmd.CombinedOutput()
+	took := time.Since(t0).Seconds()
+	var rss float64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = float64(ru.Maxrss) / 1024
+	}
+	return took, rss, string(out), err
 }
