@@ -160,31 +160,14 @@ func unpack(b []byte) ([]byte, error) {
 	if err := r.(flate.Resetter).Reset(bytes.NewReader(b[1:]), nil); err != nil {
 		return nil, errCorrupt
 	}
-	out, err := readAllLimited(make([]byte, 0, 3*len(b)), r, maxUnpacked)
+	out, err := io.ReadAll(io.LimitReader(r, maxUnpacked+1))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errCorrupt, err)
 	}
-	return out, nil
-}
-
-// readAllLimited appends r's bytes to out, failing past limit bytes.
-func readAllLimited(out []byte, r io.Reader, limit int) ([]byte, error) {
-	for {
-		if len(out) == cap(out) {
-			out = append(out, 0)[:len(out)]
-		}
-		n, err := r.Read(out[len(out):cap(out)])
-		out = out[:len(out)+n]
-		if len(out) > limit {
-			return nil, fmt.Errorf("inflates past %d bytes", limit)
-		}
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
+	if len(out) > maxUnpacked {
+		return nil, fmt.Errorf("%w: it inflates past %d bytes", errCorrupt, maxUnpacked)
 	}
+	return out, nil
 }
 
 // stored is f as the store keeps it.

@@ -786,22 +786,11 @@ func (x *Index) Put(rel string, f *File) {
 	x.invalidate()
 }
 
-// Parsed says whether the content of rel whose SHA-256 is sha parses
-// without a syntax error, when this process has parsed that content (an
-// Update read it); known is false otherwise.
-func (x *Index) Parsed(rel string, sha [32]byte) (clean, known bool) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	f := x.files[rel]
-	if f == nil || !f.parsed || f.hash != sha {
-		return false, false
-	}
-	return !f.broken, true
-}
-
-// ParsedNow is Parsed answered from a copy of what the index holds now:
-// it takes none of the index's locks, so it answers while the index
-// resolves its graph.
+// ParsedNow says, for content this process parsed (an Update read it),
+// whether it parses without a syntax error: of rel's content whose
+// SHA-256 is sha, clean, or known false when it was not parsed here. It
+// answers from a copy of what the index holds now, taking none of the
+// index's locks, so it answers while the index resolves its graph.
 func (x *Index) ParsedNow() func(rel string, sha [32]byte) (clean, known bool) {
 	type parse struct {
 		hash   [32]byte

@@ -219,13 +219,13 @@ func (c *confirmer) why(ctx context.Context, rel string, err error) string {
 	case errors.As(err, &un):
 		return un.Error()
 	}
+	if lspmux.NotLoaded(err) {
+		// One reason for many files: say it once, without their paths.
+		return "gopls does not build the file here (a build constraint, another platform, an ignored directory)"
+	}
 	msg := err.Error()
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
-	}
-	if strings.Contains(msg, "no package metadata") {
-		// One reason for many files: say it once, without their paths.
-		return "gopls does not build the file here (a build constraint, another platform, an ignored directory)"
 	}
 	// Places as the workspace names them, not as URIs.
 	msg = strings.ReplaceAll(msg, "file://"+filepath.ToSlash(c.root.Dir())+"/", "")

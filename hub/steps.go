@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// EnvSteps names a file to which every write (edit, write, patch, a staged
-// change applied) appends one JSON line: how long each step of the write
+// EnvSteps names a file to which every write (edit, write, apply_patch)
+// appends one JSON line: how long each step of the write
 // path took, in milliseconds — the change made on disk ("write"), the
 // language servers told and settled ("servers"), the run's starting
 // point loaded and kept ("start"), the ledger asked what is news
@@ -42,7 +42,7 @@ func stepDone(ctx context.Context, name string, t0 time.Time) {
 		return
 	}
 	s.mu.Lock()
-	s.ms[name] += float64(time.Since(t0).Microseconds()) / 1000
+	s.ms[name] += msSince(t0)
 	s.mu.Unlock()
 }
 
@@ -55,7 +55,7 @@ func stepsEnd(ctx context.Context, what string) {
 		return
 	}
 	s.mu.Lock()
-	line := map[string]any{"op": what, "total": float64(time.Since(s.start).Microseconds()) / 1000}
+	line := map[string]any{"op": what, "total": msSince(s.start)}
 	for k, v := range s.ms {
 		line[k] = v
 	}
@@ -73,3 +73,6 @@ func stepsEnd(ctx context.Context, what string) {
 	f.Write(append(b, '\n'))
 	f.Close()
 }
+
+// msSince is the milliseconds since t0.
+func msSince(t0 time.Time) float64 { return float64(time.Since(t0).Microseconds()) / 1000 }

@@ -129,7 +129,7 @@ func (h *Hub) indexTokens(ctx context.Context) (tokenindex.Stats, error) {
 	h.graphMu.Unlock()
 	var parsed func(rel string, sha [32]byte) (clean, known bool)
 	if graph != nil {
-		parsed = graph.Parsed
+		parsed = graph.ParsedNow()
 	}
 	return h.indexTokensKnowing(ctx, parsed)
 }

@@ -83,7 +83,7 @@ func (b *Batch) Text() []byte { return b.text }
 // ignored); it is safe for concurrent use.
 func (b *Batch) Query(ctx context.Context, q Query) (*Answer, error) {
 	a, err := b.m.ask(ctx, b.s, b.u, b.text, q)
-	if err != nil && b.unopened && notLoaded(err) && ctx.Err() == nil {
+	if err != nil && b.unopened && NotLoaded(err) && ctx.Err() == nil {
 		// gopls loads a file no package of its view holds (another
 		// platform's, behind a build constraint) only once it is
 		// open: the file is told, and the question asked again.
@@ -96,9 +96,9 @@ func (b *Batch) Query(ctx context.Context, q Query) (*Answer, error) {
 	return a, err
 }
 
-// notLoaded says err is gopls's answer about a file in no package it has
-// loaded.
-func notLoaded(err error) bool {
+// NotLoaded says err is gopls's answer about a file in no package it has
+// loaded (a build constraint, another platform, an ignored directory).
+func NotLoaded(err error) bool {
 	return strings.Contains(err.Error(), "no package metadata")
 }
 

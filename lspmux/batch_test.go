@@ -28,16 +28,8 @@ func TestBatchTellsOnce(t *testing.T) {
 	col := strings.Index(l19, "Cents") + 1
 	version := func() int32 {
 		t.Helper()
-		o, err := m.ownerOf("main.go")
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.mu.Lock()
-		s := m.servers[o.key()]
-		m.mu.Unlock()
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		return s.docs[m.docURI("main.go")]
+		v, _ := docVersion(t, m, "main.go")
+		return v
 	}
 	ask := func() *Answer {
 		t.Helper()
@@ -115,16 +107,7 @@ func TestBatchAsksGoplsWithoutOpening(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o, err := m.ownerOf("main.go")
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.mu.Lock()
-		s := m.servers[o.key()]
-		m.mu.Unlock()
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		_, open := s.docs[m.docURI("main.go")]
+		_, open := docVersion(t, m, "main.go")
 		return a, open
 	}
 	a, open := ask(19)
@@ -160,4 +143,21 @@ func TestBatchAsksGoplsWithoutOpening(t *testing.T) {
 	if err != nil || len(a.Locations) != 1 || a.Locations[0].Path != "pricing/pricing.go" || a.Locations[0].Line != 24 {
 		t.Errorf("definition in a windows-only file: %+v, %v; want pricing/pricing.go:24", a, err)
 	}
+}
+
+// docVersion is the version of rel its running server was told, and
+// whether the server holds it open.
+func docVersion(t *testing.T, m *Mux, rel string) (int32, bool) {
+	t.Helper()
+	o, err := m.ownerOf(rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.mu.Lock()
+	s := m.servers[o.key()]
+	m.mu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, open := s.docs[m.docURI(rel)]
+	return v, open
 }

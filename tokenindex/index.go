@@ -293,6 +293,9 @@ func Update(ctx context.Context, root *workspace.Root, db *store.Store, sh store
 	// which filters it already has.
 	var put []store.TokenFile
 	var recorded, parsed atomic.Int64
+	// Syntax not known here is asked of the shared store, and what is
+	// learnt here told to it.
+	askShared := sx != nil && sx.Shared != nil && sh != nil
 	built := map[[32]byte][]byte{} // the filters this Update built, by content
 	for lo := 0; lo < len(todo); {
 		hi, held := lo, int64(0)
@@ -300,11 +303,11 @@ func Update(ctx context.Context, root *workspace.Root, db *store.Store, sh store
 			held += todo[hi].id.Size
 			hi++
 		}
-		results, err := readBatch(ctx, root, todo[lo:hi], old, start, sx, sh != nil, &recorded, &parsed)
+		results, err := readBatch(ctx, root, todo[lo:hi], old, start, sx, askShared, &recorded, &parsed)
 		if err != nil {
 			return st, err
 		}
-		if sx != nil && sx.Shared != nil && sh != nil {
+		if askShared {
 			n, err := syntaxOf(ctx, sh, sx, results, &parsed)
 			if err != nil {
 				return st, err
@@ -428,27 +431,14 @@ func syntaxOf(ctx context.Context, sh store.Shared, sx *Syntax, results []*read,
 			left = append(left, r)
 		}
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range max(1, min(runtime.GOMAXPROCS(0), len(left))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				k := int(next.Add(1)) - 1
-				if k >= len(left) {
-					return
-				}
-				r := left[k]
-				clean, didParse := sx.Clean(r.Path, r.SHA256, r.text)
-				r.Clean, r.text, r.tell = cleanness(clean), nil, true
-				if didParse {
-					parsed.Add(1)
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	onEveryCore(ctx, len(left), func(k int) {
+		r := left[k]
+		clean, didParse := sx.Clean(r.Path, r.SHA256, r.text)
+		r.Clean, r.text, r.tell = cleanness(clean), nil, true
+		if didParse {
+			parsed.Add(1)
+		}
+	})
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -477,57 +467,65 @@ func syntaxOf(ctx context.Context, sh store.Shared, sx *Syntax, results []*read,
 // grown past MaxFileBytes or binary since the walk is nil. A file whose
 // content is as old says takes old's filter and syntax; a new one keeps
 // its source for filtersOf.
-func readBatch(ctx context.Context, root *workspace.Root, todo []cand, old map[string]store.TokenFile, start time.Time, sx *Syntax, shared bool, recorded, parsed *atomic.Int64) ([]*read, error) {
+func readBatch(ctx context.Context, root *workspace.Root, todo []cand, old map[string]store.TokenFile, start time.Time, sx *Syntax, askShared bool, recorded, parsed *atomic.Int64) ([]*read, error) {
 	results := make([]*read, len(todo))
+	onEveryCore(ctx, len(todo), func(k int) {
+		c := todo[k]
+		src, err := root.ReadInto(c.rel, nil, MaxFileBytes)
+		if err != nil || workspace.IsBinary(src) {
+			return // gone, grown, or not text: not indexed
+		}
+		r := &read{TokenFile: store.TokenFile{Path: c.rel, SHA256: sha256.Sum256(src), Identity: c.id.Settled(start)}}
+		if o, ok := old[c.rel]; ok && o.SHA256 == r.SHA256 {
+			r.Clean = o.Clean
+			if decodes(o.Filter) {
+				r.Filter = o.Filter
+			}
+		}
+		if r.Clean == 0 && sx != nil && sx.Wants(c.rel) {
+			recorded.Add(1)
+			if sx.Known != nil {
+				if clean, known := sx.Known(c.rel, r.SHA256); known {
+					r.Clean, r.tell = cleanness(clean), askShared
+				}
+			}
+			if r.Clean == 0 && askShared {
+				r.text = src // asked of the shared store first (syntaxOf)
+			} else if r.Clean == 0 {
+				clean, didParse := sx.Clean(c.rel, r.SHA256, src)
+				r.Clean = cleanness(clean)
+				if didParse {
+					parsed.Add(1)
+				}
+			}
+		}
+		if r.Filter == nil {
+			r.src = src
+		}
+		results[k] = r
+	})
+	return results, ctx.Err()
+}
+
+// onEveryCore calls do(0..n-1), each once, on as many goroutines as
+// there are cores, until ctx ends.
+func onEveryCore(ctx context.Context, n int, do func(k int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range max(1, min(runtime.GOMAXPROCS(0), len(todo))) {
+	for range max(1, min(runtime.GOMAXPROCS(0), n)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for ctx.Err() == nil {
 				k := int(next.Add(1)) - 1
-				if k >= len(todo) {
+				if k >= n {
 					return
 				}
-				c := todo[k]
-				src, err := root.ReadInto(c.rel, nil, MaxFileBytes)
-				if err != nil || workspace.IsBinary(src) {
-					continue // gone, grown, or not text: not indexed
-				}
-				r := &read{TokenFile: store.TokenFile{Path: c.rel, SHA256: sha256.Sum256(src), Identity: c.id.Settled(start)}}
-				if o, ok := old[c.rel]; ok && o.SHA256 == r.SHA256 {
-					r.Clean = o.Clean
-					if decodes(o.Filter) {
-						r.Filter = o.Filter
-					}
-				}
-				if r.Clean == 0 && sx != nil && sx.Wants(c.rel) {
-					recorded.Add(1)
-					if sx.Known != nil {
-						if clean, known := sx.Known(c.rel, r.SHA256); known {
-							r.Clean, r.tell = cleanness(clean), sx.Shared != nil
-						}
-					}
-					if r.Clean == 0 && sx.Shared != nil && shared {
-						r.text = src // asked of the shared store first (syntaxOf)
-					} else if r.Clean == 0 {
-						clean, didParse := sx.Clean(c.rel, r.SHA256, src)
-						r.Clean, r.tell = cleanness(clean), sx.Shared != nil
-						if didParse {
-							parsed.Add(1)
-						}
-					}
-				}
-				if r.Filter == nil {
-					r.src = src
-				}
-				results[k] = r
+				do(k)
 			}
 		}()
 	}
 	wg.Wait()
-	return results, ctx.Err()
 }
 
 // filtersOf gives the files need their filters: the one this Update
